@@ -1,0 +1,4 @@
+from pageindex_desktop.app import main
+import sys
+
+sys.exit(main())

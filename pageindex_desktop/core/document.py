@@ -1,0 +1,53 @@
+"""Plain data extracted from a PDF: what the child process hands back to the indexer.
+
+Kept free of pymupdf so the store, the UI and the tests can use it without loading MuPDF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Line:
+    """One text line with the layout facts heading detection needs (coordinates in PDF points, top-left origin)."""
+
+    text: str
+    size: float
+    bold: bool
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass
+class PageData:
+    """One physical page: 1-based number, printed label (may be empty), plain text and its lines."""
+
+    number: int
+    label: str
+    text: str
+    width: float
+    height: float
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def has_text(self) -> bool:
+        """False for pages with no text layer (scanned or image-only)."""
+        return bool(self.text.strip())
+
+
+@dataclass
+class ExtractedDocument:
+    """Everything extraction learns about a PDF, before any tree is built."""
+
+    page_count: int
+    metadata_title: str
+    toc: list[tuple[int, str, int]]  # embedded bookmarks: (level, title, 1-based page or -1)
+    pages: list[PageData]
+
+    @property
+    def image_only_pages(self) -> list[int]:
+        """Physical page numbers that carry no extractable text."""
+        return [p.number for p in self.pages if not p.has_text]

@@ -1,0 +1,99 @@
+"""Schema migrations for the library database, tracked in `PRAGMA user_version`.
+
+Each entry upgrades the schema by one version inside one transaction; add new steps at the end, never edit old ones.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: documents, pages with an external-content FTS5 index, nodes.
+    """
+    CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        sha256 TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        file_name TEXT NOT NULL DEFAULT '',
+        page_count INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'importing', 'ready', 'failed')),
+        error TEXT NOT NULL DEFAULT '',
+        outline_source TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        image_only_pages INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE pages (
+        rowid INTEGER PRIMARY KEY,
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        page INTEGER NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        text TEXT NOT NULL DEFAULT '',
+        UNIQUE (doc_id, page)
+    );
+    CREATE VIRTUAL TABLE pages_fts USING fts5(
+        text, content='pages', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER pages_ai AFTER INSERT ON pages BEGIN
+        INSERT INTO pages_fts(rowid, text) VALUES (new.rowid, new.text);
+    END;
+    CREATE TRIGGER pages_ad AFTER DELETE ON pages BEGIN
+        INSERT INTO pages_fts(pages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    END;
+    CREATE TRIGGER pages_au AFTER UPDATE ON pages BEGIN
+        INSERT INTO pages_fts(pages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+        INSERT INTO pages_fts(rowid, text) VALUES (new.rowid, new.text);
+    END;
+    CREATE TABLE nodes (
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        node_id TEXT NOT NULL,
+        parent_id TEXT,
+        ord INTEGER NOT NULL,
+        level INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        start_page INTEGER NOT NULL,
+        end_page INTEGER NOT NULL,
+        verified INTEGER NOT NULL DEFAULT 0,
+        summary TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (doc_id, node_id)
+    );
+    CREATE INDEX nodes_by_doc ON nodes(doc_id, ord);
+    """,
+]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database up to the newest schema; returns the resulting version."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > len(MIGRATIONS):
+        raise RuntimeError(
+            f"The library was written by a newer version of PageIndex Desktop (schema {version}); please upgrade."
+        )
+    for target in range(version + 1, len(MIGRATIONS) + 1):
+        script = MIGRATIONS[target - 1]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {target}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    return len(MIGRATIONS)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements, keeping trigger bodies (BEGIN … END;) whole."""
+    statements: list[str] = []
+    current: list[str] = []
+    for line in script.strip().splitlines():
+        current.append(line)
+        joined = "\n".join(current).strip()
+        if joined.endswith(";") and sqlite3.complete_statement(joined):
+            statements.append(joined)
+            current = []
+    if "\n".join(current).strip():
+        statements.append("\n".join(current).strip())
+    return statements

@@ -1,0 +1,398 @@
+"""The library: one SQLite database (WAL, versioned schema) plus content-addressed copies of the PDFs.
+
+Every multi-row write runs in one transaction, so a crash or a cancel leaves the previous state intact.
+A `Library` owns one connection; open one per thread (SQLite connections are not shared across threads).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from pageindex_desktop.core.document import PageData
+from pageindex_desktop.core.errors import DocumentNotFound
+from pageindex_desktop.core.migrations import migrate
+from pageindex_desktop.core.outline.tree import Node, Outline
+
+DB_NAME = "library.sqlite3"
+FILES_DIR = "files"
+STATUSES = ("queued", "importing", "ready", "failed")
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    """One row of the documents table, as the CLI and the UI see it."""
+
+    doc_id: str
+    sha256: str
+    title: str
+    file_name: str
+    page_count: int
+    status: str
+    error: str
+    outline_source: str
+    description: str
+    image_only_pages: int
+    created_at: float
+    updated_at: float
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON shape of `pageindex-desktop-cli list` (design §9)."""
+        return {
+            "doc_id": self.doc_id,
+            "title": self.title,
+            "page_count": self.page_count,
+            "status": self.status,
+            "outline_source": self.outline_source,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class PageText:
+    """A stored page: physical number, printed label and text."""
+
+    page: int
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A page that matched a search, with a short snippet (matches wrapped in [[ ]])."""
+
+    doc_id: str
+    page: int
+    snippet: str
+    score: float
+
+
+def sha256_of(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes, read in chunks so large PDFs do not load into memory."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def doc_id_for(sha256: str) -> str:
+    """Documents are named by their content: the first 12 hex digits of the SHA-256."""
+    return sha256[:12]
+
+
+_DOC_COLUMNS = (
+    "id, sha256, title, file_name, page_count, status, error, outline_source, description, "
+    "image_only_pages, created_at, updated_at"
+)
+
+
+def _record(row: sqlite3.Row) -> DocumentRecord:
+    return DocumentRecord(
+        doc_id=row["id"],
+        sha256=row["sha256"],
+        title=row["title"] or "",
+        file_name=row["file_name"] or "",
+        page_count=int(row["page_count"] or 0),
+        status=row["status"],
+        error=row["error"] or "",
+        outline_source=row["outline_source"] or "",
+        description=row["description"] or "",
+        image_only_pages=int(row["image_only_pages"] or 0),
+        created_at=float(row["created_at"] or 0),
+        updated_at=float(row["updated_at"] or 0),
+    )
+
+
+class Library:
+    """A per-user library folder: `library.sqlite3` and `files/<sha256>.pdf`."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = Path(home)
+        self.files_dir = self.home / FILES_DIR
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        self.db_path = self.home / DB_NAME
+        self.conn = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        migrate(self.conn)
+
+    def close(self) -> None:
+        """Close the connection (the database stays consistent either way)."""
+        self.conn.close()
+
+    def __enter__(self) -> "Library":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write: everything inside commits together or not at all."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # ---- documents -------------------------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentRecord]:
+        """All documents, oldest first."""
+        rows = self.conn.execute(f"SELECT {_DOC_COLUMNS} FROM documents ORDER BY created_at, id").fetchall()
+        return [_record(r) for r in rows]
+
+    def get(self, doc_id: str) -> DocumentRecord | None:
+        """The document with this id, or None."""
+        row = self.conn.execute(f"SELECT {_DOC_COLUMNS} FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return _record(row) if row else None
+
+    def find_by_sha(self, sha256: str) -> DocumentRecord | None:
+        """The document whose bytes hash to `sha256`, or None."""
+        row = self.conn.execute(f"SELECT {_DOC_COLUMNS} FROM documents WHERE sha256 = ?", (sha256,)).fetchone()
+        return _record(row) if row else None
+
+    def resolve(self, ref: str) -> DocumentRecord:
+        """A doc id, an id prefix, an exact title, or an unambiguous title prefix (case-insensitive)."""
+        docs = self.documents()
+        for doc in docs:
+            if doc.doc_id == ref:
+                return doc
+        needle = ref.strip().casefold()
+        exact = [d for d in docs if d.title.casefold() == needle or d.file_name.casefold() == needle]
+        if len(exact) == 1:
+            return exact[0]
+        matches = [
+            d
+            for d in docs
+            if d.doc_id.startswith(ref)
+            or d.title.casefold().startswith(needle)
+            or d.file_name.casefold().startswith(needle)
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise DocumentNotFound(f"No document matches '{ref}'.")
+        names = ", ".join(f"{d.doc_id} ({d.title})" for d in matches[:5])
+        raise DocumentNotFound(f"'{ref}' matches {len(matches)} documents: {names}. Use a doc id.")
+
+    def pdf_path(self, doc_id_or_sha: str) -> Path:
+        """Where the library keeps its copy of the document's PDF."""
+        doc = self.get(doc_id_or_sha)
+        sha = doc.sha256 if doc else doc_id_or_sha
+        return self.files_dir / f"{sha}.pdf"
+
+    def add_file(self, source: Path, sha256: str, title: str) -> DocumentRecord:
+        """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as is."""
+        existing = self.find_by_sha(sha256)
+        if existing is not None:
+            return existing
+        target = self.files_dir / f"{sha256}.pdf"
+        if not target.exists():
+            partial = target.with_suffix(".part")
+            shutil.copyfile(source, partial)
+            os.replace(partial, target)
+        now = time.time()
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
+                " description, image_only_pages, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
+                (doc_id_for(sha256), sha256, title, Path(source).name, now, now),
+            )
+        record = self.get(doc_id_for(sha256))
+        assert record is not None
+        return record
+
+    def set_status(self, doc_id: str, status: str, error: str = "") -> None:
+        """Move a document through queued → importing → ready | failed."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE documents SET status = ?, error = ?, updated_at = ? WHERE id = ?",
+                (status, error, time.time(), doc_id),
+            )
+
+    def recover_interrupted(self) -> list[str]:
+        """Imports left 'importing' by a crash become 'failed' with a retry hint; returns their ids."""
+        rows = self.conn.execute("SELECT id FROM documents WHERE status = 'importing'").fetchall()
+        ids = [r["id"] for r in rows]
+        for doc_id in ids:
+            self.set_status(doc_id, "failed", "The import was interrupted. Re-index the document to try again.")
+        return ids
+
+    def save_index(
+        self,
+        doc_id: str,
+        *,
+        title: str,
+        pages: list[PageData],
+        outline: Outline,
+        description: str = "",
+    ) -> None:
+        """Replace the document's pages and tree and mark it ready, all in one transaction."""
+        image_only = sum(1 for p in pages if not p.has_text)
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+            conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
+            conn.executemany(
+                "INSERT INTO pages (doc_id, page, label, text) VALUES (?, ?, ?, ?)",
+                ((doc_id, p.number, p.label, p.text) for p in pages),
+            )
+            conn.executemany(
+                "INSERT INTO nodes (doc_id, node_id, parent_id, ord, level, title, start_page, end_page,"
+                " verified, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _node_rows(doc_id, outline.nodes),
+            )
+            conn.execute(
+                "UPDATE documents SET title = ?, page_count = ?, status = 'ready', error = '', outline_source = ?,"
+                " description = ?, image_only_pages = ?, updated_at = ? WHERE id = ?",
+                (title, len(pages), outline.source, description, image_only, time.time(), doc_id),
+            )
+
+    def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None) -> None:
+        """Store node summaries (and optionally the document description) in one transaction."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "UPDATE nodes SET summary = ? WHERE doc_id = ? AND node_id = ?",
+                ((text, doc_id, node_id) for node_id, text in summaries.items()),
+            )
+            if description is not None:
+                conn.execute(
+                    "UPDATE documents SET description = ?, updated_at = ? WHERE id = ?",
+                    (description, time.time(), doc_id),
+                )
+
+    def remove(self, doc_id: str) -> None:
+        """Delete the document, its pages, tree and PDF copy."""
+        doc = self.get(doc_id)
+        if doc is None:
+            raise DocumentNotFound(f"No document with id '{doc_id}'.")
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+            conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
+            conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+        (self.files_dir / f"{doc.sha256}.pdf").unlink(missing_ok=True)
+
+    # ---- pages and tree --------------------------------------------------------------------------------
+
+    def tree(self, doc_id: str) -> list[Node]:
+        """The document's section tree, rebuilt from the nodes table."""
+        rows = self.conn.execute(
+            "SELECT node_id, parent_id, level, title, start_page, end_page, verified, summary"
+            " FROM nodes WHERE doc_id = ? ORDER BY ord",
+            (doc_id,),
+        ).fetchall()
+        by_id: dict[str, Node] = {}
+        roots: list[Node] = []
+        for r in rows:
+            node = Node(
+                node_id=r["node_id"],
+                title=r["title"],
+                level=int(r["level"]),
+                start_page=int(r["start_page"]),
+                end_page=int(r["end_page"]),
+                verified=bool(r["verified"]),
+                summary=r["summary"] or "",
+            )
+            by_id[node.node_id] = node
+            parent = by_id.get(r["parent_id"]) if r["parent_id"] else None
+            (parent.children if parent else roots).append(node)
+        return roots
+
+    def pages(self, doc_id: str, numbers: Iterable[int] | None = None) -> list[PageText]:
+        """Stored text of the given physical pages (all pages when `numbers` is None), in page order."""
+        if numbers is None:
+            rows = self.conn.execute(
+                "SELECT page, label, text FROM pages WHERE doc_id = ? ORDER BY page", (doc_id,)
+            ).fetchall()
+        else:
+            wanted = sorted(set(numbers))
+            rows = []
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows += self.conn.execute(
+                    f"SELECT page, label, text FROM pages WHERE doc_id = ? AND page IN ({marks}) ORDER BY page",
+                    (doc_id, *chunk),
+                ).fetchall()
+        return [PageText(int(r["page"]), r["label"] or "", r["text"] or "") for r in rows]
+
+    def page_labels(self, doc_id: str) -> list[str]:
+        """Printed labels of every page in order (empty string where the PDF has none)."""
+        rows = self.conn.execute("SELECT label FROM pages WHERE doc_id = ? ORDER BY page", (doc_id,)).fetchall()
+        return [r["label"] or "" for r in rows]
+
+    def search(self, query: str, doc_ids: Iterable[str] | None = None, limit: int = 50) -> list[SearchHit]:
+        """Exact-term full-text search over page text; every term must appear on the page."""
+        match = fts_query(query)
+        if not match:
+            return []
+        sql = (
+            "SELECT p.doc_id AS doc_id, p.page AS page,"
+            " snippet(pages_fts, 0, '[[', ']]', ' … ', 16) AS snippet, bm25(pages_fts) AS score"
+            " FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid WHERE pages_fts MATCH ?"
+        )
+        params: list[object] = [match]
+        if doc_ids is not None:
+            ids = list(doc_ids)
+            if not ids:
+                return []
+            sql += f" AND p.doc_id IN ({','.join('?' * len(ids))})"
+            params += ids
+        sql += " ORDER BY score LIMIT ?"
+        params.append(limit)
+        rows = self.conn.execute(sql, params).fetchall()
+        return [SearchHit(r["doc_id"], int(r["page"]), r["snippet"], float(r["score"])) for r in rows]
+
+
+_TERM = re.compile(r'"[^"]+"|[^\s"]+')
+
+
+def fts_query(query: str) -> str:
+    """Turn user text into an FTS5 query of quoted terms (phrases kept), so punctuation cannot break the syntax."""
+    terms = []
+    for raw in _TERM.findall(query):
+        term = raw.strip('"').replace('"', " ").strip()
+        if any(ch.isalnum() for ch in term):  # a term of punctuation alone would match every page
+            terms.append('"' + term + '"')
+    return " ".join(terms)
+
+
+def _node_rows(doc_id: str, nodes: list[Node]) -> list[tuple[object, ...]]:
+    rows: list[tuple[object, ...]] = []
+
+    def visit(children: list[Node], parent_id: str | None) -> None:
+        for node in children:
+            rows.append(
+                (
+                    doc_id,
+                    node.node_id,
+                    parent_id,
+                    len(rows),
+                    node.level,
+                    node.title,
+                    node.start_page,
+                    node.end_page,
+                    int(node.verified),
+                    node.summary,
+                )
+            )
+            visit(node.children, node.node_id)
+
+    visit(nodes, None)
+    return rows
