@@ -1,0 +1,301 @@
+"""Open and validate a PDF and extract, per page, the text, the printed label and the text lines with layout facts.
+
+This module loads MuPDF, so it runs in the indexer's child process (pymupdf must never run on two threads at
+once, and a malformed file must not take the GUI down). Each page is walked once: a single `get_text("dict")`
+gives both the plain text and the lines, and no TextPage is kept after its page is done.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
+from pageindex_desktop.core.errors import PasswordRequired, PdfError
+
+log = logging.getLogger(__name__)
+
+# Expand ligatures, normalise whitespace, clip to the media box, no images: the cheapest walk that still gives
+# fonts, sizes and boxes.
+TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
+# Below this many pages a second process costs more to start than it saves.
+PARALLEL_MIN_PAGES = 300
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127]}
+_BOLD_FONTS: dict[str, bool] = {}
+_SPACES = re.compile(r"\s+")
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+Progress = Callable[[int, int], None]
+
+
+def clean_title(title: str) -> str:
+    """A bookmark or metadata title without control characters and with single spaces (they come from the file)."""
+    return _SPACES.sub(" ", _CONTROL.sub(" ", title or "")).strip()
+
+
+def _open(path: Path, password: str | None) -> pymupdf.Document:
+    """Open `path` as a PDF or raise the typed error a user can act on."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise PdfError(f"The file cannot be read: {exc.strerror or exc}.") from exc
+    if size == 0:
+        raise PdfError("The file is empty (0 bytes), so it is not a PDF.")
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" not in head:
+        raise PdfError("The file is not a PDF (it does not start with a PDF header).")
+    try:
+        doc = pymupdf.open(str(path), filetype="pdf")
+    except Exception as exc:  # MuPDF raises several types for broken files
+        raise PdfError("The PDF is damaged and cannot be opened.") from exc
+    if doc.needs_pass:
+        if not password:
+            doc.close()
+            raise PasswordRequired("The PDF is encrypted and needs a password to open.")
+        if not doc.authenticate(password):
+            doc.close()
+            raise PasswordRequired("The password is wrong: the encrypted PDF could not be opened with it.")
+    if doc.page_count == 0:
+        doc.close()
+        raise PdfError("The PDF has no readable pages (its page tree is missing, truncated or damaged).")
+    if doc.is_repaired:
+        log.warning("PDF %s needed repair on open", path.name)
+    return doc
+
+
+def _is_bold_font(font: str) -> bool:
+    """True for font names that say bold (cached: a document uses few fonts)."""
+    bold = _BOLD_FONTS.get(font)
+    if bold is None:
+        bold = _BOLD_FONTS[font] = bool(_BOLD_NAME.search(font))
+    return bold
+
+
+def _clean(text: str) -> str:
+    """Control characters to spaces, whitespace runs to one space, stripped."""
+    if not text.isprintable():
+        text = text.translate(_CONTROL_TO_SPACE)
+    return " ".join(text.split())
+
+
+def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float]) -> Line | None:
+    """One Line from a MuPDF line's spans: size and weight of the dominant span, None when only whitespace."""
+    if len(spans) == 1:
+        span = spans[0]
+        text = _clean(span["text"])
+        if not text:
+            return None
+        bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
+        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3])
+    parts: list[str] = []
+    best_chars = 0
+    size = 0.0
+    bold_chars = 0
+    chars = 0
+    for span in spans:
+        text = span["text"]
+        parts.append(text)
+        n = len(text) - text.count(" ")
+        if n <= 0:
+            continue
+        chars += n
+        if span["flags"] & 16 or _is_bold_font(span["font"]):
+            bold_chars += n
+        if n > best_chars:
+            best_chars = n
+            size = span["size"]
+    text = _clean("".join(parts))
+    if not text:
+        return None
+    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3])
+
+
+def _join_block(lines: list[str]) -> str:
+    """A block's lines as text, re-joining words hyphenated across a line break ("exam-" + "ple")."""
+    out = lines[0]
+    for nxt in lines[1:]:
+        if out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and nxt[:1].islower():
+            out = out[:-1] + nxt
+        else:
+            out += "\n" + nxt
+    return out
+
+
+def _page_data(page: pymupdf.Page, number: int) -> PageData:
+    """Text, label, size and lines of one page from a single dict walk."""
+    data = page.get_text("dict", flags=TEXT_FLAGS)
+    lines: list[Line] = []
+    blocks: list[str] = []
+    for block in data["blocks"]:
+        if block.get("type", 0) != 0:
+            continue
+        texts: list[str] = []
+        for raw in block["lines"]:
+            line = _line_of(raw["spans"], raw["bbox"])
+            if line is not None:
+                lines.append(line)
+                texts.append(line.text)
+        if texts:
+            blocks.append(_join_block(texts))
+    rect = page.rect
+    try:
+        label = page.get_label() or ""
+    except Exception:  # a broken /PageLabels tree must not lose the page
+        label = ""
+    return PageData(number, clean_title(label), "\n\n".join(blocks), rect.width, rect.height, lines)
+
+
+def _extract_range(
+    doc: pymupdf.Document, start: int, stop: int, progress: Progress | None, total: int
+) -> list[PageData]:
+    """Pages [start, stop) (0-based) of an open document, reporting progress every few pages."""
+    pages: list[PageData] = []
+    for index in range(start, stop):
+        try:
+            page = doc.load_page(index)
+        except Exception as exc:
+            raise PdfError(f"Page {index + 1} cannot be read: the PDF's page tree is damaged.") from exc
+        try:
+            pages.append(_page_data(page, index + 1))
+        except Exception:  # a broken content stream loses that page's text, not the document
+            log.warning("text extraction failed on page %d", index + 1, exc_info=True)
+            rect = page.rect
+            pages.append(PageData(index + 1, "", "", rect.width, rect.height, []))
+        if progress is not None and (len(pages) % 10 == 0 or index + 1 == stop):
+            progress(len(pages), total)
+    return pages
+
+
+def _worker(path: str, password: str | None, start: int, stop: int) -> list[PageData]:
+    """Child-process entry: open the document itself and extract one contiguous range of pages."""
+    doc = _open(Path(path), password)
+    try:
+        return _extract_range(doc, start, stop, None, stop - start)
+    finally:
+        doc.close()
+
+
+def _check_page_tree(doc: pymupdf.Document) -> None:
+    """Raise PdfError when the page tree cannot be walked (a cycle, a dangling reference)."""
+    try:
+        for index in range(doc.page_count):
+            doc.load_page(index)
+    except Exception as exc:
+        raise PdfError("The PDF's page tree is damaged (it loops or points to missing pages).") from exc
+
+
+def _metadata_title(doc: pymupdf.Document) -> str:
+    """The document-info title, or '' when missing or unreadable."""
+    try:
+        return clean_title((doc.metadata or {}).get("title") or "")
+    except Exception:
+        return ""
+
+
+def _toc(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
+    """Embedded bookmarks as (level, cleaned title, 1-based page or -1); [] when the outline is unreadable."""
+    try:
+        raw = doc.get_toc(simple=False)
+    except Exception:
+        log.warning("outline could not be read", exc_info=True)
+        return []
+    toc: list[tuple[int, str, int]] = []
+    for entry in raw:
+        page = int(entry[2])
+        toc.append((int(entry[0]), clean_title(str(entry[1])), page if page >= 1 else -1))
+    return toc
+
+
+def _can_fork_workers() -> bool:
+    """False inside a daemonic process, which may not start children of its own."""
+    return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
+
+
+def extract(
+    path: Path,
+    password: str | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+) -> ExtractedDocument:
+    """Read a PDF into plain data: per-page text, label, size and lines, plus the bookmarks and metadata title.
+
+    Raises PasswordRequired when the file is encrypted and no (or a wrong) password is given, and PdfError with
+    a one-sentence message for an empty file, a non-PDF, a damaged or truncated file, an unreadable page tree or
+    a document with no pages.
+
+    Page text is MuPDF's reading order (blocks as the file's content stream groups them), one line per text line,
+    a blank line between blocks, words hyphenated across a line break re-joined.
+
+    `PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
+    block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
+    control characters removed, runs of whitespace collapsed to one space, stripped. `size` is the font size of
+    the span with the most non-space characters, rounded to 0.1 pt. `bold` is True when more than half of the
+    line's non-space characters are in bold spans (MuPDF bold flag, or a font name with Bold, Black, Heavy,
+    Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left origin, unrotated page space.
+    MuPDF may split one visual line into several lines when spans are far apart (table cells, right-aligned page
+    numbers), and it does not merge lines across blocks.
+
+    `workers`: processes to use (None = 2 for documents of PARALLEL_MIN_PAGES pages or more on a multi-core
+    machine, else 1). Pages are split into contiguous ranges, each process opens its own copy of the file, and
+    results are joined in page order, so the output does not depend on the number of workers.
+    """
+    path = Path(path)
+    doc = _open(path, password)
+    try:
+        total = doc.page_count
+        _check_page_tree(doc)
+        toc = _toc(doc)
+        title = _metadata_title(doc)
+        if workers is None:
+            workers = 2 if total >= PARALLEL_MIN_PAGES else 1
+        if workers > 1 and not _can_fork_workers():
+            workers = 1
+        if workers <= 1:
+            pages = _extract_range(doc, 0, total, progress, total)
+        else:
+            pages = _extract_parallel(doc, str(path), password, total, workers, progress)
+    finally:
+        doc.close()
+    return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
+
+
+def _extract_parallel(
+    doc: pymupdf.Document, path: str, password: str | None, total: int, workers: int, progress: Progress | None
+) -> list[PageData]:
+    """Extract the first range here and the others in spawned processes, then join in page order."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    bounds = [total * i // workers for i in range(workers + 1)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool:
+        futures = [pool.submit(_worker, path, password, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+        first = _extract_range(doc, 0, bounds[1], _scaled(progress, workers, total), total)
+        pages = list(first)
+        for future in futures:
+            pages.extend(future.result())
+    if progress is not None:
+        progress(total, total)
+    return pages
+
+
+def _scaled(progress: Progress | None, workers: int, total: int) -> Progress | None:
+    """Progress from the local range scaled to the whole document (the ranges run at about the same speed)."""
+    if progress is None:
+        return None
+
+    def report(done: int, _total: int) -> None:
+        progress(min(total - 1, done * workers), total)
+
+    return report
