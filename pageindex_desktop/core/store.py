@@ -19,6 +19,7 @@ from typing import Iterable, Iterator
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentNotFound
+from pageindex_desktop.core.import_lock import is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
 
@@ -228,9 +229,12 @@ class Library:
             )
 
     def recover_interrupted(self) -> list[str]:
-        """Imports left 'importing' by a crash become 'failed' with a retry hint; returns their ids."""
+        """Imports left 'importing' by a crash become 'failed' with a retry hint; returns their ids.
+
+        A document whose import lock is held (a live process is importing it right now) is left alone.
+        """
         rows = self.conn.execute("SELECT id FROM documents WHERE status = 'importing'").fetchall()
-        ids = [r["id"] for r in rows]
+        ids = [r["id"] for r in rows if not is_locked(self.home, r["id"])]
         for doc_id in ids:
             self.set_status(doc_id, "failed", "The import was interrupted. Re-index the document to try again.")
         return ids

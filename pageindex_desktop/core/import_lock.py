@@ -1,0 +1,65 @@
+"""Per-document import locks: a file lock held while a process imports a document.
+
+Why: `Library.recover_interrupted` turns documents left 'importing' into retryable failures at start-up. A
+document whose lock is still held is being imported right now by another live process (a second window, a CLI
+run) and must be left alone. The operating system drops the lock when the importing process dies, however it
+dies, so a crashed import is never mistaken for a live one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+LOCKS_DIR = "locks"
+
+try:
+    import fcntl
+
+    def _try_lock(handle: IO[bytes]) -> bool:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        return True
+
+except ImportError:  # Windows
+    import msvcrt
+
+    def _try_lock(handle: IO[bytes]) -> bool:
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+
+def _lock_path(home: Path, doc_id: str) -> Path:
+    folder = Path(home) / LOCKS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{doc_id}.lock"
+
+
+@contextmanager
+def import_lock(home: Path, doc_id: str) -> Iterator[bool]:
+    """Hold the document's import lock for the block; yields False (holding nothing) when someone else has it."""
+    path = _lock_path(home, doc_id)
+    handle = open(path, "a+b")
+    try:
+        if not _try_lock(handle):
+            yield False
+            return
+        yield True
+    finally:
+        handle.close()  # closing releases the lock; the empty file stays (unlinking would race other lockers)
+
+
+def is_locked(home: Path, doc_id: str) -> bool:
+    """True when a live process holds the document's import lock right now."""
+    path = Path(home) / LOCKS_DIR / f"{doc_id}.lock"
+    if not path.exists():
+        return False
+    with open(path, "a+b") as handle:
+        return not _try_lock(handle)
