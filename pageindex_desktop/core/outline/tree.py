@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 OUTLINE_SOURCES = ("bookmarks", "toc_page", "layout", "pages")
+# Title of the node added for pages before the first section (a coverage device, not a printed heading).
+FRONT_MATTER_TITLE = "Front matter"
 
 
 @dataclass
