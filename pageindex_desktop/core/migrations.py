@@ -60,6 +60,33 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX nodes_by_doc ON nodes(doc_id, ord);
     """,
+    # 2: chats and their messages (per scope), and the LLM cache keyed by content hash.
+    """
+    CREATE TABLE chats (
+        id INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX chats_by_scope ON chats(scope, updated_at);
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+        content TEXT NOT NULL DEFAULT '',
+        tool_calls TEXT NOT NULL DEFAULT '[]',
+        citations TEXT NOT NULL DEFAULT '[]',
+        usage TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX messages_by_chat ON messages(chat_id, id);
+    CREATE TABLE llm_cache (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    """,
 ]
 
 
