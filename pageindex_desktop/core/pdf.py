@@ -8,9 +8,11 @@ gives both the plain text and the lines, and no TextPage is kept after its page 
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
+import pickle
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -178,15 +180,6 @@ def _extract_range(
     return pages
 
 
-def _worker(path: str, password: str | None, start: int, stop: int) -> list[PageData]:
-    """Child-process entry: open the document itself and extract one contiguous range of pages."""
-    doc = _open(Path(path), password)
-    try:
-        return _extract_range(doc, start, stop, None, stop - start)
-    finally:
-        doc.close()
-
-
 def _check_page_tree(doc: pymupdf.Document) -> None:
     """Raise PdfError when the page tree cannot be walked (a cycle, a dangling reference)."""
     try:
@@ -218,9 +211,9 @@ def _toc(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
     return toc
 
 
-def _can_fork_workers() -> bool:
-    """False inside a daemonic process, which may not start children of its own."""
-    return not multiprocessing.current_process().daemon and (os.cpu_count() or 1) > 1
+def _parallel_allowed() -> bool:
+    """False on one core and in a frozen build (there is no Python interpreter to start a helper with)."""
+    return (os.cpu_count() or 1) > 1 and not getattr(sys, "frozen", False)
 
 
 def extract(
@@ -248,8 +241,10 @@ def extract(
     numbers), and it does not merge lines across blocks.
 
     `workers`: processes to use (None = 2 for documents of PARALLEL_MIN_PAGES pages or more on a multi-core
-    machine, else 1). Pages are split into contiguous ranges, each process opens its own copy of the file, and
-    results are joined in page order, so the output does not depend on the number of workers.
+    machine, else 1). Pages are split into contiguous ranges; this process reads the first, helper processes
+    (`python -m pageindex_desktop.core.pdf_part`) open their own copy of the file for the others, and results
+    are joined in page order. A helper that fails has its range read here, so the output never depends on the
+    number of workers.
     """
     path = Path(path)
     doc = _open(path, password)
@@ -260,34 +255,88 @@ def extract(
         title = _metadata_title(doc)
         if workers is None:
             workers = 2 if total >= PARALLEL_MIN_PAGES else 1
-        if workers > 1 and not _can_fork_workers():
+        if workers > 1 and not _parallel_allowed():
             workers = 1
         if workers <= 1:
             pages = _extract_range(doc, 0, total, progress, total)
         else:
-            pages = _extract_parallel(doc, str(path), password, total, workers, progress)
+            pages = _extract_parallel(doc, path, password, total, workers, progress)
     finally:
         doc.close()
     return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
 
 
-def _extract_parallel(
-    doc: pymupdf.Document, path: str, password: str | None, total: int, workers: int, progress: Progress | None
-) -> list[PageData]:
-    """Extract the first range here and the others in spawned processes, then join in page order."""
-    from concurrent.futures import ProcessPoolExecutor
+def _start_helper(path: Path, password: str | None, start: int, stop: int) -> subprocess.Popen[bytes] | None:
+    """Start `python -m pageindex_desktop.core.pdf_part` on pages [start, stop); None when it cannot start.
 
+    A plain subprocess (not multiprocessing) so that it works from any caller: a script without a main guard,
+    a daemonic process, a pytest run. The password goes through stdin, never the command line.
+    """
+    env = dict(os.environ)
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    command = [sys.executable, "-m", "pageindex_desktop.core.pdf_part", str(path), str(start), str(stop)]
+    try:
+        helper = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        )
+    except OSError:
+        log.warning("could not start an extraction helper; extracting in one process", exc_info=True)
+        return None
+    assert helper.stdin is not None
+    try:
+        helper.stdin.write((password or "").encode("utf-8"))
+        helper.stdin.close()
+    except OSError:
+        pass
+    return helper
+
+
+def _helper_pages(helper: subprocess.Popen[bytes] | None, count: int) -> list[PageData] | None:
+    """The helper's pages, or None when it failed (the caller then extracts that range itself)."""
+    if helper is None:
+        return None
+    try:
+        assert helper.stdout is not None
+        output = helper.stdout.read()
+        helper.stdout.close()
+        if helper.wait() != 0:
+            log.warning("extraction helper exited with %s", helper.returncode)
+            return None
+        pages = pickle.loads(output)
+    except Exception:
+        log.warning("extraction helper failed", exc_info=True)
+        helper.kill()
+        return None
+    if not isinstance(pages, list) or len(pages) != count:
+        return None
+    return pages
+
+
+def _extract_parallel(
+    doc: pymupdf.Document, path: Path, password: str | None, total: int, workers: int, progress: Progress | None
+) -> list[PageData]:
+    """Extract the first range here and the others in helper processes, then join in page order."""
     bounds = [total * i // workers for i in range(workers + 1)]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool:
-        futures = [pool.submit(_worker, path, password, bounds[i], bounds[i + 1]) for i in range(1, workers)]
-        first = _extract_range(doc, 0, bounds[1], _scaled(progress, workers, total), total)
-        pages = list(first)
-        for future in futures:
-            pages.extend(future.result())
+    helpers = [_start_helper(path, password, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+    pages = _extract_range(doc, 0, bounds[1], _scaled(progress, workers, total), total)
+    for index, helper in enumerate(helpers, start=1):
+        part = _helper_pages(helper, bounds[index + 1] - bounds[index])
+        if part is None:
+            part = _extract_range(doc, bounds[index], bounds[index + 1], None, total)
+        pages.extend(part)
     if progress is not None:
         progress(total, total)
     return pages
+
+
+def extract_part(path: Path, password: str | None, start: int, stop: int) -> list[PageData]:
+    """Pages [start, stop) (0-based) of a PDF, opened afresh: the work of one helper process."""
+    doc = _open(path, password)
+    try:
+        return _extract_range(doc, start, stop, None, stop - start)
+    finally:
+        doc.close()
 
 
 def _scaled(progress: Progress | None, workers: int, total: int) -> Progress | None:

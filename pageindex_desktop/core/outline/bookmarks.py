@@ -1,0 +1,109 @@
+"""Embedded bookmarks as headings: junk outlines rejected, targets repaired, titles looked for on their pages.
+
+Bookmarks are the authors' own tree, so a usable outline is kept whole: entries whose title is not printed near
+their target stay in the tree (unverified) rather than being dropped, and only an outline that is junk as a
+whole (too short, generic "Page N" or file-name titles, mostly duplicates, no usable targets) is ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.tree import Heading
+from pageindex_desktop.core.outline.verify import is_printed, locate, normalize, opens_page
+
+log = logging.getLogger(__name__)
+
+MIN_ENTRIES = 3
+_GENERIC = re.compile(
+    r"^\s*(?:(?:page|p|pg|seite|pagina|página|bookmark|untitled|slide|folie|sheet|blatt)\.?\s*\d*|\d+"
+    r"|[\w\-. ()]+\.(?:html?|pdf|docx?|xlsx?|pptx?|txt|rtf|indd|tex|odt))\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class BookmarkCheck:
+    """What validation learned about a document's outline: the headings, how many were found, or why it is junk."""
+
+    headings: list[Heading] = field(default_factory=list)
+    found: list[bool] = field(default_factory=list)  # title printed on the target page or a neighbour
+    junk: str = ""  # non-empty: the reason the outline is ignored
+
+    @property
+    def found_share(self) -> float:
+        """Share of entries whose title was found printed near their target."""
+        return sum(self.found) / len(self.found) if self.found else 0.0
+
+
+def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
+    """Why an outline is junk as a whole, or '' when it is worth validating."""
+    if len(entries) < MIN_ENTRIES:
+        return f"fewer than {MIN_ENTRIES} entries"
+    generic = sum(1 for _, title, _ in entries if _GENERIC.match(title))
+    if generic * 2 > len(entries):
+        return "mostly generic titles (Page N, numbers, file names)"
+    distinct = {normalize(title, strip_numbering=False) for _, title, _ in entries}
+    if len(distinct) * 2 <= len(entries):
+        return "mostly duplicate titles"
+    targets = [page for _, _, page in entries if 1 <= page <= page_count]
+    if len(targets) * 2 < len(entries):
+        return "most entries have no page in the document"
+    if page_count >= 10 and len(set(targets)) == 1:
+        return "every entry points to the same page"
+    return ""
+
+
+def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[tuple[int, str, int]]:
+    """Entries without a page in range take the next entry's page (else the previous one's); none at all: dropped."""
+    pages = [page if 1 <= page <= page_count else -1 for _, _, page in entries]
+    filled: list[tuple[int, str, int]] = []
+    for index, (level, title, _) in enumerate(entries):
+        page = pages[index]
+        if page < 1:
+            page = next((p for p in pages[index + 1 :] if p >= 1), -1)
+        if page < 1:
+            page = next((p for p in reversed(pages[:index]) if p >= 1), -1)
+        if page >= 1:
+            filled.append((level, title, page))
+    return filled
+
+
+def check_bookmarks(doc: ExtractedDocument) -> BookmarkCheck:
+    """Validate the embedded outline: junk test, target repair, and each title looked for on its page ±1."""
+    entries = [(max(1, level), title, page) for level, title, page in doc.toc if title.strip()]
+    reason = _junk_reason(entries, doc.page_count)
+    if reason:
+        return BookmarkCheck(junk=reason)
+    check = BookmarkCheck()
+    for level, title, page in _fill_targets(entries, doc.page_count):
+        here = doc.pages[page - 1]
+        y = locate(title, here)
+        found = y is not None or is_printed(title, here)
+        if not found and page < doc.page_count:
+            after = doc.pages[page]
+            y_after = locate(title, after)
+            if y_after is not None and opens_page(after, y_after):
+                page, y, found = page + 1, y_after, True  # the link lands just before a page break
+            else:
+                found = is_printed(title, after)
+        if not found and page > 1:
+            found = is_printed(title, doc.pages[page - 2])
+        check.headings.append(Heading(title=title, level=level, page=page, y=y))
+        check.found.append(found)
+    if len(check.headings) < MIN_ENTRIES:
+        check.junk = f"fewer than {MIN_ENTRIES} entries with a page"
+    return check
+
+
+def bookmark_headings(doc: ExtractedDocument) -> list[Heading] | None:
+    """The outline's headings when it is usable, else None (the reason is logged)."""
+    check = check_bookmarks(doc)
+    if check.junk:
+        log.info("bookmarks ignored: %s", check.junk)
+        return None
+    log.info("bookmarks: %d entries, %.0f%% found on their pages", len(check.headings), 100 * check.found_share)
+    return check.headings
