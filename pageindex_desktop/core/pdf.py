@@ -56,11 +56,15 @@ def _open(path: Path, password: str | None) -> pymupdf.Document:
         raise PdfError("The file is empty (0 bytes), so it is not a PDF.")
     with path.open("rb") as handle:
         head = handle.read(1024)
+        handle.seek(max(0, size - 4096))
+        tail = handle.read()
     if b"%PDF-" not in head:
         raise PdfError("The file is not a PDF (it does not start with a PDF header).")
     try:
         doc = pymupdf.open(str(path), filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for broken files
+        if b"%%EOF" not in tail:
+            raise PdfError("The PDF is truncated (the file ends early) and cannot be opened.") from exc
         raise PdfError("The PDF is damaged and cannot be opened.") from exc
     if doc.needs_pass:
         if not password:
@@ -73,6 +77,9 @@ def _open(path: Path, password: str | None) -> pymupdf.Document:
         doc.close()
         raise PdfError("The PDF has no readable pages (its page tree is missing, truncated or damaged).")
     if doc.is_repaired:
+        if b"%%EOF" not in tail:
+            doc.close()
+            raise PdfError("The PDF is truncated (the file ends early, so part of it is missing).")
         log.warning("PDF %s needed repair on open", path.name)
     return doc
 

@@ -58,15 +58,21 @@ def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
 
 
 def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[tuple[int, str, int]]:
-    """Entries without a page in range take the next entry's page (else the previous one's); none at all: dropped."""
-    pages = [page if 1 <= page <= page_count else -1 for _, _, page in entries]
+    """Entries without a page in range are dropped, unless they head children: then they take the first child's.
+
+    A childless entry with no target has nothing to point at (often a link to another file); a parent without
+    one still groups its children, so it starts where they do.
+    """
     filled: list[tuple[int, str, int]] = []
-    for index, (level, title, _) in enumerate(entries):
-        page = pages[index]
-        if page < 1:
-            page = next((p for p in pages[index + 1 :] if p >= 1), -1)
-        if page < 1:
-            page = next((p for p in reversed(pages[:index]) if p >= 1), -1)
+    for index, (level, title, page) in enumerate(entries):
+        if not 1 <= page <= page_count:
+            page = -1
+            for later_level, _, later_page in entries[index + 1 :]:
+                if later_level <= level:
+                    break
+                if 1 <= later_page <= page_count:
+                    page = later_page
+                    break
         if page >= 1:
             filled.append((level, title, page))
     return filled
