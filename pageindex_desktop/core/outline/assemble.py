@@ -94,8 +94,8 @@ def verify_nodes(roots: list[Node], doc: ExtractedDocument) -> None:
 
 
 def assemble(headings: list[Heading], doc: ExtractedDocument) -> list[Node]:
-    """Nested, numbered, verified nodes covering every page, from headings in reading order."""
-    if doc.page_count < 1:
+    """Nested, numbered, verified nodes covering every page, from headings in reading order ([] for none)."""
+    if doc.page_count < 1 or not headings:
         return []
     pairs = _nest(headings, doc.page_count)
     _set_spans(pairs, doc)

@@ -53,7 +53,7 @@ def title_score(title: str, page: PageData) -> float:
     if f" {wanted} " in f" {norm} ":
         return 100.0
     squeezed = wanted.replace(" ", "")
-    if len(squeezed) >= 4 and squeezed in compact:
+    if len(squeezed) >= 8 and squeezed in compact:
         return 99.0  # broken word spacing in the text layer ("F inancial De velopments")
     if len(wanted) < MIN_FUZZY_LEN:
         return 0.0

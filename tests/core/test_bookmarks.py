@@ -1,0 +1,116 @@
+"""Bookmarks: usable outlines are kept whole and checked against the printed pages; junk outlines are ignored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.bookmarks import bookmark_headings, check_bookmarks
+from pageindex_desktop.core.pdf import extract
+from tests.conftest import corpus_file
+from tests.core.pdf_factory import body, heading, make_pdf
+
+CHAPTERS = ["Overview", "Methods", "Field Work", "Findings", "Outlook", "Appendix"]
+
+
+def _doc(tmp_path: Path, toc: list[list[int | str]], pages: int = 6) -> ExtractedDocument:
+    """A document with one printed chapter heading per page and the given outline."""
+    content = [[heading(f"{i + 1} {CHAPTERS[i % len(CHAPTERS)]}"), *body(12)] for i in range(pages)]
+    return extract(make_pdf(tmp_path / "doc.pdf", content, toc=toc))
+
+
+def test_good_outline_is_kept_and_found(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = [[1, f"{i + 1} {name}", i + 1] for i, name in enumerate(CHAPTERS)]
+    toc.insert(2, [2, "2.1 Sampling", 2])  # not printed anywhere: kept, but not found
+    check = check_bookmarks(_doc(tmp_path, toc))
+    assert check.junk == ""
+    assert [(h.title, h.level, h.page) for h in check.headings][:3] == [
+        ("1 Overview", 1, 1),
+        ("2 Methods", 1, 2),
+        ("2.1 Sampling", 2, 2),
+    ]
+    assert check.found == [True, True, False, True, True, True, True]
+    assert check.headings[0].y is not None and check.headings[0].y < 100
+
+
+def test_titles_match_fuzzily_and_near_the_target(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = [
+        [1, "OVERVIEW", 1],
+        [1, "Method", 2],  # fuzzy: singular
+        [1, "Bibliography", 2],  # printed nowhere
+        [1, "3. Field-work", 2],  # numbering and punctuation differ; printed on the next page
+        [1, "Findings", 4],
+    ]
+    check = check_bookmarks(_doc(tmp_path, toc))
+    assert check.found == [True, True, False, True, True]
+    assert [h.page for h in check.headings] == [1, 2, 2, 3, 4]  # "Field Work" opens page 3: moved there
+
+
+def test_link_landing_before_a_page_break_moves_to_the_heading(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = [[1, "Overview", 1], [1, "Methods", 1], [1, "Findings", 4]]
+    check = check_bookmarks(_doc(tmp_path, toc))
+    assert [h.page for h in check.headings] == [1, 2, 4]  # "Methods" opens page 2
+    assert all(check.found)
+
+
+@pytest.mark.parametrize(
+    ("toc", "reason"),
+    [
+        ([[1, "Overview", 1], [1, "Methods", 2]], "fewer than"),
+        ([[1, "Page 1", 1], [1, "Page 2", 2], [1, "Page 3", 3], [1, "Methods", 2]], "generic"),
+        ([[1, "1", 1], [1, "2", 2], [1, "3", 3]], "generic"),
+        ([[1, "index.html", 1], [1, "part2.html", 2], [1, "part3.htm", 3]], "generic"),
+        ([[1, "Section", 1], [1, "Section", 2], [1, "Section", 3], [1, "Methods", 2]], "duplicate"),
+    ],
+)
+def test_junk_outlines_are_ignored(tmp_path: Path, toc: list[list[int | str]], reason: str) -> None:
+    doc = _doc(tmp_path, toc)
+    assert reason in check_bookmarks(doc).junk
+    assert bookmark_headings(doc) is None
+
+
+def test_entries_without_a_page(tmp_path: Path) -> None:
+    doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
+    # pymupdf cannot write a target-less entry, so edit the extracted outline as a file would carry it
+    doc.toc = [(1, "Part A", -1), (2, "1 Overview", 1), (2, "2 Methods", 2), (1, "Lost link", -1), (1, "4 Findings", 4)]
+    check = check_bookmarks(doc)
+    assert [(h.title, h.page) for h in check.headings] == [
+        ("Part A", 1),  # heads children: starts where its first child does
+        ("1 Overview", 1),
+        ("2 Methods", 2),
+        ("4 Findings", 4),  # "Lost link" has no page and no children: dropped
+    ]
+
+
+def test_targets_out_of_range_count_as_missing(tmp_path: Path) -> None:
+    doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3]])
+    doc.toc = [(1, "1 Overview", 1), (1, "Beyond", 99), (1, "Before", 0), (1, "Far", 50)]
+    assert "no page" in check_bookmarks(doc).junk
+
+
+def test_corpus_junk_outline_tamreview() -> None:
+    doc = extract(corpus_file("pdfjs__TAMReview.pdf"))
+    assert bookmark_headings(doc) is None
+
+
+def test_corpus_mistitled_outline_is_kept_unverified() -> None:
+    doc = extract(corpus_file("py-pdf__mistitled_outlines_example.pdf"))
+    check = check_bookmarks(doc)
+    assert check.junk == "" and len(check.headings) == 27
+    assert check.found_share < 0.1  # "First", "Second", ... are not printed: the headings say Foo, Bar, Baz
+
+
+def test_corpus_outline_with_missing_page() -> None:
+    check = check_bookmarks(extract(corpus_file("pdfplumber__chelsea_pdta.pdf")))
+    assert len(check.headings) == 44  # both target-less entries head children, so both stay
+    assert check.found_share > 0.85
+
+
+@pytest.mark.parametrize(
+    "name", ["2023-annual-report.pdf", "arxiv__1706.03762.pdf", "py-pdf__GeoTopo-komprimiert.pdf"]
+)
+def test_corpus_outlines_are_mostly_found(name: str) -> None:
+    check = check_bookmarks(extract(corpus_file(name)))
+    assert check.junk == "" and check.found_share >= 0.9
