@@ -1,0 +1,214 @@
+"""Endpoint config → openai client, with our own retries (backoff + jitter, Retry-After) and typed errors.
+
+The openai client's own retries are off (`max_retries=0`) so every wait is visible, bounded and cancellable.
+Streaming runs on a pump thread so a cancel is honoured within a fraction of a second even while the server
+is silent.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import queue
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import openai
+
+from pageindex_desktop.core.llm_errors import MalformedStream, ModelError, map_error
+
+log = logging.getLogger(__name__)
+
+
+class Cancelled(ModelError):
+    """The user stopped the request."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how to reach an OpenAI-compatible model (the key is held in memory only)."""
+
+    base_url: str
+    api_key: str
+    model: str
+    timeout: float = 60.0
+
+    def __repr__(self) -> str:  # never print the key
+        return f"Endpoint(base_url={self.base_url!r}, model={self.model!r}, timeout={self.timeout})"
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with jitter; `scale` shrinks every wait (tests use a tiny scale)."""
+
+    attempts: int = 4
+    base_delay: float = 1.0
+    max_delay: float = 20.0
+    max_total: float = 60.0
+    scale: float = 1.0
+
+    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
+        """Seconds to wait before retry number `attempt` (1-based)."""
+        if retry_after is not None:
+            wait = min(retry_after, self.max_delay)
+        else:
+            wait = min(self.base_delay * (2 ** (attempt - 1)), self.max_delay)
+            wait = wait * (0.5 + rng.random() * 0.5)  # "equal jitter": never zero, never in lockstep
+        return wait * self.scale
+
+
+@dataclass
+class TokenUsage:
+    """Tokens the endpoint reported for one or more calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, other: Any) -> None:
+        """Accumulate an openai `CompletionUsage` (or another TokenUsage)."""
+        if other is None:
+            return
+        self.prompt_tokens += int(getattr(other, "prompt_tokens", 0) or 0)
+        self.completion_tokens += int(getattr(other, "completion_tokens", 0) or 0)
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(raw) if raw else None
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+@dataclass
+class LLMClient:
+    """One endpoint plus a retry policy; thread-safe (the openai client is)."""
+
+    endpoint: Endpoint
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    sleep: Callable[[float], Any] | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    def __post_init__(self) -> None:
+        self.client = openai.OpenAI(
+            base_url=self.endpoint.base_url,
+            api_key=self.endpoint.api_key or "not-needed",
+            timeout=self.endpoint.timeout,
+            max_retries=0,
+        )
+        self.waited: list[float] = []  # every backoff wait, for tests and the log
+
+    def _call(self, fn: Callable[[], Any], cancel: threading.Event | None = None, model: str | None = None) -> Any:
+        """Run `fn` with retries on 429, 5xx, timeouts and connection errors; raise a typed ModelError."""
+        total = 0.0
+        for attempt in range(1, self.retry.attempts + 1):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("Stopped.")
+            try:
+                return fn()
+            except Exception as exc:  # noqa: BLE001 - every failure is mapped to a typed error
+                mapped = map_error(exc, self.endpoint.base_url, model or self.endpoint.model)
+                if not mapped.retryable or attempt == self.retry.attempts:
+                    raise mapped from exc
+                wait = self.retry.delay(attempt, _retry_after(exc), self.rng)
+                if total + wait > self.retry.max_total * self.retry.scale:
+                    raise mapped from exc
+                total += wait
+                self.waited.append(wait)
+                log.info("model call failed (%s); retry %d in %.2fs", type(mapped).__name__, attempt, wait)
+                if self.sleep is not None:
+                    self.sleep(wait)
+                elif cancel is not None:
+                    if cancel.wait(wait):
+                        raise Cancelled("Stopped.") from exc
+                else:
+                    time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def list_models(self) -> list[str]:
+        """Model ids the endpoint offers (empty when it has no list)."""
+        page = self._call(lambda: self.client.models.list())
+        return sorted(m.id for m in page)
+
+    def complete(
+        self, messages: list[dict[str, Any]], model: str | None = None, max_tokens: int | None = None,
+        cancel: threading.Event | None = None,
+    ) -> tuple[str, TokenUsage]:
+        """One non-streamed completion: its text and usage."""
+        name = model or self.endpoint.model
+        extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
+        response = self._call(
+            lambda: self.client.chat.completions.create(model=name, messages=messages, **extra), cancel, name
+        )
+        usage = TokenUsage()
+        usage.add(response.usage)
+        choice = response.choices[0] if response.choices else None
+        return (choice.message.content or "") if choice else "", usage
+
+    def stream(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        model: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Iterator[Any]:
+        """Streamed completion chunks; retries only before the first chunk; raises Cancelled on cancel."""
+        name = model or self.endpoint.model
+        cancel = cancel or threading.Event()
+        kwargs: dict[str, Any] = {"model": name, "messages": messages, "stream": True,
+                                  "stream_options": {"include_usage": True}}
+        if tools:
+            kwargs["tools"] = tools
+        items: queue.Queue[tuple[str, Any]] = queue.Queue()
+        holder: dict[str, Any] = {}
+
+        def pump() -> None:
+            try:
+                stream = self._call(lambda: self.client.chat.completions.create(**kwargs), cancel, name)
+                holder["stream"] = stream
+                for chunk in stream:
+                    if cancel.is_set():
+                        break
+                    items.put(("chunk", chunk))
+                items.put(("end", None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+                items.put(("error", exc))
+
+        thread = threading.Thread(target=pump, name="llm-stream", daemon=True)
+        thread.start()
+        received = False
+        try:
+            while True:
+                try:
+                    kind, value = items.get(timeout=0.1)
+                except queue.Empty:
+                    if cancel.is_set():
+                        raise Cancelled("Stopped.") from None
+                    continue
+                if kind == "chunk":
+                    received = True
+                    yield value
+                    if cancel.is_set():
+                        raise Cancelled("Stopped.")
+                elif kind == "end":
+                    return
+                else:
+                    if isinstance(value, ModelError) or not received:
+                        raise value if isinstance(value, ModelError) else map_error(value, self.endpoint.base_url, name)
+                    raise MalformedStream("The model's answer broke off mid-stream; ask again.") from value
+        finally:
+            if "stream" in holder:
+                try:
+                    holder["stream"].close()
+                except Exception:  # noqa: BLE001 - closing a dead connection may fail; nothing to do
+                    log.debug("closing the stream failed", exc_info=True)

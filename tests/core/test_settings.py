@@ -1,0 +1,81 @@
+"""Model settings: presets, env overrides, and the API key kept out of the settings file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from pageindex_desktop.core import settings as s
+
+
+class MemoryKeyring(KeyringBackend):
+    """An in-process keychain (the test machine has none)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_round_trip_and_the_key_goes_to_the_keychain_not_the_file(home: Path, memory_keyring: MemoryKeyring) -> None:
+    chosen = s.ModelSettings(provider="ollama", chat_model="qwen2.5:7b", index_model="llama3.2:3b")
+    assert s.set_api_key(chosen, "sk-very-secret") is True
+    path = s.save_settings(chosen)
+    assert path.parent == home and s.load_settings() == chosen
+    assert "sk-very-secret" not in path.read_text()
+    assert memory_keyring.store == {(s.KEYRING_SERVICE, "http://localhost:11434/v1"): "sk-very-secret"}
+    endpoint = s.chat_endpoint()
+    assert endpoint is not None and endpoint.base_url == "http://localhost:11434/v1" and endpoint.model == "qwen2.5:7b"
+    assert endpoint.api_key == "sk-very-secret" and "sk-very-secret" not in repr(endpoint)
+    assert s.index_endpoint().model == "llama3.2:3b"  # type: ignore[union-attr]
+    s.set_api_key(chosen, "")
+    assert memory_keyring.store == {}
+
+
+def test_env_overrides_and_openai_needs_a_key(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert s.chat_endpoint() is None  # OpenAI preset, no key anywhere (and no keychain on this machine)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
+    endpoint = s.chat_endpoint()
+    assert endpoint is not None and endpoint.base_url == "https://api.openai.com/v1" and endpoint.api_key == "sk-env"
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("PAGEINDEX_CHAT_MODEL", "local-model")
+    endpoint = s.chat_endpoint()
+    assert endpoint is not None and (endpoint.base_url, endpoint.model) == ("http://127.0.0.1:9/v1", "local-model")
+
+
+def test_presets_cover_the_local_servers_and_a_broken_file_gives_defaults(home: Path) -> None:
+    assert s.PRESETS["ollama"].base_url == "http://localhost:11434/v1"
+    assert s.PRESETS["lmstudio"].base_url == "http://localhost:1234/v1"
+    assert {"openai", "azure", "custom"} <= set(s.PRESETS)
+    home.mkdir(parents=True, exist_ok=True)
+    s.settings_path().write_text("{not json")
+    assert s.load_settings() == s.ModelSettings()

@@ -1,0 +1,67 @@
+"""llm.py against the fake server: model list, non-streamed calls, retry policy, error mapping."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fake_openai import FakeOpenAI, error, free_port, text
+
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.llm_errors import ConnectionFailed, RateLimited, ServerError, WrongApiKey
+
+
+def client(url: str, **kw: object) -> LLMClient:
+    return LLMClient(Endpoint(url, "sk-secret-value", "fake-chat", 5), RetryPolicy(scale=0.01, **kw))  # type: ignore[arg-type]
+
+
+def test_models_and_a_plain_completion(fake_openai: FakeOpenAI) -> None:
+    llm = client(fake_openai.url)
+    assert llm.list_models() == ["fake-chat", "fake-index"]
+    fake_openai.script(text("hello"))
+    reply, usage = llm.complete([{"role": "user", "content": "hi"}])
+    assert reply == "hello" and usage.prompt_tokens > 0 and usage.completion_tokens > 0
+    assert fake_openai.chat_requests()[0]["model"] == "fake-chat"
+    assert "sk-secret-value" not in repr(llm.endpoint)
+
+
+def test_backoff_grows_with_jitter_and_is_bounded() -> None:
+    policy = RetryPolicy(base_delay=1.0, max_delay=5.0)
+    rng = random.Random(1)
+    waits = [policy.delay(n, None, rng) for n in range(1, 6)]
+    for n, wait in enumerate(waits, start=1):
+        full = min(2 ** (n - 1), 5.0)
+        assert full * 0.5 <= wait <= full
+    assert policy.delay(1, 30.0, rng) == 5.0  # Retry-After capped by max_delay
+    assert RetryPolicy(scale=0.1).delay(1, 2.0, rng) == pytest.approx(0.2)
+
+
+def test_5xx_then_success_is_invisible_to_the_caller(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(error(503, "overloaded"), error(502, "bad gateway"), text("ok"))
+    llm = client(fake_openai.url)
+    assert llm.complete([{"role": "user", "content": "hi"}])[0] == "ok"
+    assert len(llm.waited) == 2 and llm.waited[1] > llm.waited[0] * 0.9
+
+
+def test_persistent_errors_become_typed_errors(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(*[error(429, "limit")] * 4)
+    with pytest.raises(RateLimited):
+        client(fake_openai.url).complete([{"role": "user", "content": "hi"}])
+    assert len(fake_openai.chat_requests()) == 4
+    fake_openai.script(*[error(500, "boom")] * 2)
+    with pytest.raises(ServerError):
+        client(fake_openai.url, attempts=2).complete([{"role": "user", "content": "hi"}])
+    fake_openai.script(error(401, "bad key"))
+    with pytest.raises(WrongApiKey) as caught:
+        client(fake_openai.url).complete([{"role": "user", "content": "hi"}])
+    assert "sk-secret-value" not in str(caught.value)
+
+
+def test_connection_refused_hints_at_the_local_server() -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    with pytest.raises(ConnectionFailed) as caught:
+        client(url, attempts=2).list_models()
+    assert str(caught.value) == f"Could not reach the model at {url}. Is the local model server running?"
+    from pageindex_desktop.core.llm_errors import _hint
+
+    assert _hint("http://localhost:11434/v1") == "Is Ollama running?"
