@@ -57,8 +57,10 @@ def _text_pages(doc: ExtractedDocument) -> int:
     return sum(1 for page in doc.pages if page.has_text)
 
 
-def _try(source: str, headings: list[Heading] | None, doc: ExtractedDocument, least: int, share: float) -> Outline | None:
-    """Assemble `headings` and keep the tree when enough of them are printed where they claim to start."""
+def accept(
+    source: str, headings: list[Heading] | None, doc: ExtractedDocument, least: int, share: float
+) -> Outline | None:
+    """Assemble `headings` and keep the tree when there are `least` of them and `share` are printed where they start."""
     if not headings or len(headings) < least:
         log.info("%s: %d headings, not enough", source, len(headings or []))
         return None
@@ -92,12 +94,12 @@ def build_outline(doc: ExtractedDocument, use_bookmarks: bool = True) -> Outline
         return fallback_outline(doc)
     toc_finder = _finder("toc_page", "find_toc_headings")
     if toc_finder is not None:
-        outline = _try("toc_page", _safe(toc_finder, doc), doc, TOC_MIN_HEADINGS, TOC_MIN_VERIFIED)
+        outline = accept("toc_page", _safe(toc_finder, doc), doc, TOC_MIN_HEADINGS, TOC_MIN_VERIFIED)
         if outline is not None:
             return outline
     layout_finder = _finder("layout", "find_layout_headings")
     if layout_finder is not None:
-        outline = _try("layout", _safe(layout_finder, doc), doc, _min_headings(doc), LAYOUT_MIN_VERIFIED)
+        outline = accept("layout", _safe(layout_finder, doc), doc, _min_headings(doc), LAYOUT_MIN_VERIFIED)
         if outline is not None:
             return outline
     return fallback_outline(doc)
