@@ -1,0 +1,308 @@
+"""The import pipeline: child process, progress, cancel, crashes, re-import, re-index and crash recovery."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core import extract_worker
+from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
+from pageindex_desktop.core.errors import DocumentNotFound
+from pageindex_desktop.core.import_lock import import_lock
+from pageindex_desktop.core.indexer import CANCELLED, ImportProgress, import_pdf, pdf_paths, reindex
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.title import choose_title, metadata_title_ok
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def make_pdf(path: Path, sections: int = 3, pages_per_section: int = 2, title: str = "", bookmarks: bool = True) -> Path:
+    """A PDF with numbered section headings in a big bold font, body text, and (optionally) bookmarks."""
+    doc = pymupdf.open()
+    toc = []
+    for s in range(1, sections + 1):
+        for k in range(pages_per_section):
+            page = doc.new_page()
+            y = 72
+            if k == 0:
+                page.insert_text((72, y), f"{s} Section about topic {s}", fontsize=18, fontname="hebo")
+                toc.append([1, f"{s} Section about topic {s}", doc.page_count])
+                y += 36
+            body = [f"Body text line {i} of section {s} page {k + 1} with words." for i in range(12)]
+            page.insert_text((72, y), body, fontsize=10, lineheight=1.4)
+    if bookmarks:
+        doc.set_toc(toc)
+    if title:
+        doc.set_metadata({"title": title})
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def counts(home: Path, doc_id: str) -> tuple[int, int]:
+    """Rows in pages and nodes for a document, read through a fresh connection."""
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        pages = conn.execute("SELECT COUNT(*) FROM pages WHERE doc_id = ?", (doc_id,)).fetchone()[0]
+        nodes = conn.execute("SELECT COUNT(*) FROM nodes WHERE doc_id = ?", (doc_id,)).fetchone()[0]
+    return int(pages), int(nodes)
+
+
+def active_child_pid() -> int:
+    """The extraction child working right now: a child of this process that is not idle in the pool."""
+    idle = set(extract_worker.child_pids())
+    found: list[int] = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        text = (task / "children").read_text()
+        found += [int(pid) for pid in text.split()]
+    busy = [pid for pid in found if pid not in idle]
+    assert busy, "no busy extraction child found"
+    return busy[-1]
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+
+
+def test_import_indexes_a_generated_pdf_with_progress(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "report.pdf", title="Quarterly Widget Report")
+    events: list[ImportProgress] = []
+    with Library(home) as library:
+        result = import_pdf(library, pdf, on_progress=events.append)
+        assert result.status == "ready", result.error
+        assert (result.title, result.page_count, result.outline_source) == ("Quarterly Widget Report", 6, "bookmarks")
+        assert not result.already_present and result.error == ""
+        assert [n.title for n in library.tree(result.doc_id)][-3:] == [
+            "1 Section about topic 1",
+            "2 Section about topic 2",
+            "3 Section about topic 3",
+        ]
+        assert "Body text line 3 of section 2 page 2" in library.pages(result.doc_id, [4])[0].text
+        assert library.pdf_path(result.doc_id).read_bytes() == pdf.read_bytes()
+    stages = [e.stage for e in events]
+    assert stages[0] == "queued" and stages[-1] == "done"
+    assert stages.index("extracting") < stages.index("building") < stages.index("saving")
+    assert any(e.stage == "extracting" and e.done == e.total == 6 for e in events)
+    assert all(e.doc_id == result.doc_id for e in events)
+
+
+def test_reimporting_the_same_bytes_is_a_no_op(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf")
+    copy = tmp_path / "renamed copy.pdf"
+    copy.write_bytes(pdf.read_bytes())
+    with Library(home) as library:
+        first = import_pdf(library, pdf)
+        before = library.get(first.doc_id)
+        events: list[ImportProgress] = []
+        again = import_pdf(library, copy, on_progress=events.append)
+        assert again.already_present and again.doc_id == first.doc_id and again.status == "ready"
+        assert [e.stage for e in events] == ["done"]
+        assert library.get(first.doc_id) == before  # not even a timestamp changed
+        assert len(library.documents()) == 1
+    assert len(list((home / "files").iterdir())) == 1
+
+
+def test_cancel_stops_the_child_quickly_and_writes_nothing(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "long.pdf", sections=50, pages_per_section=5)
+    cancel = threading.Event()
+    cancelled_at: list[float] = []
+
+    def on_progress(event: ImportProgress) -> None:
+        if event.stage == "extracting" and event.done > 0 and not cancel.is_set():
+            cancel.set()
+            cancelled_at.append(time.monotonic())
+
+    with Library(home) as library:
+        result = import_pdf(library, pdf, on_progress=on_progress, cancel=cancel)
+        returned = time.monotonic()
+        assert cancelled_at, "the import finished before it could be cancelled"
+        assert returned - cancelled_at[0] < 0.5
+        assert (result.status, result.error) == ("failed", CANCELLED)
+        assert library.get(result.doc_id).status == "failed"  # type: ignore[union-attr]
+        assert counts(home, result.doc_id) == (0, 0)
+        again = reindex(library, result.doc_id)
+        assert again.status == "ready" and again.page_count == 250
+
+
+@needs_proc
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSEGV])
+def test_a_child_that_dies_mid_import_fails_cleanly(home: Path, tmp_path: Path, sig: signal.Signals) -> None:
+    pdf = make_pdf(tmp_path / "long.pdf", sections=40, pages_per_section=5)
+    killed: list[int] = []
+
+    def on_progress(event: ImportProgress) -> None:
+        if event.stage == "extracting" and event.done > 0 and not killed:
+            pid = active_child_pid()
+            os.kill(pid, sig)
+            killed.append(pid)
+
+    with Library(home) as library:
+        started = time.monotonic()
+        result = import_pdf(library, pdf, on_progress=on_progress)
+        assert time.monotonic() - started < 30
+        assert killed
+        assert result.status == "failed"
+        assert sig.name in result.error and "re-index" in result.error
+        assert counts(home, result.doc_id) == (0, 0)
+        assert library.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # the pool recovers: the next import gets a fresh child
+        assert reindex(library, result.doc_id).status == "ready"
+    with pytest.raises(ProcessLookupError):
+        os.kill(killed[0], 0)
+
+
+def test_reindex_switches_source_and_a_cancelled_reindex_keeps_the_index(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf")
+    with Library(home) as library:
+        first = import_pdf(library, pdf)
+        assert first.outline_source == "bookmarks"
+        again = reindex(library, first.doc_id, use_bookmarks=False)
+        assert again.status == "ready" and again.outline_source != "bookmarks"
+        assert again.page_count == 6
+        cancel = threading.Event()
+        cancel.set()
+        kept = reindex(library, first.doc_id, cancel=cancel)
+        assert kept.status == "ready" and "previous index is kept" in kept.warning
+        assert library.get(first.doc_id).status == "ready"  # type: ignore[union-attr]
+        assert counts(home, first.doc_id)[0] == 6
+        with pytest.raises(DocumentNotFound):
+            reindex(library, "nope")
+
+
+def test_a_bug_in_a_callback_raises_and_leaves_no_importing_document(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf")
+
+    def broken(event: ImportProgress) -> None:
+        if event.stage == "extracting":
+            raise ZeroDivisionError("bug")
+
+    with Library(home) as library:
+        with pytest.raises(ZeroDivisionError):
+            import_pdf(library, pdf, on_progress=broken)
+        (doc,) = library.documents()
+        assert doc.status == "failed"
+        assert counts(home, doc.doc_id) == (0, 0)
+
+
+def test_missing_file_fails_without_a_record(home: Path, tmp_path: Path) -> None:
+    with Library(home) as library:
+        result = import_pdf(library, tmp_path / "nope.pdf")
+        assert result.status == "failed" and "no file" in result.error
+        assert library.documents() == []
+
+
+def test_pdf_paths_expands_folders_recursively_and_sorted(tmp_path: Path) -> None:
+    (tmp_path / "b" / "deep").mkdir(parents=True)
+    for name in ["b/z.pdf", "b/a.PDF", "b/deep/m.pdf", "b/notes.txt", "top.pdf"]:
+        (tmp_path / name).write_bytes(b"%PDF-1.4")
+    found = pdf_paths([tmp_path / "top.pdf", tmp_path / "b", tmp_path / "b" / "z.pdf"])
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == ["top.pdf", "b/a.PDF", "b/deep/m.pdf", "b/z.pdf"]
+
+
+def test_the_child_loads_neither_qt_nor_openai() -> None:
+    worker, failed = extract_worker.acquire()
+    assert failed is None and worker is not None
+    try:
+        assert worker.heavy == []
+    finally:
+        worker.stop()
+
+
+def test_recover_leaves_a_live_import_alone(home: Path, tmp_path: Path) -> None:
+    with Library(home) as library:
+        doc = library.add_file(make_pdf(tmp_path / "a.pdf"), "ab" * 32, "a")
+        library.set_status(doc.doc_id, "importing")
+        with import_lock(home, doc.doc_id) as held:
+            assert held
+            assert library.recover_interrupted() == []
+        assert library.recover_interrupted() == [doc.doc_id]
+        assert library.get(doc.doc_id).status == "failed"  # type: ignore[union-attr]
+
+
+@needs_proc
+def test_killing_the_whole_cli_mid_import_leaves_a_retryable_document(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "big.pdf", sections=60, pages_per_section=10)
+    env = dict(os.environ, PAGEINDEX_DESKTOP_HOME=str(home), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pageindex_desktop.cli", "import", str(pdf)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not children:
+            time.sleep(0.05)
+            try:
+                with sqlite3.connect(f"file:{home / 'library.sqlite3'}?mode=ro", uri=True, timeout=5) as conn:
+                    row = conn.execute("SELECT status FROM documents").fetchone()
+            except sqlite3.OperationalError:  # not created or not migrated yet
+                continue
+            if row and row[0] == "importing":
+                for task in Path(f"/proc/{proc.pid}/task").iterdir():
+                    children += [int(p) for p in (task / "children").read_text().split()]
+        assert children, "the CLI never got to the extraction stage"
+        proc.kill()
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    with Library(home) as library:
+        (doc,) = library.documents()
+        assert doc.status == "importing"
+        assert library.recover_interrupted() == [doc.doc_id]
+        failed = library.get(doc.doc_id)
+        assert failed is not None and failed.status == "failed" and "Re-index" in failed.error
+        assert counts(home, doc.doc_id) == (0, 0)
+        assert library.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert reindex(library, doc.doc_id).status == "ready"
+    # the orphaned child notices its parent is gone and stops at its next progress step
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in children):
+        for pid in children:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+        time.sleep(0.1)
+    alive = [pid for pid in children if Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
+    assert alive == []
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
+
+
+# ---- titles ------------------------------------------------------------------------------------------------
+
+
+def _doc(meta: str, lines: list[Line]) -> ExtractedDocument:
+    page = PageData(1, "", "\n".join(ln.text for ln in lines), 612, 792, lines)
+    return ExtractedDocument(page_count=1, metadata_title=meta, toc=[], pages=[page])
+
+
+def test_metadata_title_is_used_only_when_it_looks_real() -> None:
+    assert metadata_title_ok("Annual Report, 2023", "x.pdf")
+    for junk in ["Microsoft Word - report.docx", "", "  ", "four-lectures.dvi", "untitled", "88300 162..177",
+                 "htmldoc797", "report", "C:\\work\\report", "report_v2-final"]:
+        assert not metadata_title_ok(junk, "report.pdf"), junk
+
+
+def test_title_falls_back_to_a_cover_title_then_the_file_name() -> None:
+    body = [Line(f"body line {i} with some words", 10, False, 72, 300 + 14 * i, 500, 310 + 14 * i) for i in range(20)]
+    cover = [Line("A Study of", 24, True, 100, 100, 400, 124), Line("Widget Markets", 24, True, 100, 128, 400, 152)]
+    stamp = [Line("arXiv:1234.5678v1 [cs.CL] 1 Jan 2020", 20, False, 10, 200, 30, 600)]
+    assert choose_title(_doc("Microsoft Word - x.doc", stamp + cover + body), "x.pdf") == "A Study of Widget Markets"
+    assert choose_title(_doc("", stamp + body), "my-file.pdf") == "my-file"
+    assert choose_title(_doc("Real Title Here", cover + body), "x.pdf") == "Real Title Here"
