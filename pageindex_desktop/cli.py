@@ -1,0 +1,310 @@
+"""`pageindex-desktop-cli`: the engine without a window, for scripts, checks and benchmarks (design §9).
+
+Every subcommand opens the library at `PAGEINDEX_DESKTOP_HOME` (or the per-user data dir). Failures exit
+non-zero with one line on stderr and no traceback (details go to the log file).
+
+Adding a subcommand is one function `_add_NAME(subparsers)` that creates its parser and sets `func` to a handler
+`(args, library) -> exit code`, plus its name in SUBCOMMANDS. Keep heavy imports (openai, …) inside the handler:
+this module is also imported by every extraction child process the CLI starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sqlite3
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pageindex_desktop import __version__
+from pageindex_desktop.config import library_home
+from pageindex_desktop.core.errors import PageIndexError
+from pageindex_desktop.core.indexer import ImportProgress, ImportResult, import_pdf, pdf_paths
+from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.core.pages_range import format_page_ranges, parse_page_ranges
+from pageindex_desktop.core.store import DocumentRecord, Library
+from pageindex_desktop.log import setup_logging
+
+log = logging.getLogger(__name__)
+PROG = "pageindex-desktop-cli"
+Handler = Callable[[argparse.Namespace, Library], int]
+SubParsers = Any  # argparse's _SubParsersAction is private
+
+
+class CliError(Exception):
+    """A failure the CLI reports as one line on stderr (exit code 1)."""
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False), flush=True)
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _ready(library: Library, ref: str) -> DocumentRecord:
+    """Resolve DOC and insist that it has an index to show."""
+    doc = library.resolve(ref)
+    if doc.status != "ready":
+        detail = f": {doc.error}" if doc.error else ""
+        raise CliError(f"'{doc.title}' ({doc.doc_id}) is not indexed (status {doc.status}{detail})")
+    return doc
+
+
+# ---- import ----------------------------------------------------------------------------------------------
+
+
+def _add_import(sub: SubParsers) -> None:
+    p = sub.add_parser("import", help="import PDF files (folders expand to the PDFs inside)")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument("--no-bookmarks", action="store_true", help="ignore embedded bookmarks when building the tree")
+    p.add_argument("--password", default=None, help="password for encrypted PDFs")
+    p.add_argument("--json", action="store_true", help="one JSON object per line per file")
+    p.set_defaults(func=_cmd_import)
+
+
+def _cmd_import(args: argparse.Namespace, library: Library) -> int:
+    failures: list[str] = []
+    files: list[Path] = []
+    for raw in args.paths:
+        found = pdf_paths([raw])
+        if raw.is_dir() and not found:
+            failures.append(f"{raw}: the folder contains no PDF files")
+        files.extend(f for f in found if f not in files)
+    show_progress = not args.json and sys.stderr.isatty()
+    for path in files:
+        result = import_pdf(
+            library,
+            path,
+            password=args.password,
+            use_bookmarks=not args.no_bookmarks,
+            on_progress=_progress_printer(path) if show_progress else None,
+            cancel=threading.Event(),
+        )
+        if show_progress:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+        _report_import(path, result, args.json)
+        if result.status == "failed":
+            failures.append(f"{path.name}: {result.error}")
+    if failures:
+        first = failures[0]
+        more = f" (and {len(failures) - 1} more failed)" if len(failures) > 1 else ""
+        raise CliError(f"{first}{more}")
+    return 0
+
+
+def _progress_printer(path: Path) -> Callable[[ImportProgress], None]:
+    def show(event: ImportProgress) -> None:
+        print(f"\r\033[K{path.name}: {event.message}", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _report_import(path: Path, result: ImportResult, as_json: bool) -> None:
+    if as_json:
+        _print_json({**result.to_dict(), "path": str(path)})
+        return
+    if result.status == "failed":
+        print(f"failed  {path.name}: {result.error}", flush=True)
+        return
+    again = " (already in the library)" if result.already_present else ""
+    print(
+        f"{result.status:<7} {result.doc_id}  {result.title} — {result.page_count} pages, "
+        f"outline: {result.outline_source}{again}",
+        flush=True,
+    )
+    if result.warning:
+        print(f"        note: {result.warning}", flush=True)
+
+
+# ---- list, tree, pages, search, remove -------------------------------------------------------------------
+
+
+def _add_list(sub: SubParsers) -> None:
+    p = sub.add_parser("list", help="list the documents in the library")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_list)
+
+
+def _cmd_list(args: argparse.Namespace, library: Library) -> int:
+    docs = library.documents()
+    if args.json:
+        _print_json([d.to_dict() for d in docs])
+        return 0
+    for d in docs:
+        extra = f"  ({d.error})" if d.error else ""
+        print(f"{d.doc_id}  {d.status:<9} {d.page_count:>5} p  {d.outline_source or '-':<9} {d.title}{extra}")
+    return 0
+
+
+def _add_tree(sub: SubParsers) -> None:
+    p = sub.add_parser("tree", help="show a document's section tree")
+    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_tree)
+
+
+def _cmd_tree(args: argparse.Namespace, library: Library) -> int:
+    doc = _ready(library, args.doc)
+    nodes = library.tree(doc.doc_id)
+    if args.json:
+        _print_json(
+            {
+                "doc_id": doc.doc_id,
+                "title": doc.title,
+                "page_count": doc.page_count,
+                "outline_source": doc.outline_source,
+                "nodes": [n.to_dict() for n in nodes],
+            }
+        )
+        return 0
+    print(f"{doc.title} ({doc.doc_id}) — {doc.page_count} pages, outline: {doc.outline_source}")
+    _print_nodes(nodes, 1)
+    return 0
+
+
+def _print_nodes(nodes: list[Node], depth: int) -> None:
+    for node in nodes:
+        span = f"p. {node.start_page}" if node.start_page == node.end_page else f"p. {node.start_page}–{node.end_page}"
+        mark = "✓" if node.verified else "?"
+        print(f"{'  ' * depth}{mark} {node.title}  [{span}]")
+        _print_nodes(node.children, depth + 1)
+
+
+def _add_pages(sub: SubParsers) -> None:
+    p = sub.add_parser("pages", help="print the text of pages, e.g. 5-7,12")
+    p.add_argument("doc", metavar="DOC")
+    p.add_argument("range", metavar="RANGE")
+    p.set_defaults(func=_cmd_pages)
+
+
+def _cmd_pages(args: argparse.Namespace, library: Library) -> int:
+    doc = _ready(library, args.doc)
+    wanted, skipped = parse_page_ranges(args.range, doc.page_count)
+    if not wanted:
+        raise CliError(f"No such pages: {args.range} (the document has {doc.page_count} pages)")
+    for page in library.pages(doc.doc_id, wanted):
+        label = f" (printed label {page.label})" if page.label and page.label != str(page.page) else ""
+        print(f"===== Page {page.page} of {doc.page_count}{label} =====")
+        print(page.text if page.text.strip() else "[no text layer on this page]")
+        print()
+    if skipped:
+        _note(f"note: skipped pages {format_page_ranges(skipped)}: the document has {doc.page_count} pages")
+    return 0
+
+
+def _add_search(sub: SubParsers) -> None:
+    p = sub.add_parser("search", help="exact-term search over page text")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_search)
+
+
+def _cmd_search(args: argparse.Namespace, library: Library) -> int:
+    docs = [library.resolve(ref) for ref in args.doc] if args.doc else None
+    hits = library.search(args.query, [d.doc_id for d in docs] if docs is not None else None)
+    titles = {d.doc_id: d.title for d in library.documents()}
+    rows = [
+        {"doc_id": h.doc_id, "title": titles.get(h.doc_id, ""), "page": h.page, "snippet": h.snippet} for h in hits
+    ]
+    if args.json:
+        _print_json(rows)
+        return 0
+    if not rows:
+        print("No matches.")
+    for row in rows:
+        snippet = " ".join(str(row["snippet"]).split())
+        print(f"{row['doc_id']}  p. {row['page']:<5} {row['title']}: {snippet}")
+    return 0
+
+
+def _add_remove(sub: SubParsers) -> None:
+    p = sub.add_parser("remove", help="remove a document and its copy from the library")
+    p.add_argument("doc", metavar="DOC")
+    p.set_defaults(func=_cmd_remove)
+
+
+def _cmd_remove(args: argparse.Namespace, library: Library) -> int:
+    doc = library.resolve(args.doc)
+    library.remove(doc.doc_id)
+    print(f"Removed {doc.doc_id} ({doc.title}).")
+    return 0
+
+
+SUBCOMMANDS: list[Callable[[SubParsers], None]] = [
+    _add_import,
+    _add_list,
+    _add_tree,
+    _add_pages,
+    _add_search,
+    _add_remove,
+]
+
+
+# ---- entry point -----------------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors kept to one line on stderr (exit code 2)."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    parser = _Parser(prog=PROG, description="PageIndex Desktop without a window.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for register in SUBCOMMANDS:
+        register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; returns the exit code (0 ok, 1 failure, 2 usage, 130 interrupted)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+    args = build_parser().parse_args(argv)
+    log_file = setup_logging()
+    handler: Handler = args.func
+    try:
+        with Library(library_home()) as library:
+            library.recover_interrupted()
+            return handler(args, library)
+    except (CliError, PageIndexError) as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except sqlite3.Error as exc:
+        log.exception("database error")
+        return _fail(f"the library database cannot be used: {exc}")
+    except OSError as exc:
+        log.exception("file system error")
+        return _fail(f"{exc.strerror or exc}{': ' + str(exc.filename) if exc.filename else ''}")
+    except Exception as exc:
+        log.exception("internal error in %s", args.command)
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); details in {log_file}")
+
+
+def _fail(message: str, code: int = 1) -> int:
+    line = " ".join(message.split())
+    print(f"{PROG}: error: {line}", file=sys.stderr, flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
