@@ -1,0 +1,124 @@
+"""Bad input ends in a clear error (or, for image-only files, a flagged import) and nothing half-written."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core.indexer import ImportResult, import_pdf, reindex
+from pageindex_desktop.core.store import Library
+from tests.conftest import corpus_file
+
+
+def assert_clean_failure(home: Path, result: ImportResult, *words: str) -> None:
+    """Failed with a one-sentence error naming the problem; no pages or nodes; the database intact."""
+    assert result.status == "failed"
+    assert result.error and result.error.count(". ") == 0, result.error
+    for word in words:
+        assert word.lower() in result.error.lower(), result.error
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        status, error = conn.execute("SELECT status, error FROM documents WHERE id = ?", (result.doc_id,)).fetchone()
+        assert (status, error) == ("failed", result.error)
+        assert conn.execute("SELECT COUNT(*) FROM pages WHERE doc_id = ?", (result.doc_id,)).fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM nodes WHERE doc_id = ?", (result.doc_id,)).fetchone()[0] == 0
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("INSERT INTO pages_fts(pages_fts) VALUES ('integrity-check')").fetchall() == []
+
+
+def test_encrypted_pdf_names_the_password_need_and_imports_with_it(home: Path) -> None:
+    pdf = corpus_file("pdfplumber__password-example.pdf")
+    with Library(home) as library:
+        locked = import_pdf(library, pdf)
+        assert_clean_failure(home, locked, "password")
+        wrong = reindex(library, locked.doc_id, password="nope")
+        assert_clean_failure(home, wrong, "password", "wrong")
+        opened = import_pdf(library, pdf, password="test")
+        assert opened.status == "ready" and opened.page_count == 4 and opened.doc_id == locked.doc_id
+        assert library.pages(opened.doc_id, [1])[0].text.strip()
+
+
+def test_zero_byte_file(home: Path) -> None:
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, corpus_file("pdfplumber__empty.pdf")), "empty")
+
+
+def test_text_file_renamed_pdf(home: Path, tmp_path: Path) -> None:
+    fake = tmp_path / "notes.pdf"
+    fake.write_text("Dear diary,\nthis is plain text with a .pdf name.\n" * 50)
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, fake), "not a PDF")
+
+
+def test_truncated_pdf(home: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(40):
+        doc.new_page().insert_text((72, 72), f"Page {n} " + "filler words " * 40, fontsize=11)
+    data = doc.tobytes(garbage=0, deflate=False)
+    doc.close()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(data[: len(data) // 2])
+    with Library(home) as library:
+        result = import_pdf(library, cut)
+    assert_clean_failure(home, result, "truncated")
+
+
+def test_truncated_corpus_pdf_is_a_clear_failure(home: Path, tmp_path: Path) -> None:
+    """A real file cut before its first page object: nothing left to read."""
+    data = corpus_file("arxiv__1706.03762.pdf").read_bytes()
+    cut = tmp_path / "attention-cut.pdf"
+    cut.write_bytes(data[:2048])
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, cut), "PDF")
+
+
+def test_cyclic_page_tree(home: Path) -> None:
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, corpus_file("pdfjs__Pages-tree-refs.pdf")), "page tree")
+
+
+def test_pdf_that_opens_with_zero_pages(home: Path) -> None:
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, corpus_file("py-pdf__unreadablemetadata.pdf")), "pages")
+
+
+def test_image_only_pdf_is_imported_flagged_with_page_groups(home: Path) -> None:
+    with Library(home) as library:
+        result = import_pdf(library, corpus_file("docling__nemotron_multipage.pdf"))
+        assert (result.status, result.outline_source, result.page_count) == ("ready", "pages", 4)
+        assert "no page has a text layer" in result.warning.lower()
+        record = library.get(result.doc_id)
+        assert record is not None and record.image_only_pages == 4
+        nodes = library.tree(result.doc_id)
+        assert nodes and min(n.start_page for n in nodes) == 1 and max(n.end_page for n in nodes) == 4
+
+
+def test_partly_image_only_pdf_counts_the_pages_without_text(home: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(6):
+        page = doc.new_page()
+        if n % 2 == 0:
+            page.insert_text((72, 72), f"Text on page {n + 1}", fontsize=12)
+        else:
+            page.draw_rect(pymupdf.Rect(72, 72, 300, 300), color=(0, 0, 0), fill=(0.5, 0.5, 0.5))
+    path = tmp_path / "mixed.pdf"
+    doc.save(path)
+    doc.close()
+    with Library(home) as library:
+        result = import_pdf(library, path)
+        assert result.status == "ready" and "3 of 6 pages have no text layer" in result.warning
+        assert library.get(result.doc_id).image_only_pages == 3  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["pdfplumber__empty.pdf", "pdfjs__Pages-tree-refs.pdf", "py-pdf__unreadablemetadata.pdf"],
+)
+def test_a_failed_file_can_be_retried_without_duplicates(home: Path, name: str) -> None:
+    with Library(home) as library:
+        first = import_pdf(library, corpus_file(name))
+        second = import_pdf(library, corpus_file(name))
+        assert first.doc_id == second.doc_id and second.status == "failed" and not second.already_present
+        assert len(library.documents()) == 1
