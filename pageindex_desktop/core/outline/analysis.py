@@ -1,0 +1,65 @@
+"""Per-document facts both heading finders need (rows, page furniture, body text size), computed once.
+
+`find_toc_headings` and `find_layout_headings` are called one after the other on the same document; the cache
+keeps the last few analyses by object identity so the second call does not walk every page again.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.numbering import title_key
+from pageindex_desktop.core.outline.rows import Row, page_rows
+from pageindex_desktop.core.outline.running import Furniture, find_furniture
+
+
+@dataclass
+class Analysis:
+    """Rows of every page with running headers/footers marked, the body size and a title index."""
+
+    rows: list[list[Row]]  # per page (index = page number - 1), lines joined only around bare numbers
+    furniture: Furniture
+    body_size: float
+    _index: dict[str, list[tuple[int, int]]] | None = field(default=None, repr=False)
+
+    def is_running(self, row: Row, index: int) -> bool:
+        """True when the row at `index` of its page is a header, footer or page number."""
+        return (row.page, index) in self.furniture.running
+
+    def title_index(self) -> dict[str, list[tuple[int, int]]]:
+        """Key of the first 24 characters of each content row -> [(page, row index)], built on first use."""
+        if self._index is None:
+            index: dict[str, list[tuple[int, int]]] = {}
+            for rows in self.rows:
+                for i, row in enumerate(rows):
+                    if (row.page, i) in self.furniture.running or len(row.text) > 200:
+                        continue
+                    key = title_key(row.text)[:24]
+                    if key:
+                        index.setdefault(key, []).append((row.page, i))
+            self._index = index
+        return self._index
+
+
+_CACHE: list[tuple[weakref.ref[ExtractedDocument], Analysis]] = []
+
+
+def analyse(doc: ExtractedDocument) -> Analysis:
+    """The (cached) analysis of `doc`."""
+    for ref, analysis in _CACHE:
+        if ref() is doc:
+            return analysis
+    rows = [page_rows(page, merge_all=False) for page in doc.pages]
+    furniture = find_furniture(rows, [page.height for page in doc.pages])
+    sizes: Counter[float] = Counter()
+    for page in doc.pages:
+        for line in page.lines:
+            sizes[round(line.size * 2) / 2] += len(line.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    analysis = Analysis(rows=rows, furniture=furniture, body_size=body)
+    _CACHE.append((weakref.ref(doc), analysis))
+    del _CACHE[:-3]
+    return analysis

@@ -1,0 +1,232 @@
+"""Headings found from the page layout alone: size and weight against the body text, numbering, isolation.
+
+One linear pass over the rows of every page: running headers and footers, the title block of the first page,
+captions, table cells and sentences are ruled out; what is left is a heading when it is set larger than the
+body, in bold while the body is not, or opens with a section number and reads like a title. Levels come from
+the rank of each heading style (size, weight, numbering kind and depth).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.analysis import Analysis, analyse
+from pageindex_desktop.core.outline.numbering import Numbering, leading_number
+from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.tree import Heading
+
+log = logging.getLogger(__name__)
+
+MAX_WORDS = 16
+MAX_CHARS = 140
+_CAPTION = re.compile(
+    r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
+    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*[0-9IVX]",
+    re.IGNORECASE,
+)
+_LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
+_SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$")
+_STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
+_WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
+_LOWER_ROMANS = frozenset("i ii iii iv v vi vii viii ix x".split())
+_SMALL_WORDS = frozenset(
+    "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
+    "das von zu im".split()
+)
+
+
+@dataclass
+class _Candidate:
+    """A row that passed the heading tests, with the style that decides its level."""
+
+    row: Row
+    text: str
+    style: tuple[float, bool, str]
+    last_index: int = -1  # index of its last row on the page (multi-line headings grow it)
+    bottom: float = 0.0  # y1 of its last row
+
+
+def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
+    """Headings detected from typography and numbering, in reading order, with levels from style rank."""
+    if not doc.pages:
+        return []
+    analysis = analyse(doc)
+    body = analysis.body_size
+    body_bold = _body_is_bold(analysis, body)
+    first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)
+    candidates: list[_Candidate] = []
+    for page_index, rows in enumerate(analysis.rows):
+        start = _title_block_end(rows, body) if page_index == first_text else 0
+        page = doc.pages[page_index]
+        caption_bottom, caption_style = -1.0, (0.0, False)
+        for i in range(start, len(rows)):
+            row = rows[i]
+            if analysis.is_running(row, i):
+                continue
+            if _CAPTION.match(row.text):
+                caption_bottom, caption_style = row.y1, (row.size, row.bold)
+                continue
+            if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
+                caption_bottom = row.y1  # second line of a figure or table caption
+                continue
+            if candidates and _continues(candidates[-1], row, i, body, page.width):
+                prev = candidates[-1]
+                prev.text = f"{prev.text} {row.text.strip()}"
+                prev.last_index = i
+                prev.bottom = row.y1
+                continue
+            cand = _judge(row, body, body_bold, page.width)
+            if cand is None:
+                continue
+            cand.last_index = i
+            candidates.append(cand)
+    candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
+    candidates = _numbered_system(candidates, body)
+    levels = _style_levels(candidates)
+    return [Heading(title=c.text, level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
+
+
+def _body_is_bold(analysis: Analysis, body: float) -> bool:
+    """True when most body-size text is bold (then bold says nothing)."""
+    bold = plain = 0
+    for rows in analysis.rows[:50]:
+        for row in rows:
+            if abs(row.size - body) < 0.6:
+                if row.bold:
+                    bold += len(row.text)
+                else:
+                    plain += len(row.text)
+    return bold > plain
+
+
+def _title_block_end(rows: list[Row], body: float) -> int:
+    """Index of the first body-text row of the first page: rows above it (title, authors) are not sections."""
+    for i, row in enumerate(rows):
+        if abs(row.size - body) < 0.6 and not row.bold and len(row.text) >= 60:
+            return i
+        num = leading_number(row.text)
+        if num is not None and num.kind in _STRONG_KINDS and num.rest and i > 0:
+            return i
+    return len(rows)
+
+
+def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate | None:
+    """A candidate when the row looks like a heading, else None."""
+    text = row.text.strip()
+    n = len(text)
+    if n < 2 or n > MAX_CHARS or row.crowded:
+        return None
+    larger = row.size >= body + max(1.0, 0.12 * body)
+    bold = row.bold and not body_bold and row.size >= body - 1.5
+    first = text[0]
+    maybe_numbered = first.isdigit() or first in "(§" or first.isupper() or (
+        first.islower() and n > 3 and (text[1] in ".)" or text[:4].rstrip(".) ") in _LOWER_ROMANS))
+    if not (larger or bold or maybe_numbered):
+        return None
+    if row.size < body - 3:
+        return None
+    letters = sum(ch.isalpha() for ch in text)
+    if letters < 2 or letters < 0.5 * n:
+        return None
+    if _SENTENCE_END.search(text) or _CAPTION.match(text) or _LEADERS.search(text):
+        return None
+    words = text.split()
+    if len(words) > MAX_WORDS:
+        return None
+    num = leading_number(text) if maybe_numbered else None
+    kind = "none"
+    if num is not None:
+        if not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘"):
+            num = None
+        else:
+            kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
+    if larger or bold:
+        if num is None and not _title_like(words):
+            return None
+        return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+    if num is None or not _numbered_title(num, words, row, width):
+        return None
+    return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _numbered_title(num: Numbering, words: list[str], row: Row, width: float) -> bool:
+    """A body-size, non-bold numbered row that reads like a title rather than a list item."""
+    if num.kind.startswith("keyword"):
+        return len(words) <= 12
+    if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
+        return False
+    if len(words) > 12 or row.x1 > width * 0.85 and len(words) > 8:
+        return False
+    return _title_like(words[1:]) or num.rest.isupper()
+
+
+def _title_like(words: list[str]) -> bool:
+    """Most significant words capitalised, or all caps: a title rather than a sentence fragment."""
+    significant = [w for w in words if w.lower() not in _SMALL_WORDS and w[:1].isalpha()]
+    if not significant:
+        return bool(words)
+    if not significant[0][0].isupper() and not words[0][:1].isdigit():
+        return False
+    caps = sum(1 for w in significant if w[0].isupper())
+    return caps >= 0.6 * len(significant) or len(significant) <= 3
+
+
+def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float) -> bool:
+    """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
+    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded:
+        return False
+    if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or prev.text.endswith((".", ":", "?")):
+        return False
+    if len(prev.text) + len(row.text) > MAX_CHARS or _CAPTION.match(row.text):
+        return False
+    emphasised = prev.row.bold or prev.row.size >= body + 1.0
+    if not emphasised and prev.row.x1 < 0.75 * width:
+        return False  # a short body-size numbered heading is complete; the next line is text
+    num = leading_number(row.text)
+    if num is not None and num.rest:
+        return False
+    gap = row.y0 - prev.bottom
+    return -1 < gap <= 0.8 * (row.y1 - row.y0)
+
+
+def _numbered_system(candidates: list[_Candidate], body: float) -> list[_Candidate]:
+    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them."""
+    numbered = sum(1 for c in candidates if c.style[2] != "none")
+    if numbered < 5 or numbered < 0.6 * len(candidates):
+        return candidates
+    return [c for c in candidates if c.style[2] != "none" or c.style[0] >= body + max(1.0, 0.12 * body)]
+
+
+def _style_levels(candidates: list[_Candidate]) -> dict[tuple[float, bool, str], int]:
+    """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
+
+    An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
+    "7 Conclusion" is a sibling, not a child).
+    """
+    first_seen: dict[tuple[float, bool, str], int] = {}
+    first_kind: dict[tuple[float, bool], str] = {}
+    for i, cand in enumerate(candidates):
+        first_seen.setdefault(cand.style, i)
+        if cand.style[2] != "none":
+            first_kind.setdefault(cand.style[:2], cand.style[2])
+
+    def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:
+        kind = style[2] if style[2] != "none" else first_kind.get(style[:2], "none")
+        return (style[0], style[1], kind)
+
+    keys = {style: key(style) for style in first_seen}
+    seen_key: dict[tuple[float, bool, str], int] = {}
+    for style, k in keys.items():
+        seen_key[k] = min(seen_key.get(k, first_seen[style]), first_seen[style])
+
+    def order(k: tuple[float, bool, str]) -> tuple[float, int, int, int]:
+        size, bold, kind = k
+        depth = int(kind[7:]) if kind.startswith("decimal") else 0
+        return (-size, 0 if bold else 1, depth, seen_key[k])
+
+    ranked = sorted(seen_key, key=order)
+    rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
+    return {style: rank[k] for style, k in keys.items()}

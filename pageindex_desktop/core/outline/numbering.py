@@ -1,0 +1,144 @@
+"""Section numbering, page numbers and title keys: the text patterns both heading finders share.
+
+All patterns are compiled once; every function here is a single regex match or a short loop, because they run
+on every line of every page during an import.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_ROMAN_RE = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    "seventeen|eighteen|nineteen|twenty"
+)
+_KEYWORDS = (
+    "chapter|section|part|article|appendix|annex|annexe|schedule|exhibit|item|book|lecture|unit|"
+    "kapitel|teil|abschnitt|anhang|chapitre|partie|annexe|capítulo|capitolo|parte|titre|title"
+)
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+# "Chapter 3", "PART II", "Item 1A.", "Appendix B:", "Article 12", "CHAPTER ONE:"
+KEYWORD_NUMBER = re.compile(
+    rf"^(?P<kw>{_KEYWORDS})\s+(?P<num>[0-9]+[A-Z]?|{_ROMAN_RE}|[A-Z]|{_NUMBER_WORDS})\b\s*[:.\-–—]?\s*",
+    re.IGNORECASE,
+)
+# "1", "1.2", "1.2.3.", "2)", "A.1", "III-A", "IV.", "B.", "(a)", "(1)", "(iv)", "a.", "ii.", "§ 4"
+_DECIMAL = re.compile(r"^(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})(?P<end>\.|\)|:)?(?=\s|$)")
+_LETTER_DECIMAL = re.compile(r"^(?P<num>[A-Z](?:[.\-][0-9A-Z]{1,3}){1,3})(?P<end>\.|\))?(?=\s|$)")
+_ROMAN = re.compile(rf"^(?P<num>{_ROMAN_RE})(?P<end>\.|\)|:)?(?=\s|$)")
+_LOWER_ROMAN = re.compile(rf"^\(?(?P<num>{_ROMAN_RE.lower()})(?P<end>\.|\))(?=\s|$)")
+_LETTER = re.compile(r"^(?P<num>[A-Za-z])(?P<end>\.|\))(?=\s|$)")
+_PAREN = re.compile(r"^\((?P<num>[0-9]{1,3}|[a-z]|[ivx]{1,4})\)(?=\s|$)")
+_SECTION_SIGN = re.compile(r"^§+\s*(?P<num>[0-9]+(?:\.[0-9]+)*)")
+
+PAGE_NUMBER = re.compile(rf"^(?:[0-9]{{1,4}}|{_ROMAN_RE}|{_ROMAN_RE.lower()})$")
+TRAILING_PAGE = re.compile(
+    rf"(?:\s*(?:\.\s?|…|·|_|-\s?){{2,}}\s*|\s+)(?P<page>[0-9]{{1,4}}|{_ROMAN_RE.lower()}|{_ROMAN_RE})\s*$"
+)
+LEADER_TAIL = re.compile(r"(?:\s*(?:\.\s?|…|·|_){2,})\s*$")
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """A leading section number: its kind (decimal, roman, letter, keyword, paren...), depth and raw token."""
+
+    kind: str
+    depth: int
+    token: str
+    rest: str  # the text after the number
+
+
+def roman_to_int(text: str) -> int:
+    """Value of a roman numeral (case-insensitive); 0 when the text is not one."""
+    total = 0
+    prev = 0
+    for ch in reversed(text.upper()):
+        value = _ROMAN_VALUES.get(ch, 0)
+        if not value:
+            return 0
+        total = total - value if value < prev else total + value
+        prev = max(prev, value)
+    return total
+
+
+def parse_page_number(text: str) -> tuple[int, bool] | None:
+    """A printed page number as (value, is_roman), or None when `text` is not one."""
+    text = text.strip()
+    if not text or not PAGE_NUMBER.match(text):
+        return None
+    if text.isdigit():
+        return int(text), False
+    value = roman_to_int(text)
+    return (value, True) if value else None
+
+
+def leading_number(text: str) -> Numbering | None:
+    """The section number a heading starts with, or None."""
+    text = text.lstrip()
+    if not text:
+        return None
+    first = text[0]
+    if first.isdigit():
+        m = _DECIMAL.match(text)
+        if m:
+            num = m.group("num")
+            if len(num) == 4 and "." not in num and not m.group("end"):
+                return None  # a year ("2023 Annual Report") is not a section number
+            return Numbering("decimal", num.count(".") + 1, num, text[m.end():].lstrip(" .:-–—\t"))
+        return None
+    if first == "(":
+        m = _PAREN.match(text)
+        if m:
+            return Numbering("paren", 1, m.group("num"), text[m.end():].lstrip())
+        return None
+    if first == "§":
+        m = _SECTION_SIGN.match(text)
+        if m:
+            return Numbering("section", m.group("num").count(".") + 1, m.group("num"), text[m.end():].lstrip())
+        return None
+    m = KEYWORD_NUMBER.match(text)
+    if m:
+        return Numbering("keyword:" + m.group("kw").lower(), 1, m.group("num"), text[m.end():].lstrip())
+    if first.isupper():
+        m = _LETTER_DECIMAL.match(text)
+        if m:
+            num = m.group("num")
+            return Numbering("letter-decimal", num.count(".") + num.count("-") + 1, num, text[m.end():].lstrip())
+        m = _ROMAN.match(text)
+        if m and (m.group("end") or len(m.group("num")) > 1 or m.group("num") == "I"):
+            return Numbering("roman", 1, m.group("num"), text[m.end():].lstrip())
+    m = _LOWER_ROMAN.match(text)
+    if m:
+        return Numbering("lower-roman", 1, m.group("num"), text[m.end():].lstrip())
+    m = _LETTER.match(text)
+    if m:
+        kind = "upper-letter" if first.isupper() else "lower-letter"
+        return Numbering(kind, 1, m.group("num"), text[m.end():].lstrip())
+    return None
+
+
+def title_key(text: str) -> str:
+    """Lower-case words of a title without its leading number or punctuation: the key titles are compared by."""
+    text = unicodedata.normalize("NFKC", text).replace("\u00ad", "")
+    num = leading_number(text)
+    if num is not None and num.rest:
+        text = num.rest
+    return _NON_WORD.sub(" ", text.lower()).strip()
+
+
+def split_trailing_page(text: str) -> tuple[str, str | None, bool]:
+    """Split a contents row into (title, printed page or None, had dot leaders)."""
+    m = TRAILING_PAGE.search(text)
+    if m and m.start() > 0:
+        head = text[: m.start()]
+        leaders = bool(LEADER_TAIL.search(text[: m.start("page")]))
+        return head.rstrip(" .…·_-\t"), m.group("page"), leaders
+    m = LEADER_TAIL.search(text)
+    if m:
+        return text[: m.start()].rstrip(), None, True
+    return text, None, False

@@ -1,0 +1,89 @@
+"""Visual rows: MuPDF lines that share a baseline joined left to right.
+
+MuPDF often splits one printed line in two ("I." and "INTRODUCTION", a title and its page number, a dot
+leader); both heading finders reason about what the reader sees, so they work on rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pageindex_desktop.core.document import Line, PageData
+from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number
+
+
+@dataclass
+class Row:
+    """One visual line of a page: joined text, the style of its first part and its box (points, top-left origin)."""
+
+    text: str
+    size: float
+    bold: bool
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    page: int
+    parts: int = 1
+    title_x0: float = 0.0  # where the title starts when the row opens with a separate number ("1." | "Title")
+    crowded: bool = False  # another text on the same baseline in the same column half (run-in head, table cell)
+
+
+def _same_row(a: Line | Row, b: Line) -> bool:
+    """True when `b` sits on the same baseline as `a` (vertical overlap of most of the smaller height)."""
+    top = max(a.y0, b.y0)
+    bottom = min(a.y1, b.y1)
+    height = min(a.y1 - a.y0, b.y1 - b.y0)
+    if height <= 0 or max(a.y1 - a.y0, b.y1 - b.y0) > 2.5 * height:
+        return False  # vertical text (a margin stamp) spans many rows
+    return bottom - top >= 0.6 * height
+
+
+def page_rows(page: PageData, merge_all: bool) -> list[Row]:
+    """Rows of `page` in reading order (top to bottom, then left to right).
+
+    With merge_all every line on a baseline joins its row (contents pages); otherwise a line joins only when
+    the row so far is a bare section number or the line is a bare page number, so two text columns that share
+    a baseline stay apart.
+    """
+    lines = sorted(page.lines, key=lambda ln: (round(ln.y1), ln.x0))
+    rows: list[Row] = []
+    mid = page.width / 2
+    for line in lines:
+        text = line.text
+        if not text:
+            continue
+        target = None
+        crowded_with: Row | None = None
+        for row in reversed(rows[-4:]):
+            if row.x1 <= line.x0 + 1 and _same_row(row, line):
+                if merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
+                    target = row
+                elif (row.x1 < mid) == (line.x0 < mid):
+                    crowded_with = row
+                break
+        if target is None:
+            rows.append(Row(text, line.size, line.bold, line.x0, line.y0, line.x1, line.y1, page.number,
+                            title_x0=line.x0, crowded=crowded_with is not None))
+            if crowded_with is not None:
+                crowded_with.crowded = True
+            continue
+        if target.parts == 1 and _is_bare_number(target.text):
+            target.title_x0 = line.x0
+            # the title carries the style, not its number
+            target.size, target.bold = line.size, line.bold
+        target.text = f"{target.text} {text}"
+        target.x1 = max(target.x1, line.x1)
+        target.y0 = min(target.y0, line.y0)
+        target.y1 = max(target.y1, line.y1)
+        target.parts += 1
+    rows.sort(key=lambda r: (r.y0, r.x0))
+    return rows
+
+
+def _is_bare_number(text: str) -> bool:
+    """A row that is only a section number ("1.", "II.", "(a)", "A.")."""
+    if len(text) > 8:
+        return False
+    num = leading_number(text)
+    return num is not None and not num.rest

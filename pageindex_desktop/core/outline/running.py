@@ -1,0 +1,110 @@
+"""Running headers and footers: rows that repeat at the same place on nearby pages, and printed page numbers.
+
+They look like headings (short, isolated, often bold) but are page furniture, so both heading finders drop them.
+The printed page numbers they carry are kept: they tell which physical page a printed number refers to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from pageindex_desktop.core.outline.numbering import parse_page_number
+from pageindex_desktop.core.outline.rows import Row
+
+_DIGITS = re.compile(r"\d+")
+_EDGE_NUMBER = re.compile(r"^(?P<a>[0-9]{1,4})\s+\D|\D\s+(?P<b>[0-9]{1,4})$")
+_PAGE_WORDS = re.compile(
+    r"^(?:[-–—]\s*)?(?:page|p\.|seite|página|pagina)?\s*(?P<n>[0-9]{1,4}|[ivxlcdm]{1,7})"
+    r"(?:\s*(?:of|/|von|de|sur)\s*[0-9]{1,4})?(?:\s*[-–—])?$",
+    re.IGNORECASE,
+)
+MARGIN = 0.12  # top and bottom share of the page where headers, footers and folios live
+
+
+@dataclass
+class Furniture:
+    """What running-header analysis learned about a document."""
+
+    running: set[tuple[int, int]]  # (page, row index) of rows that are headers, footers or folios
+    folios: dict[int, tuple[int, bool]]  # physical page -> printed page number (value, is_roman)
+    texts: set[str]  # running_key of every header/footer text
+
+
+def running_key(text: str) -> str:
+    """Header/footer identity: lower-case text with every number replaced by '#'."""
+    return _DIGITS.sub("#", text.lower())
+
+
+def folio_value(row: Row, page_height: float) -> tuple[int, bool] | None:
+    """The printed page number a margin row shows ("12", "- 12 -", "Page 12 of 40", "xiv"), or None."""
+    if len(row.text) > 20:
+        return None
+    if page_height and MARGIN * page_height < row.y0 and row.y1 < (1 - MARGIN) * page_height:
+        return None
+    m = _PAGE_WORDS.match(row.text.strip())
+    if not m:
+        return None
+    return parse_page_number(m.group("n"))
+
+
+def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furniture:
+    """Rows repeated (digits ignored) at the same height on pages close to each other, plus page-number rows."""
+    where: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
+    running: set[tuple[int, int]] = set()
+    folios: dict[int, tuple[int, bool]] = {}
+    for page_index, rows in enumerate(rows_by_page):
+        height = heights[page_index]
+        for i, row in enumerate(rows):
+            number = row.page
+            if len(row.text) > 150:
+                continue
+            folio = folio_value(row, height)
+            if folio is not None:
+                running.add((number, i))
+                folios.setdefault(number, folio)
+                continue
+            key = (running_key(row.text), int(row.y0 // 6))
+            where[key].append((number, i))
+    texts: set[str] = set()
+    for (text, _band), hits in where.items():
+        if len(hits) < 3:
+            continue
+        pages = sorted({p for p, _ in hits})
+        if len(pages) < 3:
+            continue
+        close = sum(1 for a, b in zip(pages, pages[1:]) if b - a <= 2)
+        if close * 2 >= len(pages) - 1:
+            running.update(hits)
+            texts.add(text)
+            for number, i in hits:  # "22 FREE CULTURE", "Chapter 3 | 41": the header carries the folio
+                m = _EDGE_NUMBER.search(rows_by_page[number - 1][i].text)
+                if m and number not in folios:
+                    folios[number] = (int(m.group("a") or m.group("b")), False)
+    return Furniture(running=running, folios=_consistent(folios), texts=texts)
+
+
+def _consistent(folios: dict[int, tuple[int, bool]]) -> dict[int, tuple[int, bool]]:
+    """Folios whose offset (physical - printed) matches a neighbouring folio's: stray numbers are dropped."""
+    pages = sorted(folios)
+    kept: dict[int, tuple[int, bool]] = {}
+    for i, page in enumerate(pages):
+        value, roman = folios[page]
+        offset = page - value
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(pages):
+                other_value, other_roman = folios[pages[j]]
+                if other_roman == roman and pages[j] - other_value == offset:
+                    kept[page] = folios[page]
+                    break
+    return kept
+
+
+def folio_offsets(folios: dict[int, tuple[int, bool]]) -> tuple[Counter[int], Counter[int]]:
+    """Votes for `physical - printed` from page-number rows, separately for arabic and roman numbers."""
+    arabic: Counter[int] = Counter()
+    roman: Counter[int] = Counter()
+    for page, (value, is_roman) in folios.items():
+        (roman if is_roman else arabic)[page - value] += 1
+    return arabic, roman

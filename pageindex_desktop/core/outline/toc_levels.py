@@ -1,0 +1,46 @@
+"""Levels of contents entries from their indentation, corrected for odd/even page margins."""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+CLUSTER_TOLERANCE = 3.0
+
+
+class _Indented(Protocol):
+    x0: float
+    toc_page: int
+    numbered: int
+    level: int
+
+
+def assign_levels(entries: Sequence[_Indented]) -> None:
+    """Set `level` on each entry: rank of its (page-shifted) indentation, never more than one below the previous."""
+    if not entries:
+        return
+    first_page = entries[0].toc_page
+    base: dict[int, float] = {}
+    for entry in entries:  # leftmost entry per contents page
+        base[entry.toc_page] = min(base.get(entry.toc_page, entry.x0), entry.x0)
+    reference = {first_page % 2: base[first_page]}
+    shift: dict[int, float] = {}
+    for page in sorted(base):
+        parity = page % 2
+        if parity not in reference:
+            reference[parity] = base[page]
+        # pages of one parity share a margin; the other parity's margin is its own leftmost entry
+        shift[page] = reference[parity] - reference[first_page % 2]
+    indents = sorted({round(e.x0 - shift[e.toc_page], 1) for e in entries})
+    clusters: list[float] = []
+    for x in indents:
+        if not clusters or x - clusters[-1] > CLUSTER_TOLERANCE:
+            clusters.append(x)
+    previous = 0
+    for entry in entries:
+        x = entry.x0 - shift[entry.toc_page]
+        rank = 1 + sum(1 for c in clusters[1:] if x > c - CLUSTER_TOLERANCE / 2 + 0.01)
+        if entry.numbered > 1:
+            rank = max(rank, entry.numbered)
+        level = min(rank, previous + 1)
+        entry.level = max(level, 1)
+        previous = entry.level

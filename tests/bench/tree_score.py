@@ -1,0 +1,123 @@
+"""Score a rebuilt section tree against a document's own bookmarks (issue 2's tree-quality measure).
+
+Titles are normalised (case, punctuation, leading section numbers), matched one-to-one when their
+rapidfuzz ratio is at least 0.85, and the result is reported as precision, recall, F1 and the share of
+matches whose start page is within one page of the bookmark's.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from rapidfuzz import fuzz
+
+THRESHOLD = 0.85
+PAGE_TOLERANCE = 1
+
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    "seventeen|eighteen|nineteen|twenty"
+)
+_ROMAN = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b"
+# One leading numbering token: "Chapter 3:", "Part II", "1.2.3", "III-A", "A.1", "(2)", "iv.", "b)", "Item 1A".
+_LEADING_NUMBER = re.compile(
+    r"^\s*(?:(?:chapter|section|part|article|appendix|annex|item|§)\s*"
+    rf"(?:[0-9]+[a-z]?|[ivxlcdm]+|[a-z]|{_NUMBER_WORDS})\b"
+    r"|\(?[0-9]+(?:[.\-][0-9]+)*[a-z]?[.)]?(?=\s|$|[:.\-–—])"
+    rf"|(?-i:{_ROMAN}(?:-[A-Z0-9]+)?[.)]?(?=\s))"
+    rf"|\(?(?-i:{_ROMAN.lower()})[.)]"
+    r"|\(?[A-Za-z][.)](?=\s)"
+    r"|(?-i:[A-Z](?:[.\-][A-Z0-9]+)+\.?(?=\s))"
+    r"|(?-i:[A-Z](?=\s)))"
+    r"\s*[:.\-–—]?\s*",
+    re.IGNORECASE,
+)
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def normalise(title: str) -> str:
+    """Lower-case, leading-number-free, punctuation-free form of a title, for fuzzy comparison."""
+    text = unicodedata.normalize("NFKC", title).replace("\u00ad", "")
+    for _ in range(2):  # "Chapter 1: 1.2 Title" style double prefixes
+        stripped = _LEADING_NUMBER.sub("", text, count=1)
+        if not stripped.strip() or stripped == text:
+            break
+        text = stripped
+    return _NON_WORD.sub(" ", text.lower()).strip()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A title and its 1-based physical start page (either side of the comparison)."""
+
+    title: str
+    page: int
+
+
+@dataclass
+class Score:
+    """Outcome of comparing one document's rebuilt headings with its bookmarks."""
+
+    truth: int
+    predicted: int
+    matched: int
+    page_ok: int
+    pairs: list[tuple[Entry, Entry, float]] = field(default_factory=list)
+    missed: list[Entry] = field(default_factory=list)
+    extra: list[Entry] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        """Share of predicted headings that match a bookmark."""
+        return self.matched / self.predicted if self.predicted else 0.0
+
+    @property
+    def recall(self) -> float:
+        """Share of bookmarks that a predicted heading matches."""
+        return self.matched / self.truth if self.truth else 0.0
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def page_accuracy(self) -> float:
+        """Share of matches whose start page is within PAGE_TOLERANCE of the bookmark's."""
+        return self.page_ok / self.matched if self.matched else 0.0
+
+
+def truth_from_toc(toc: Iterable[tuple[int, str, int]]) -> list[Entry]:
+    """Bookmarks as ground truth: entries without a target page are dropped (nothing to compare them with)."""
+    return [Entry(title, page) for _level, title, page in toc if page >= 1 and normalise(title)]
+
+
+def score(truth: list[Entry], predicted: list[Entry]) -> Score:
+    """Match predicted headings to bookmarks one-to-one (best ratio first, then nearest page) and count."""
+    norm_t = [normalise(e.title) for e in truth]
+    norm_p = [normalise(e.title) for e in predicted]
+    candidates: list[tuple[float, int, int, int]] = []
+    for i, nt in enumerate(norm_t):
+        for j, np_ in enumerate(norm_p):
+            ratio = fuzz.ratio(nt, np_) / 100.0
+            if ratio >= THRESHOLD:
+                candidates.append((-ratio, abs(truth[i].page - predicted[j].page), i, j))
+    candidates.sort()
+    used_t: set[int] = set()
+    used_p: set[int] = set()
+    result = Score(truth=len(truth), predicted=len(predicted), matched=0, page_ok=0)
+    for neg_ratio, dist, i, j in candidates:
+        if i in used_t or j in used_p:
+            continue
+        used_t.add(i)
+        used_p.add(j)
+        result.matched += 1
+        result.page_ok += dist <= PAGE_TOLERANCE
+        result.pairs.append((truth[i], predicted[j], -neg_ratio))
+    result.missed = [e for i, e in enumerate(truth) if i not in used_t]
+    result.extra = [e for j, e in enumerate(predicted) if j not in used_p]
+    return result

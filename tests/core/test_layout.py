@@ -1,0 +1,108 @@
+"""Layout headings: numbering and weight at body size, levels, running headers/footers and title pages left out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.pdf import extract
+from tests.conftest import corpus_file
+
+FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
+
+
+def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
+    """Put one line on the page and return the y of the next line."""
+    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+    return y + size * 1.5
+
+
+# physical page -> headings that open a block on it (bold at body size, numbered)
+SECTIONS = {
+    2: ["1 Introduction", "1.1 Scope of the survey"],
+    3: ["1.2 Sources"],
+    4: ["2 Field Work", "2.1 Equipment and Calibration"],
+    5: [],
+    6: ["3 Findings"],
+}
+
+
+def _report(path: Path) -> ExtractedDocument:
+    """A title page, then five pages with a running header, a folio footer and bold body-size headings."""
+    doc = pymupdf.open()
+    for _ in range(6):
+        doc.new_page(width=612, height=792)
+    pages = list(doc)
+    _write(pages[0], 220, "Survey of the Northern Lakes", size=28, bold=True)
+    _write(pages[0], 270, "Prepared for the Regional Water Board", size=14)
+    for number in range(2, 7):
+        page = pages[number - 1]
+        _write(page, 40, "Northern Lakes Survey 2024", size=9, bold=True)  # running header
+        _write(page, 770, f"Page {number - 1}", size=9, x=290)  # footer
+        y = 90.0
+        for title in SECTIONS[number] or [""]:
+            if title:
+                y = _write(page, y + 8, title, bold=True) + 4
+            for i in range(12):
+                text = FILLER.capitalize() if i == 0 else FILLER
+                y = _write(page, y, text)
+    doc.save(path)
+    return extract(path)
+
+
+def test_bold_numbered_headings_with_levels(tmp_path: Path) -> None:
+    headings = find_layout_headings(_report(tmp_path / "report.pdf"))
+    found = [(h.title, h.level, h.page) for h in headings]
+    expected = [
+        (title, 2 if "." in title.split()[0] else 1, page) for page, titles in SECTIONS.items() for title in titles
+    ]
+    assert found == expected
+    assert all(h.y is not None for h in headings)
+
+
+def test_running_header_footer_and_title_page_are_not_headings(tmp_path: Path) -> None:
+    titles = {h.title for h in find_layout_headings(_report(tmp_path / "report.pdf"))}
+    assert "Northern Lakes Survey 2024" not in titles
+    assert not any(t.startswith("Page ") for t in titles)
+    assert "Survey of the Northern Lakes" not in titles
+    assert "Prepared for the Regional Water Board" not in titles
+
+
+def test_multi_line_heading_is_joined_and_sentences_are_not_headings(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    y = 90.0
+    for _ in range(30):
+        y = _write(first, y, FILLER)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Effects of Regulation on the Market for", size=14, bold=True)
+    y = _write(page, y, "Investment Advice and Services", size=14, bold=True) + 6
+    y = _write(page, y, "Note. The figures were revised in March, after the audit of the accounts.", bold=True)
+    for _ in range(30):
+        y = _write(page, y, FILLER)
+    path = tmp_path / "joined.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [h.title for h in headings] == ["Effects of Regulation on the Market for Investment Advice and Services"]
+
+
+def test_corpus_regulation_numbered_headings_at_body_size() -> None:
+    doc = extract(corpus_file("Regulation Best Interest_proposed rule.pdf"))
+    pages = {h.title: h.page for h in find_layout_headings(doc)}
+    assert pages["(1) Capacity"] == 104
+    assert pages["a. DOL Fiduciary Rule and Related PTEs"] == 58
+    assert pages["II. DISCUSSION OF REGULATION BEST INTEREST"] == 44
+    assert not any(title.startswith("17 See") for title in pages)  # footnotes are not sections
+
+
+def test_corpus_paper_sections_and_no_title_block() -> None:
+    doc = extract(corpus_file("arxiv__1706.03762.pdf"))
+    headings = find_layout_headings(doc)
+    pages = {h.title: (h.page, h.level) for h in headings}
+    assert pages["1 Introduction"] == (1, 1)
+    assert pages["3.2.1 Scaled Dot-Product Attention"][0] == 4
+    assert pages["3.2.1 Scaled Dot-Product Attention"][1] > pages["3.2 Attention"][1] > pages["3 Model Architecture"][1]
+    assert "Attention Is All You Need" not in pages

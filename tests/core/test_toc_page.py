@@ -1,0 +1,144 @@
+"""Printed contents pages: found, parsed (levels, wrapped entries) and mapped to the pages where titles are printed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.toc_page import find_toc_headings
+from pageindex_desktop.core.pdf import extract
+from tests.conftest import corpus_file
+
+FILLER = "The committee reviewed the figures for the year and found them consistent with the plan."
+
+
+def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
+    """Put one line on the page and return the y of the next line."""
+    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+    return y + size * 1.6
+
+
+def _body(page: pymupdf.Page, y: float, lines: int) -> float:
+    """Paragraph text below a heading."""
+    for _ in range(lines):
+        y = _write(page, y, FILLER)
+    return y
+
+
+def _contents_line(page: pymupdf.Page, y: float, title: str, printed: str, indent: float = 0) -> float:
+    """A contents row: title, dot leaders, right-aligned page number."""
+    page.insert_text((72 + indent, y), title, fontsize=10, fontname="helv")
+    start = 72 + indent + pymupdf.get_text_length(title, "helv", 10) + 6
+    page.insert_text((start, y), "." * int((500 - start) / 2.8), fontsize=10, fontname="helv")
+    page.insert_text((530 - pymupdf.get_text_length(printed, "helv", 10), y), printed, fontsize=10, fontname="helv")
+    return y + 16
+
+
+# (title printed in the contents, level, printed page number, physical page where the section starts)
+ENTRIES = [
+    ("Preface", 1, "iii", 3),
+    ("1 Introduction", 1, "1", 4),
+    ("1.1 Background of the study", 2, "2", 5),
+    ("2 Methods", 1, "4", 7),
+    ("2.1 Data collection", 2, "5", 8),
+    ("3 Results", 1, "6", 9),
+]
+
+
+def _book(path: Path, labels: bool, folios: bool) -> ExtractedDocument:
+    """A title page, a contents page, a preface, then six numbered body pages (printed 1-6)."""
+    doc = pymupdf.open()
+    for _ in range(9):
+        doc.new_page(width=612, height=792)
+    pages = list(doc)
+    _write(pages[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    _write(pages[0], 250, "Board of Waters", size=14)
+    y = _write(pages[1], 90, "Contents", size=18, bold=True) + 10
+    for title, level, printed, _page in ENTRIES:
+        y = _contents_line(pages[1], y, title, printed, indent=14 * (level - 1))
+    starts = {page: title for title, _level, _printed, page in ENTRIES}
+    for number in range(3, 10):
+        page = pages[number - 1]
+        y = 90
+        if number in starts:
+            y = _write(page, y, starts[number], size=14, bold=True) + 6
+        _body(page, y, 20)
+        if folios:
+            printed = ["i", "ii", "iii"][number - 1] if number <= 3 else str(number - 3)
+            _write(page, 760, printed, size=9, x=300)
+    if labels:
+        doc.set_page_labels([
+            {"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+            {"startpage": 3, "prefix": "", "style": "D", "firstpagenum": 1},
+        ])
+    doc.save(path)
+    return extract(path)
+
+
+@pytest.mark.parametrize("labels,folios", [(True, False), (False, True)])
+def test_contents_entries_land_on_their_physical_pages(tmp_path: Path, labels: bool, folios: bool) -> None:
+    doc = _book(tmp_path / "book.pdf", labels, folios)
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert headings[0].title == "Contents" and headings[0].page == 2
+    found = [(h.title, h.level, h.page) for h in headings[1:]]
+    assert found == [(title, level, page) for title, level, _printed, page in ENTRIES]
+    assert all(h.y is not None and h.y < 120 for h in headings[1:])  # located where the title is printed
+
+
+def test_wrapped_entries_are_joined_and_lists_without_numbers_are_searched(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for _ in range(5):
+        doc.new_page(width=612, height=792)
+    pages = list(doc)
+    y = _write(pages[0], 90, "Table of Contents", size=16, bold=True) + 8
+    for title in ("I. Introduction", "II. Interpretation and Application", "III. Economic Considerations"):
+        y = _write(pages[0], y, title)
+    sections = {2: "I. Introduction", 3: "II. Interpretation and Application", 5: "III. Economic Considerations"}
+    for number in range(2, 6):
+        y = 90
+        if number in sections:
+            y = _write(pages[number - 1], y, sections[number].upper(), size=10, bold=True) + 6
+        _body(pages[number - 1], y, 18)
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(t, p) for p, t in sections.items()]
+
+
+def test_a_document_without_contents_page_gives_none(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for number in range(4):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, f"{number + 1} Section {number + 1}", size=14, bold=True)
+        _body(page, y, 25)
+    path = tmp_path / "plain.pdf"
+    doc.save(path)
+    assert find_toc_headings(extract(path)) is None
+
+
+def test_corpus_report_contents_with_roman_front_matter() -> None:
+    doc = extract(corpus_file("2023-annual-report.pdf"))
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    pages = {h.title: h.page for h in headings}
+    assert pages["About the Federal Reserve"] == 5  # printed "iii"
+    assert pages["3 Financial Stability"] == 21  # printed "15": offset voted from printed titles
+    assert pages["4 Supervision and Regulation"] == 31
+    assert pages["G Statistical Tables"] == 187
+    levels = {h.title: h.level for h in headings}
+    assert levels["Monitoring Financial Vulnerabilities"] == levels["3 Financial Stability"] + 1
+
+
+def test_corpus_book_with_drifting_page_offset() -> None:
+    doc = extract(corpus_file("pdfjs__freeculture.pdf"))
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    pages = {h.title: h.page for h in headings}
+    assert pages["CHAPTER ONE: Creators"] == 35  # printed 21
+    assert pages["CHAPTER ELEVEN: Chimera"] == 187  # printed 177: the offset changed on the way
+    assert pages["NOTES"] == 313
