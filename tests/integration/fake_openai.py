@@ -105,7 +105,7 @@ class FakeOpenAI:
         class Handler(_Handler):
             server_ref = fake
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _Server(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-openai", daemon=True
@@ -133,7 +133,10 @@ class FakeOpenAI:
             if self.queue:
                 return self.queue.popleft()
         if self.policy is not None:
-            return self.policy(body)
+            try:
+                return self.policy(body)
+            except Exception as exc:  # noqa: BLE001 - a broken policy is a 500 the test will see, not a hang
+                return error(500, f"fake server: policy failed: {type(exc).__name__}: {exc}")
         return error(500, "fake server: no scripted reply left")
 
 
@@ -142,6 +145,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that drops a kept-alive connection is normal; anything else is printed as usual."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -162,6 +177,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
     def do_POST(self) -> None:  # noqa: N802
+        try:
+            self._post()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client went away (a cancel or a timeout): nothing to answer
+
+    def _post(self) -> None:
         fake = self.server_ref
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")

@@ -1,0 +1,139 @@
+"""The question loop: stream a model turn, run the tools it asks for, repeat until it answers or hits the limit.
+
+`Agent.run` is a generator of events (events.py) so a Qt worker or the CLI can consume it the same way. It never
+raises for model or tool trouble: those end in a `Failed` event with one sentence for the user.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from pageindex_desktop.core.citations import verify_citations
+from pageindex_desktop.core.events import Event, Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.llm import Cancelled, LLMClient
+from pageindex_desktop.core.llm_errors import MalformedStream, ModelError
+from pageindex_desktop.core.prompts import MAX_LISTED, system_prompt
+from pageindex_desktop.core.tools import ToolBox, describe
+
+log = logging.getLogger(__name__)
+
+MAX_TURNS = 12
+
+
+@dataclass
+class _Turn:
+    content: str = ""
+    calls: dict[int, dict[str, str]] = field(default_factory=dict)
+    finish: str | None = None
+
+
+@dataclass
+class Agent:
+    """One conversation's agent: a model client, a scoped toolbox and the turn limit."""
+
+    client: LLMClient
+    toolbox: ToolBox
+    model: str | None = None
+    max_turns: int = MAX_TURNS
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def run(
+        self, question: str, history: list[dict[str, Any]] | None = None, cancel: threading.Event | None = None
+    ) -> Iterator[Event]:
+        """Answer `question` (after `history`, plain user/assistant messages); yields events, ends in Finished/Failed."""
+        cancel = cancel or threading.Event()
+        docs = self.toolbox.in_scope()
+        titles = {d.doc_id: d.title for d in docs}
+        self.messages = [{"role": "system", "content": system_prompt(docs)}, *(history or []),
+                         {"role": "user", "content": question}]
+        totals = [0, 0]
+        calls_made: list[dict[str, Any]] = []
+
+        def failed(message: str, error: ModelError | None = None, cancelled: bool = False) -> Failed:
+            return Failed(message, error, cancelled, calls_made, totals[0], totals[1])
+
+        for turn in range(1, self.max_turns + 1):
+            current = _Turn()
+            try:
+                for event in self._stream_turn(turn, current, cancel, totals):
+                    yield event
+            except Cancelled as exc:
+                yield failed("Stopped.", exc, cancelled=True)
+                return
+            except ModelError as exc:
+                log.info("model turn %d failed: %s", turn, type(exc).__name__)
+                yield failed(str(exc), exc)
+                return
+            if not current.calls:
+                if current.finish is None:
+                    error = MalformedStream("The model's answer broke off before it finished; ask again.")
+                    yield failed(str(error), error)
+                    return
+                answer = current.content.strip()
+                self.messages.append({"role": "assistant", "content": answer})
+                citations = verify_citations(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
+                yield Finished(answer, citations, calls_made, totals[0], totals[1])
+                return
+            ordered = [current.calls[i] for i in sorted(current.calls)]
+            self.messages.append({
+                "role": "assistant",
+                "content": current.content or None,
+                "tool_calls": [{"id": c["id"], "type": "function",
+                                "function": {"name": c["name"], "arguments": c["arguments"]}} for c in ordered],
+            })
+            for call in ordered:
+                if cancel.is_set():
+                    yield failed("Stopped.", Cancelled("Stopped."), cancelled=True)
+                    return
+                yield from self._run_tool(call, titles, calls_made)
+        yield failed(
+            f"Stopped after {self.max_turns} model turns without a final answer; ask a narrower question "
+            "or raise the turn limit."
+        )
+
+    def _stream_turn(self, turn: int, current: _Turn, cancel: threading.Event, totals: list[int]) -> Iterator[Event]:
+        """One streamed model call; fills `current` with the text, tool calls and finish reason."""
+        listed = len(self.toolbox.in_scope()) <= MAX_LISTED
+        for chunk in self.client.stream(self.messages, self.toolbox.schemas(listed), self.model, cancel):
+            usage = getattr(chunk, "usage", None)
+            if usage is not None:
+                prompt, completion = int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0)
+                totals[0] += prompt
+                totals[1] += completion
+                yield Usage(prompt, completion, totals[0], totals[1])
+            for choice in chunk.choices or []:
+                delta = choice.delta
+                if delta is not None and delta.content:
+                    current.content += delta.content
+                    yield TextDelta(delta.content, turn)
+                for piece in (delta.tool_calls or []) if delta is not None else []:
+                    slot = current.calls.setdefault(piece.index or 0, {"id": "", "name": "", "arguments": ""})
+                    slot["id"] = piece.id or slot["id"] or f"call_{turn}_{piece.index or 0}"
+                    if piece.function is not None:
+                        slot["name"] += piece.function.name or ""
+                        slot["arguments"] += piece.function.arguments or ""
+                if choice.finish_reason:
+                    current.finish = choice.finish_reason
+
+    def _run_tool(self, call: dict[str, str], titles: dict[str, str], calls_made: list[dict[str, Any]]) -> Iterator[Event]:
+        """Run one tool call and feed its envelope back to the model."""
+        name = call["name"]
+        parsed = _arguments(call["arguments"])
+        label = describe(name, parsed, titles)
+        calls_made.append({"name": name, "arguments": parsed if parsed is not None else call["arguments"]})
+        yield ToolCallStarted(call["id"], name, parsed, label)
+        content = self.toolbox.call(name, call["arguments"])
+        yield ToolResult(call["id"], name, content.startswith('{"ok": true'), label, content)
+        self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+
+
+def _arguments(raw: str) -> Any:
+    """The call's arguments as JSON, or None when the model sent something unreadable."""
+    try:
+        return json.loads(raw or "{}")
+    except ValueError:
+        return None

@@ -1,0 +1,36 @@
+"""The agent's instructions (design §5), kept in one place so their size is easy to watch: every turn re-sends them."""
+
+from __future__ import annotations
+
+from pageindex_desktop.core.store import DocumentRecord
+
+SYSTEM_PROMPT = """Answer questions about the user's PDF documents using only what your tools return.
+- Over 20 pages: call get_document_structure first, then get_page_content for tight page ranges of the right sections.
+- search_document finds exact names, figures and terms; read a page before citing it.
+- Never invent ids or pages; on a tool error, use its options instead of retrying blindly.
+- Never answer from general knowledge. If the documents do not answer the question, say so.
+- Cite every claim right after it as [Document title, p. N].
+- Be concise."""
+
+MAX_LISTED = 8
+
+
+def system_prompt(docs: list[DocumentRecord]) -> str:
+    """The instructions plus the documents in scope (a short list saves a browse_documents turn)."""
+    if not docs:
+        return SYSTEM_PROMPT + "\nNo documents are available in this chat."
+    lines = [f'- "{d.title}" (doc id {d.doc_id}, {d.page_count} pages)' for d in docs[:MAX_LISTED]]
+    more = ""
+    if len(docs) > MAX_LISTED:
+        more = f"\n(and {len(docs) - MAX_LISTED} more: use browse_documents)"
+    return SYSTEM_PROMPT + "\nDocuments in this chat:\n" + "\n".join(lines) + more
+
+
+SUMMARY_PROMPT = """Summarize sections of the document "{title}" for a reader deciding which pages to open.
+For each section below write 1-2 factual sentences (at most 40 words) naming its main topics, figures and terms.{description_task}
+Reply with one JSON object only, no prose: {{"summaries": {{"<id>": "<summary>", ...}}{description_key}}}
+
+{sections}"""
+
+DESCRIPTION_TASK = '\nAlso write "description": one sentence saying what the whole document is.'
+DESCRIPTION_KEY = ', "description": "<one sentence>"'

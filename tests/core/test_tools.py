@@ -1,0 +1,112 @@
+"""The agent's tools: envelopes that never raise, scope enforced inside, page budgets, compact structure."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+from libdata import add_document, annual_report  # noqa: E402
+
+from pageindex_desktop.core.outline.tree import Node  # noqa: E402
+from pageindex_desktop.core.store import Library  # noqa: E402
+from pageindex_desktop.core.tools import ToolBox  # noqa: E402
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Library:
+    lib = Library(tmp_path / "home")
+    yield lib
+    lib.close()
+
+
+def call(box: ToolBox, name: str, **args: object) -> dict:
+    return json.loads(box.call(name, json.dumps(args)))
+
+
+def test_page_content_reports_returned_skipped_and_the_rest_under_budget(library: Library) -> None:
+    doc = annual_report(library)
+    box = ToolBox(library, page_budget=200)
+    out = call(box, "get_page_content", doc=doc, pages="12,11,13-14,40-41")
+    assert out["ok"] is True
+    result = out["result"]
+    assert [p["page"] for p in result["pages"]][0] == 11  # first page always included, in order
+    assert result["skipped_out_of_range"] == "40-41"
+    assert result["returned"] == ",".join(str(p["page"]) for p in result["pages"]) or "-" in result["returned"]
+    assert "not_returned" in result and any(result["not_returned"] in s for s in out["next_steps"])
+    assert box.returned == {(doc, p["page"]) for p in result["pages"]}
+
+
+def test_all_pages_out_of_range_is_an_error_naming_the_page_count(library: Library) -> None:
+    doc = annual_report(library)
+    out = call(ToolBox(library), "get_page_content", doc=doc, pages="31-40")
+    assert out["ok"] is False and out["error"]["code"] == "INVALID_INPUT"
+    assert "30 pages" in out["error"]["message"]
+    bad = call(ToolBox(library), "get_page_content", doc=doc, pages="five")
+    assert bad["error"]["code"] == "INVALID_INPUT"
+
+
+def test_a_document_outside_the_scope_reads_as_not_found(library: Library) -> None:
+    report = annual_report(library)
+    other = add_document(library, "Secret memo", ["classified plan"], [Node("0001", "Memo", 1, 1, 1)])
+    box = ToolBox(library, scope=frozenset({report}))
+    for ref in (other, "Secret memo"):
+        out = call(box, "get_page_content", doc=ref, pages="1")
+        assert out["ok"] is False and out["error"]["code"] == "NOT_FOUND"
+        options = json.dumps(out["error"]["options"])
+        assert "Secret" not in options and other not in options and "classified" not in json.dumps(out)
+    listed = call(box, "browse_documents")["result"]["documents"]
+    assert [d["doc_id"] for d in listed] == [report]
+    assert call(box, "search_document", query="classified")["result"]["hits"] == []
+    assert (other, 1) not in box.returned
+
+
+def test_not_found_lists_close_names_and_fuzzy_titles_resolve(library: Library) -> None:
+    doc = annual_report(library)
+    box = ToolBox(library)
+    assert call(box, "get_document", doc="Annual Report 2O23")["result"]["doc_id"] == doc
+    out = call(box, "get_document", doc="Quarterly memo")
+    assert out["error"]["code"] == "NOT_FOUND" and any("Annual Report 2023" in o for o in out["error"]["options"])
+
+
+def test_malformed_arguments_and_unknown_tools_give_error_envelopes(library: Library) -> None:
+    annual_report(library)
+    box = ToolBox(library)
+    assert json.loads(box.call("get_page_content", '{"doc": "Annual'))["error"]["code"] == "INVALID_INPUT"
+    assert json.loads(box.call("delete_document", "{}"))["error"]["code"] == "NOT_FOUND"
+    assert json.loads(box.call("get_page_content", '{"document": "x"}'))["error"]["code"] == "INVALID_INPUT"
+    assert json.loads(box.call("browse_documents", '{"limit": "many"}'))["error"]["code"] == "INVALID_INPUT"
+
+
+def test_structure_shows_top_levels_first_then_a_subtree_by_node_id_and_splits_in_parts(library: Library) -> None:
+    chapters = [
+        Node(f"{i:04d}", f"Chapter {i} on a long subject", 1, i * 3 - 2, i * 3, True, "",
+             [Node(f"{i:04d}.{j}", f"Section {i}.{j}", 2, i * 3 - 2, i * 3) for j in range(1, 4)])
+        for i in range(1, 41)
+    ]
+    doc = add_document(library, "Big book", [f"page {n}" for n in range(1, 121)], chapters)
+    box = ToolBox(library, structure_budget=1600)
+    first = call(box, "get_document_structure", doc=doc)["result"]
+    assert "Section 1.1" not in first["outline"] and "[+3 inside]" in first["outline"]
+    assert first["parts"] > 1 and len(first["outline"]) <= 1600
+    second = call(box, "get_document_structure", doc=doc, part=2)["result"]
+    assert second["part"] == 2 and second["outline"].split("\n")[0] not in first["outline"]
+    sub = call(box, "get_document_structure", doc=doc, node_id="0007")["result"]
+    assert "[0007.3] Section 7.3 p19-21" in sub["outline"] and "Chapter 8" not in sub["outline"]
+    roomy = call(ToolBox(library, structure_budget=20_000), "get_document_structure", doc=doc)["result"]
+    assert roomy["parts"] == 1 and "Section 40.3" in roomy["outline"]
+    assert call(box, "get_document_structure", doc=doc, node_id="9999")["error"]["code"] == "NOT_FOUND"
+
+
+def test_search_finds_exact_figures_with_snippets_and_falls_back_to_some_terms(library: Library) -> None:
+    doc = annual_report(library)
+    box = ToolBox(library)
+    hits = call(box, "search_document", doc=doc, query="1,234")["result"]["hits"]
+    assert [h["page"] for h in hits] == [12] and "[[" in hits[0]["snippet"]
+    loose = call(box, "search_document", doc=doc, query="cyber unicorns")["result"]
+    assert loose["matched"] == "some of the terms" and loose["hits"][0]["page"] == 20
+    assert call(box, "search_document", doc=doc, query="  ")["error"]["code"] == "INVALID_INPUT"
+    assert box.returned == set()  # snippets are not pages read

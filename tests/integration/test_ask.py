@@ -1,0 +1,65 @@
+"""The headless ask: design §9's JSON from the fake model, and search results when no model is configured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAI, error, text, tool
+from libdata import add_document, annual_report
+
+from pageindex_desktop.core.ask import ask
+from pageindex_desktop.core.llm import RetryPolicy
+from pageindex_desktop.core.llm_errors import WrongApiKey
+from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.core.settings import ModelSettings
+from pageindex_desktop.core.store import Library
+
+
+@pytest.fixture
+def library(home: Path, monkeypatch: pytest.MonkeyPatch) -> Library:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    lib = Library(home)
+    yield lib
+    lib.close()
+
+
+def test_ask_returns_the_contract_json(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(
+        tool("search_document", {"doc": doc, "query": "net income"}),
+        tool("get_page_content", {"doc": doc, "pages": "12"}),
+        text("Net income was $1,234 million in 2023 [Annual Report 2023, p. 12]."),
+    )
+    settings = ModelSettings(provider="custom", base_url=fake_openai.url, chat_model="fake-chat")
+    out = ask(library, "What was net income?", [doc], settings)
+    assert set(out) == {"answer", "citations", "tool_calls", "usage"}
+    assert out["citations"] == [{"document": "Annual Report 2023", "doc_id": doc, "page": 12, "verified": True,
+                                 "reason": ""}]
+    assert out["tool_calls"] == [{"name": "search_document", "arguments": {"doc": doc, "query": "net income"}},
+                                 {"name": "get_page_content", "arguments": {"doc": doc, "pages": "12"}}]
+    assert set(out["usage"]) == {"prompt_tokens", "completion_tokens"} and out["usage"]["prompt_tokens"] > 0
+    assert fake_openai.chat_requests()[0]["model"] == "fake-chat"
+
+
+def test_env_chooses_the_endpoint_and_failures_raise_typed_errors(fake_openai: FakeOpenAI, library: Library,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    annual_report(library)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.url)
+    monkeypatch.setenv("PAGEINDEX_CHAT_MODEL", "env-model")
+    fake_openai.script(error(401, "bad key"))
+    with pytest.raises(WrongApiKey):
+        ask(library, "q?", retry=RetryPolicy(scale=0.01))
+    assert fake_openai.chat_requests()[0]["model"] == "env-model"
+
+
+def test_without_a_model_the_answer_is_labelled_search_results(library: Library) -> None:
+    doc = annual_report(library)
+    add_document(library, "Other", ["net income elsewhere"], [Node("0001", "Other", 1, 1, 1)])
+    out = ask(library, "net income", [doc])
+    assert out["answer"].startswith("No model is configured") and "search results" in out["answer"]
+    assert [(c["doc_id"], c["page"], c["verified"]) for c in out["citations"]] == [(doc, 12, False)]
+    assert out["citations"][0]["reason"].startswith("search result")
+    assert out["tool_calls"] == [{"name": "search_document", "arguments": {"query": "net income"}}]
+    assert out["usage"] == {"prompt_tokens": 0, "completion_tokens": 0}

@@ -1,0 +1,88 @@
+"""Summaries against the fake server: batched calls, content-hash cache, junk replies and failures degrade."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAI, Reply, error, text
+from libdata import add_document
+
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.outline.tree import Node, walk
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.summaries import parse_json_reply, summarize_document
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Library:
+    lib = Library(tmp_path / "home")
+    yield lib
+    lib.close()
+
+
+def long_doc(library: Library, chapters: int = 8) -> str:
+    """`chapters` chapters of 4 pages, each with 3 sections; one short section per chapter."""
+    pages, nodes = [], []
+    for c in range(chapters):
+        first = c * 4 + 1
+        for p in range(4):
+            pages.append(f"Chapter {c + 1} page {p + 1}. " + " ".join(f"word{c}x{p}x{i}" for i in range(220)))
+        kids = [Node(f"{c:02d}{k}", f"Section {c + 1}.{k}", 2, first + k, first + k + (1 if k < 2 else 0), True)
+                for k in range(3)]
+        nodes.append(Node(f"{c:02d}", f"Chapter {c + 1}", 1, first, first + 3, True, "", kids))
+    pages[3] = "Tiny closing note."  # section x.2 of chapter 1 spans pages 3-4: long; make a short leaf below
+    nodes[0].children[2] = Node("002", "Note", 2, 4, 4, True)
+    return add_document(library, "Handbook", pages, nodes)
+
+
+def summarizer(body: dict[str, Any]) -> Reply:
+    prompt = body["messages"][-1]["content"]
+    ids = re.findall(r"### id (\S+):", prompt)
+    data: dict[str, Any] = {"summaries": {i: f"Summary of {i}." for i in ids}}
+    if '"description"' in prompt:
+        data["description"] = "A handbook of numbered chapters."
+    return text("Here you go:\n```json\n" + json.dumps(data) + "\n```")
+
+
+def client(url: str) -> LLMClient:
+    return LLMClient(Endpoint(url, "k", "fake-index", 5), RetryPolicy(attempts=2, scale=0.01))
+
+
+def test_batched_cached_and_short_leaves_keep_their_text(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = long_doc(library)
+    fake_openai.policy = summarizer
+    report = summarize_document(library, doc, client(fake_openai.url), workers=3)
+    nodes = list(walk(library.tree(doc)))
+    assert report.nodes == len(nodes) == 32 and report.failed_batches == 0
+    assert report.calls == len(fake_openai.chat_requests()) <= len(nodes) / 5
+    by_id = {n.node_id: n.summary for n in nodes}
+    assert by_id["002"] == "Tiny closing note." and report.own_text >= 1
+    assert by_id["03"] == "Summary of 03." and by_id["071"] == "Summary of 071."
+    assert library.get(doc).description == "A handbook of numbered chapters."  # type: ignore[union-attr]
+    again = summarize_document(library, doc, client(fake_openai.url))
+    assert again.calls == 0 and again.cached == report.nodes - report.own_text
+    assert len(fake_openai.chat_requests()) == report.calls  # re-import costs no call
+
+
+def test_a_failing_model_falls_back_to_excerpts_and_never_raises(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = long_doc(library, chapters=3)
+    fake_openai.policy = lambda body: error(500, "down")
+    report = summarize_document(library, doc, client(fake_openai.url))
+    assert report.failed_batches == report.calls >= 1
+    nodes = {n.node_id: n.summary for n in walk(library.tree(doc))}
+    assert nodes["01"].startswith("Chapter 2 page 1.") and nodes["01"].endswith("…")
+    assert library.get(doc).description == ""  # type: ignore[union-attr]
+    fake_openai.policy = summarizer  # nothing bad was cached: the next run asks again and succeeds
+    assert summarize_document(library, doc, client(fake_openai.url)).calls >= 1
+    assert next(walk(library.tree(doc))).summary == "Summary of 00."
+
+
+def test_junk_replies_are_read_as_far_as_possible() -> None:
+    assert parse_json_reply('Sure! {"summaries": {"0001": "Alpha."}}') == {"summaries": {"0001": "Alpha."}}
+    broken = parse_json_reply('{"summaries": {"0001": "Alpha.", "0002": "Beta', )
+    assert broken["summaries"] == {"0001": "Alpha."}
+    assert parse_json_reply("no json at all") == {"summaries": {}}
