@@ -238,6 +238,29 @@ def _cmd_remove(args: argparse.Namespace, library: Library) -> int:
     return 0
 
 
+def _add_ask(sub: SubParsers) -> None:
+    p = sub.add_parser("ask", help="ask a question; the answer cites pages, each citation checked")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_ask)
+
+
+def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
+    from pageindex_desktop.core.ask import ask
+
+    docs = [library.resolve(ref) for ref in args.doc] if args.doc else None
+    out = ask(library, args.question, [d.doc_id for d in docs] if docs else None)
+    if args.json:
+        _print_json(out)
+        return 0
+    print(out["answer"])
+    for cite in out["citations"]:
+        verdict = "checked" if cite["verified"] else f"unverified: {cite['reason']}"
+        print(f"  [{cite['document']}, p. {cite['page']}] {verdict}")
+    return 0
+
+
 SUBCOMMANDS: list[Callable[[SubParsers], None]] = [
     _add_import,
     _add_list,
@@ -245,6 +268,7 @@ SUBCOMMANDS: list[Callable[[SubParsers], None]] = [
     _add_pages,
     _add_search,
     _add_remove,
+    _add_ask,
 ]
 
 
