@@ -17,6 +17,7 @@ from pageindex_desktop.core.events import Event, Failed, Finished, TextDelta, To
 from pageindex_desktop.core.llm import Cancelled, LLMClient
 from pageindex_desktop.core.llm_errors import MalformedStream, ModelError
 from pageindex_desktop.core.prompts import MAX_LISTED, system_prompt
+from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.core.tools import ToolBox, describe
 
 log = logging.getLogger(__name__)
@@ -98,9 +99,12 @@ class Agent:
     def _stream_turn(self, turn: int, current: _Turn, cancel: threading.Event, totals: list[int]) -> Iterator[Event]:
         """One streamed model call; fills `current` with the text, tool calls and finish reason."""
         listed = len(self.toolbox.in_scope()) <= MAX_LISTED
-        for chunk in self.client.stream(self.messages, self.toolbox.schemas(listed), self.model, cancel):
+        schemas = self.toolbox.schemas(listed)
+        reported = False
+        for chunk in self.client.stream(self.messages, schemas, self.model, cancel):
             usage = getattr(chunk, "usage", None)
             if usage is not None:
+                reported = True
                 prompt, completion = int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0)
                 totals[0] += prompt
                 totals[1] += completion
@@ -111,13 +115,21 @@ class Agent:
                     current.content += delta.content
                     yield TextDelta(delta.content, turn)
                 for piece in (delta.tool_calls or []) if delta is not None else []:
-                    slot = current.calls.setdefault(piece.index or 0, {"id": "", "name": "", "arguments": ""})
-                    slot["id"] = piece.id or slot["id"] or f"call_{turn}_{piece.index or 0}"
+                    index = _slot_index(current, piece)
+                    slot = current.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                    slot["id"] = piece.id or slot["id"] or f"call_{turn}_{index}"
                     if piece.function is not None:
                         slot["name"] += piece.function.name or ""
                         slot["arguments"] += piece.function.arguments or ""
                 if choice.finish_reason:
                     current.finish = choice.finish_reason
+        if not reported:  # a server without usage reports: count locally so the pane can still show tokens
+            prompt = count_tokens(json.dumps(self.messages, ensure_ascii=False) + json.dumps(schemas))
+            made = current.content + "".join(c["name"] + c["arguments"] for c in current.calls.values())
+            completion = count_tokens(made) if made else 0
+            totals[0] += prompt
+            totals[1] += completion
+            yield Usage(prompt, completion, totals[0], totals[1], estimated=True)
 
     def _run_tool(self, call: dict[str, str], titles: dict[str, str], calls_made: list[dict[str, Any]]) -> Iterator[Event]:
         """Run one tool call and feed its envelope back to the model."""
@@ -129,6 +141,15 @@ class Agent:
         content = self.toolbox.call(name, call["arguments"])
         yield ToolResult(call["id"], name, content.startswith('{"ok": true'), label, content)
         self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+
+
+def _slot_index(current: _Turn, piece: Any) -> int:
+    """Which tool call a streamed piece belongs to; servers that omit `index` start a new call with a new id."""
+    if piece.index is not None:
+        return int(piece.index)
+    if piece.id and all(slot["id"] != piece.id for slot in current.calls.values()):
+        return len(current.calls)
+    return max(current.calls, default=0)
 
 
 def _arguments(raw: str) -> Any:

@@ -112,8 +112,8 @@ def messages(library: Library, chat_id: int) -> list[Message]:
 
 
 def history(library: Library, chat_id: int, limit: int = 12) -> list[dict[str, str]]:
-    """The last messages as plain user/assistant turns, for the agent's next question."""
-    recent = messages(library, chat_id)[-limit:]
+    """The last messages as plain user/assistant turns, for the agent's next question (failed runs left out)."""
+    recent = [m for m in messages(library, chat_id) if not m.usage.get("failed")][-limit:]
     return [{"role": m.role, "content": m.content} for m in recent]
 
 

@@ -40,12 +40,14 @@ class ToolResult:
 
 @dataclass
 class Usage:
-    """Tokens one model call used, and the running totals for this question."""
+    """Tokens one model call used, and the running totals for this question (`estimated`: counted locally
+    because the server reported none)."""
 
     prompt_tokens: int
     completion_tokens: int
     total_prompt_tokens: int
     total_completion_tokens: int
+    estimated: bool = False
 
 
 @dataclass

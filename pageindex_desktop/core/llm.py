@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 import openai
 
-from pageindex_desktop.core.llm_errors import MalformedStream, ModelError, map_error
+from pageindex_desktop.core.llm_errors import MalformedStream, ModelError, RequestRejected, UnknownModel, map_error
 
 log = logging.getLogger(__name__)
 
@@ -212,3 +212,13 @@ class LLMClient:
                     holder["stream"].close()
                 except Exception:  # noqa: BLE001 - closing a dead connection may fail; nothing to do
                     log.debug("closing the stream failed", exc_info=True)
+
+
+def check_connection(client: LLMClient) -> list[str]:
+    """The settings dialog's "Test connection": the endpoint's model list, or (for endpoints without one) a
+    one-token completion with the configured model; raises a typed ModelError that says what is wrong."""
+    try:
+        return client.list_models()
+    except (UnknownModel, RequestRejected):
+        client.complete([{"role": "user", "content": "ping"}], max_tokens=1)
+        return []

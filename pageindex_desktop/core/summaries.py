@@ -20,6 +20,7 @@ from typing import Any, Callable
 from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.llm_errors import ModelError
 from pageindex_desktop.core.outline.tree import Node, walk
+from pageindex_desktop.core.settings import ModelSettings, index_endpoint, load_settings
 from pageindex_desktop.core.prompts import DESCRIPTION_KEY, DESCRIPTION_TASK, SUMMARY_PROMPT
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tokens import count_tokens
@@ -196,3 +197,13 @@ def summarize_document(
     cache_put(library, fresh)
     library.set_summaries(doc_id, summaries, description or None)
     return SummaryReport(len(nodes), calls[0], len(todo) - len(pending), own, failed, description)
+
+
+def summarize_with_settings(
+    library: Library, doc_id: str, settings: ModelSettings | None = None, cancel: threading.Event | None = None
+) -> SummaryReport | None:
+    """The import step and the "Summarize" action: summaries with the index model, or None when none is set up."""
+    endpoint = index_endpoint(settings or load_settings(library.home), library.home)
+    if endpoint is None:
+        return None
+    return summarize_document(library, doc_id, LLMClient(endpoint), cancel=cancel)

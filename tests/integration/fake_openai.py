@@ -37,6 +37,8 @@ class Reply:
     cut_after: int | None = None
     headers: dict[str, str] = field(default_factory=dict)
     chunk_delay: float = 0.0
+    omit_index: bool = False  # tool-call deltas without `index`, as some local servers send them
+    no_usage: bool = False  # never send a usage chunk, as some local servers do not
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -73,6 +75,7 @@ class FakeOpenAI:
 
     def __init__(self, models: tuple[str, ...] = ("fake-chat", "fake-index")) -> None:
         self.models = list(models)
+        self.has_model_list = True  # False: GET /models answers 404, as some endpoints do
         self.queue: deque[Reply] = deque()
         self.policy: Policy | None = None
         self.requests: list[dict[str, Any]] = []
@@ -170,7 +173,7 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.server_ref
         with fake.lock:
             fake.requests.append({"path": self.path, "method": "GET", "body": None})
-        if self.path.rstrip("/").endswith("/models"):
+        if self.path.rstrip("/").endswith("/models") and fake.has_model_list:
             data = {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "fake"} for m in fake.models]}
             self._json(200, data)
         else:
@@ -249,11 +252,16 @@ class _Handler(BaseHTTPRequestHandler):
         for i, (name, args) in enumerate(reply.tool_calls):
             first = {"index": i, "id": f"call_{i}_{len(self.server_ref.requests)}", "type": "function",
                      "function": {"name": name, "arguments": ""}}
+            if reply.omit_index:
+                del first["index"]
             delta({"tool_calls": [first]})
             for start in range(0, len(args), 5):  # arguments split across chunks, as real servers do
-                delta({"tool_calls": [{"index": i, "function": {"arguments": args[start : start + 5]}}]})
+                piece: dict[str, Any] = {"index": i, "function": {"arguments": args[start : start + 5]}}
+                if reply.omit_index:
+                    del piece["index"]
+                delta({"tool_calls": [piece]})
         delta({}, "tool_calls" if reply.tool_calls else "stop")
-        if (body.get("stream_options") or {}).get("include_usage"):
+        if (body.get("stream_options") or {}).get("include_usage") and not reply.no_usage:
             self._chunk({**base, "choices": [], "usage": {**usage, "total_tokens": sum(usage.values())}})
         self._chunk("[DONE]")
         self.wfile.write(b"0\r\n\r\n")

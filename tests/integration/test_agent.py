@@ -189,3 +189,17 @@ def test_cancel_is_honoured_within_a_second_even_while_the_server_is_silent(fake
     events = list(agent.run("q", cancel=cancel2))  # the server waits 20 s before answering
     assert isinstance(events[-1], Failed) and events[-1].cancelled
     assert time.monotonic() - started < 1.3
+
+
+def test_parallel_calls_without_index_and_a_server_without_usage(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    both = tool("get_page_content", {"doc": doc, "pages": "12"}, ("search_document", {"doc": doc, "query": "risks"}))
+    both.omit_index = True
+    both.no_usage = True
+    fake_openai.script(both, text("Net income rose to $1,234 million [Annual Report 2023, p. 12].", no_usage=True))
+    events = run(make_agent(fake_openai.url, library))
+    assert isinstance(events[-1], Finished) and events[-1].citations[0].verified
+    assert [c["name"] for c in events[-1].tool_calls] == ["get_page_content", "search_document"]
+    usages = [e for e in events if isinstance(e, Usage)]
+    assert len(usages) == 2 and all(u.estimated and u.prompt_tokens > 100 for u in usages)
+    assert events[-1].prompt_tokens == usages[-1].total_prompt_tokens

@@ -65,3 +65,17 @@ def test_connection_refused_hints_at_the_local_server() -> None:
     from pageindex_desktop.core.llm_errors import _hint
 
     assert _hint("http://localhost:11434/v1") == "Is Ollama running?"
+
+
+def test_check_connection_lists_models_or_pings_endpoints_without_a_list(fake_openai: FakeOpenAI) -> None:
+    from pageindex_desktop.core.llm import check_connection
+
+    assert check_connection(client(fake_openai.url)) == ["fake-chat", "fake-index"]
+    fake_openai.has_model_list = False
+    no_list = client(fake_openai.url)
+    fake_openai.script(text("p"))
+    assert check_connection(no_list) == []
+    assert fake_openai.chat_requests()[-1]["max_tokens"] == 1
+    fake_openai.script(error(401, "nope"))
+    with pytest.raises(WrongApiKey):
+        check_connection(client(fake_openai.url))

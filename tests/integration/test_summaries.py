@@ -86,3 +86,19 @@ def test_junk_replies_are_read_as_far_as_possible() -> None:
     broken = parse_json_reply('{"summaries": {"0001": "Alpha.", "0002": "Beta', )
     assert broken["summaries"] == {"0001": "Alpha."}
     assert parse_json_reply("no json at all") == {"summaries": {}}
+
+
+def test_summarize_with_settings_uses_the_index_model_or_does_nothing(fake_openai: FakeOpenAI, library: Library,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from pageindex_desktop.core.settings import ModelSettings
+    from pageindex_desktop.core.summaries import summarize_with_settings
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    doc = long_doc(library, chapters=2)
+    assert summarize_with_settings(library, doc, ModelSettings()) is None  # no model: the tree stays as it is
+    fake_openai.policy = summarizer
+    chosen = ModelSettings(provider="custom", base_url=fake_openai.url, chat_model="big", index_model="small")
+    report = summarize_with_settings(library, doc, chosen)
+    assert report is not None and report.calls >= 1
+    assert {r["model"] for r in fake_openai.chat_requests()} == {"small"}
