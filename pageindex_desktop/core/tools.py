@@ -185,10 +185,11 @@ class ToolBox:
     def get_page_content(self, doc: str, pages: Any) -> str:
         """Page text for specs like "5-7,12" under a character budget; says what was returned and what was not."""
         d = self._ready(doc)
+        spec = ",".join(str(p) for p in pages) if isinstance(pages, list) else str(pages)  # [5, 6] works too
         try:
-            wanted, out_of_range = parse_page_ranges(str(pages), d.page_count)
+            wanted, out_of_range = parse_page_ranges(spec, d.page_count)
         except PageRangeError as exc:
-            raise ToolError("INVALID_INPUT", str(exc), [f"pages='1-3'", f"pages='{d.page_count}'"]) from exc
+            raise ToolError("INVALID_INPUT", str(exc), ["pages='1-3'", f"pages='{d.page_count}'"]) from exc
         if not wanted:
             raise ToolError("INVALID_INPUT",
                             f"'{d.title}' has {d.page_count} pages; {format_page_ranges(out_of_range)} is out of range.",

@@ -86,3 +86,30 @@ def test_best_passage_is_an_exact_stretch_of_the_page() -> None:
     passage = best_passage("net income was $1,234 million", page)
     assert passage in page and "1,234" in passage and "Staff" not in passage
     assert best_passage("anything", "") == ""
+
+
+def test_claim_support_on_real_report_pages() -> None:
+    import pymupdf
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from conftest import corpus_file
+
+    with pymupdf.open(corpus_file("2023-annual-report.pdf")) as pdf:
+        p11, p41 = pdf[10].get_text(), pdf[40].get_text()
+    supported = [
+        (p11, "Real GDP grew 3.1% in 2023, faster than in 2022."),
+        (p11, "The FOMC raised the federal funds target range by 25 basis points in July, for a cumulative "
+              "525 basis points in this tightening cycle."),
+        (p11, "Bank lending to households and businesses slowed notably after June."),
+        (p41, "In 2023, the Board launched a pilot Climate Scenario Analysis exercise with large banks."),
+        (p41, "Staff will focus on operational, cybersecurity, liquidity and illicit finance risks."),
+    ]
+    unsupported = [
+        (p11, "Real GDP grew 2.5% in 2023."),
+        (p11, "The Board launched a climate scenario pilot exercise."),
+        (p41, "Housing activity turned back up in the second half of the year."),
+    ]
+    assert all(claim_support(claim, page) for page, claim in supported)
+    assert not any(claim_support(claim, page) for page, claim in unsupported)
+    passage = best_passage("Real GDP grew 3.1% in 2023", p11)
+    assert "Real GDP increased 3.1 percent" in passage and passage in p11

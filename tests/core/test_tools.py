@@ -45,6 +45,7 @@ def test_all_pages_out_of_range_is_an_error_naming_the_page_count(library: Libra
     out = call(ToolBox(library), "get_page_content", doc=doc, pages="31-40")
     assert out["ok"] is False and out["error"]["code"] == "INVALID_INPUT"
     assert "30 pages" in out["error"]["message"]
+    assert call(ToolBox(library), "get_page_content", doc=doc, pages=[12, 13])["result"]["returned"] == "12-13"
     bad = call(ToolBox(library), "get_page_content", doc=doc, pages="five")
     assert bad["error"]["code"] == "INVALID_INPUT"
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.outline.tree import Node, Outline
 from pageindex_desktop.core.store import Library, sha256_of
