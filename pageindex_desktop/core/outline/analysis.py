@@ -24,6 +24,7 @@ class Analysis:
     furniture: Furniture
     body_size: float
     _index: dict[str, list[tuple[int, int]]] | None = field(default=None, repr=False)
+    extra: dict[str, object] = field(default_factory=dict, repr=False)  # other modules' cached results
 
     def is_running(self, row: Row, index: int) -> bool:
         """True when the row at `index` of its page is a header, footer or page number."""
@@ -33,9 +34,14 @@ class Analysis:
         """Key of the first 24 characters of each content row -> [(page, row index)], built on first use."""
         if self._index is None:
             index: dict[str, list[tuple[int, int]]] = {}
+            running = self.furniture.running
+            body = self.body_size
             for rows in self.rows:
                 for i, row in enumerate(rows):
-                    if (row.page, i) in self.furniture.running or len(row.text) > 200:
+                    text = row.text
+                    if len(text) > 160 or (len(text) > 70 and not row.bold and row.size < body + 0.5):
+                        continue  # full-width body lines are not where titles are printed
+                    if (row.page, i) in running:
                         continue
                     key = title_key(row.text)[:24]
                     if key:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
-from pageindex_desktop.core.outline.numbering import Numbering, leading_number
+from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -28,10 +29,24 @@ _CAPTION = re.compile(
     re.IGNORECASE,
 )
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
-_SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$")
+_SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|[^\W\d_]-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
-_LOWER_ROMANS = frozenset("i ii iii iv v vi vii viii ix x".split())
+_NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
+_SECTION_WORDS = frozenset(
+    "chapter section part article appendix annex annexe schedule exhibit item book lecture unit kapitel teil "
+    "abschnitt anhang chapitre partie capítulo capitulo capitolo parte titre title lesson module step".split()
+)
+_MATH = re.compile(r"[=<>∈∉⊂⊆⊇∀∃⇒⇔→≤≥±×∑∫√∞≠≈∆△]")
+_LETTER = re.compile(r"[^\W\d_]")
+# Cheap test for "could open with a section number" before the full numbering parse.
+_NUMBER_START = re.compile(
+    r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.):]?|\(?[IVXLCDM]{1,6}[.):\-]?|\(?[A-Za-z][.)]|\([ivx]{1,4}\)|[ivx]{1,4}[.)]"
+    r"|[A-Z](?:[.\-][0-9A-Z]{1,3})+\.?)(?=\s|$)"
+    r"|^§|^(?:chapter|section|part|article|appendix|annex|annexe|schedule|exhibit|item"
+    r"|book|lecture|unit|kapitel|teil|abschnitt|anhang|chapitre|partie|cap[íi]tulo|capitolo|parte|titre|title)\s",
+    re.IGNORECASE,
+)
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
     "das von zu im".split()
@@ -57,8 +72,12 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
     body = analysis.body_size
     body_bold = _body_is_bold(analysis, body)
     first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)
+    region = find_contents(doc, analysis)
+    contents_pages = set(region.pages) if region is not None else set()
     candidates: list[_Candidate] = []
     for page_index, rows in enumerate(analysis.rows):
+        if page_index + 1 in contents_pages:
+            continue  # contents entries are headings of other pages
         start = _title_block_end(rows, body) if page_index == first_text else 0
         page = doc.pages[page_index]
         caption_bottom, caption_style = -1.0, (0.0, False)
@@ -84,6 +103,8 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
             cand.last_index = i
             candidates.append(cand)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
+    candidates = _in_sequence(candidates, body)
+    candidates = _drop_labels(candidates)
     candidates = _numbered_system(candidates, body)
     levels = _style_levels(candidates)
     return [Heading(title=c.text, level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
@@ -108,8 +129,10 @@ def _title_block_end(rows: list[Row], body: float) -> int:
         if abs(row.size - body) < 0.6 and not row.bold and len(row.text) >= 60:
             return i
         num = leading_number(row.text)
-        if num is not None and num.kind in _STRONG_KINDS and num.rest and i > 0:
-            return i
+        if num is not None and num.kind in _STRONG_KINDS and num.rest and i > 0 and ordinal(num) == 1 and (
+            row.bold or row.size > body + 1 or num.rest.isupper()
+        ):
+            return i  # "1 Introduction" right under the title block
     return len(rows)
 
 
@@ -121,20 +144,18 @@ def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate |
         return None
     larger = row.size >= body + max(1.0, 0.12 * body)
     bold = row.bold and not body_bold and row.size >= body - 1.5
-    first = text[0]
-    maybe_numbered = first.isdigit() or first in "(§" or first.isupper() or (
-        first.islower() and n > 3 and (text[1] in ".)" or text[:4].rstrip(".) ") in _LOWER_ROMANS))
+    maybe_numbered = _NUMBER_START.match(text) is not None
     if not (larger or bold or maybe_numbered):
         return None
     if row.size < body - 3:
         return None
-    letters = sum(ch.isalpha() for ch in text)
-    if letters < 2 or letters < 0.5 * n:
+    words = text.split()
+    if len(words) > MAX_WORDS:
         return None
     if _SENTENCE_END.search(text) or _CAPTION.match(text) or _LEADERS.search(text):
         return None
-    words = text.split()
-    if len(words) > MAX_WORDS:
+    letters = len(_LETTER.findall(text))
+    if letters < 2 or letters < 0.5 * n:
         return None
     num = leading_number(text) if maybe_numbered else None
     kind = "none"
@@ -146,14 +167,20 @@ def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate |
     if larger or bold:
         if num is None and not _title_like(words):
             return None
+        if text.endswith(":") and not larger:
+            return None  # a run-in label ("Proof:", "Note:")
         return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
-    if num is None or not _numbered_title(num, words, row, width):
+    if num is None or not _numbered_title(num, words, row, width, body):
         return None
     return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
 
 
-def _numbered_title(num: Numbering, words: list[str], row: Row, width: float) -> bool:
+def _numbered_title(num: Numbering, words: list[str], row: Row, width: float, body: float) -> bool:
     """A body-size, non-bold numbered row that reads like a title rather than a list item."""
+    if row.text.rstrip().endswith(":") or _MATH.search(row.text):
+        return False
+    if row.size < body - 0.5 and not num.rest.isupper():
+        return False  # smaller than the text: a label or caption unless set in (small) capitals
     if num.kind.startswith("keyword"):
         return len(words) <= 12
     if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
@@ -190,6 +217,64 @@ def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float
         return False
     gap = row.y0 - prev.bottom
     return -1 < gap <= 0.8 * (row.y1 - row.y0)
+
+
+def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
+    """Numbered candidates must continue a count ("C." after "A." or "B."; "(2)" after "(1)").
+
+    Initials ("J. David Smith"), stray list items and sub-figure labels break the count: a body-size one is
+    dropped, an emphasised one stays as an unnumbered heading.
+    """
+    seen: dict[str, set[int]] = {}
+    kept: list[_Candidate] = []
+    for cand in candidates:
+        kind = cand.style[2]
+        if kind == "none" or kind.startswith("keyword") or kind.startswith("decimal") and kind != "decimal1":
+            kept.append(cand)
+            continue
+        num = leading_number(cand.text)
+        readings = _readings(num) if num is not None else []
+        fits = [(counter, value) for counter, value in readings
+                if value <= 2 or value - 1 in seen.get(counter, ()) or value - 2 in seen.get(counter, ())]
+        if fits:
+            counter, value = fits[0]
+            seen.setdefault(counter, set()).add(value)
+            kept.append(cand)
+        elif cand.row.bold or cand.row.size >= body + 1.0:
+            cand.style = (cand.style[0], cand.style[1], "none")
+            kept.append(cand)
+    return kept
+
+
+def _drop_labels(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
+
+    A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
+    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too.
+    """
+    counts: dict[str, int] = {}
+    keys: list[str] = []
+    for cand in candidates:
+        text = cand.text.lower()
+        key = _NUMBERS.sub("#", text)
+        if key == text:
+            key = "=" + text
+        elif key.split(" ", 1)[0] in _SECTION_WORDS or key.startswith("#"):
+            key = ""
+        keys.append(key)
+        if key:
+            counts[key] = counts.get(key, 0) + 1
+    return [c for c, k in zip(candidates, keys) if not k or counts[k] < (8 if k.startswith("=") else 4)]
+
+
+def _readings(num: Numbering) -> list[tuple[str, int]]:
+    """(counter, position) readings of a number: "I."/"i."/"V."/"x." may be roman numerals or letters."""
+    value = ordinal(num)
+    readings = [(sequence_kind(num), value)] if value is not None else []
+    token = num.token
+    if num.kind in ("roman", "lower-roman") and len(token) == 1:
+        readings.append(("upper-letter" if token.isupper() else "lower-letter", ord(token.lower()) - 96))
+    return readings
 
 
 def _numbered_system(candidates: list[_Candidate], body: float) -> list[_Candidate]:

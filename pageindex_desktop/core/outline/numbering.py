@@ -28,7 +28,9 @@ KEYWORD_NUMBER = re.compile(
 )
 # "1", "1.2", "1.2.3.", "2)", "A.1", "III-A", "IV.", "B.", "(a)", "(1)", "(iv)", "a.", "ii.", "§ 4"
 _DECIMAL = re.compile(r"^(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})(?P<end>\.|\)|:)?(?=\s|$)")
-_LETTER_DECIMAL = re.compile(r"^(?P<num>[A-Z](?:[.\-][0-9A-Z]{1,3}){1,3})(?P<end>\.|\))?(?=\s|$)")
+_LETTER_DECIMAL = re.compile(
+    r"^(?P<num>[A-Z](?:[.\-][0-9]{1,3}){1,3}|(?:[IVX]{1,4}|[A-Z])-[A-Z])(?P<end>\.|\))?(?=\s|$)"
+)
 _ROMAN = re.compile(rf"^(?P<num>{_ROMAN_RE})(?P<end>\.|\)|:)?(?=\s|$)")
 _LOWER_ROMAN = re.compile(rf"^\(?(?P<num>{_ROMAN_RE.lower()})(?P<end>\.|\))(?=\s|$)")
 _LETTER = re.compile(r"^(?P<num>[A-Za-z])(?P<end>\.|\))(?=\s|$)")
@@ -110,10 +112,11 @@ def leading_number(text: str) -> Numbering | None:
             num = m.group("num")
             return Numbering("letter-decimal", num.count(".") + num.count("-") + 1, num, text[m.end():].lstrip())
         m = _ROMAN.match(text)
-        if m and (m.group("end") or len(m.group("num")) > 1 or m.group("num") == "I"):
-            return Numbering("roman", 1, m.group("num"), text[m.end():].lstrip())
+        token = m.group("num") if m else ""
+        if m and (len(token) > 1 or (token in "IVX" and (m.group("end") or token == "I"))):
+            return Numbering("roman", 1, token, text[m.end():].lstrip())
     m = _LOWER_ROMAN.match(text)
-    if m:
+    if m and (len(m.group("num")) > 1 or m.group("num") in "ivx"):  # "c." is a letter, not a hundred
         return Numbering("lower-roman", 1, m.group("num"), text[m.end():].lstrip())
     m = _LETTER.match(text)
     if m:
@@ -122,12 +125,47 @@ def leading_number(text: str) -> Numbering | None:
     return None
 
 
+def ordinal(num: Numbering) -> int | None:
+    """Position of a section number among its siblings (1 for "1.", "A.", "(a)", "i.", "3.1" -> 1)."""
+    token = num.token
+    if num.kind == "decimal":
+        return int(token.split(".")[-1])
+    if num.kind in ("roman", "lower-roman"):
+        return roman_to_int(token) or None
+    if num.kind in ("upper-letter", "lower-letter"):
+        return ord(token.lower()) - 96
+    if num.kind == "paren":
+        if token.isdigit():
+            return int(token)
+        if len(token) > 1:
+            return roman_to_int(token) or None
+        return ord(token) - 96
+    last = re.split(r"[.\-]", token)[-1]
+    if last.isdigit():
+        return int(last)
+    if len(last) == 1 and last.isalpha():
+        return ord(last.lower()) - 96
+    return None
+
+
+def sequence_kind(num: Numbering) -> str:
+    """The counter a section number belongs to: its kind, decimal depth, and digit/letter for "(1)"/"(a)"."""
+    if num.kind == "decimal":
+        return f"decimal{num.depth}"
+    if num.kind == "paren":
+        return "paren-" + ("digit" if num.token.isdigit() else "roman" if len(num.token) > 1 else "letter")
+    return num.kind
+
+
 def title_key(text: str) -> str:
     """Lower-case words of a title without its leading number or punctuation: the key titles are compared by."""
-    text = unicodedata.normalize("NFKC", text).replace("\u00ad", "")
-    num = leading_number(text)
-    if num is not None and num.rest:
-        text = num.rest
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).replace("\u00ad", "")
+    first = text.lstrip()[:1]
+    if first and (first.isdigit() or first.isupper() or first in "(§" or text.lstrip()[1:2] in (".", ")")):
+        num = leading_number(text)
+        if num is not None and num.rest:
+            text = num.rest
     return _NON_WORD.sub(" ", text.lower()).strip()
 
 

@@ -21,6 +21,7 @@ _PAGE_WORDS = re.compile(
     re.IGNORECASE,
 )
 MARGIN = 0.12  # top and bottom share of the page where headers, footers and folios live
+BAND = 0.16  # wider band searched for repeated rows (tall headers, headers under a rule)
 
 
 @dataclass
@@ -56,10 +57,11 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
     folios: dict[int, tuple[int, bool]] = {}
     for page_index, rows in enumerate(rows_by_page):
         height = heights[page_index]
+        top, bottom = BAND * height, (1 - BAND) * height
         for i, row in enumerate(rows):
             number = row.page
-            if len(row.text) > 150:
-                continue
+            if len(row.text) > 150 or (top < row.y0 and row.y1 < bottom):
+                continue  # furniture lives in the page margins
             folio = folio_value(row, height)
             if folio is not None:
                 running.add((number, i))

@@ -10,39 +10,22 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
-from pageindex_desktop.core.outline.analysis import Analysis, analyse
-from pageindex_desktop.core.outline.numbering import (
-    leading_number,
-    parse_page_number,
-    split_trailing_page,
-    title_key,
-)
-from pageindex_desktop.core.outline.rows import Row, page_rows
-from pageindex_desktop.core.outline.running import MARGIN, folio_value, running_key
+from pageindex_desktop.core.outline.analysis import analyse
+from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.enrich import add_deeper_headings
+from pageindex_desktop.core.outline.numbering import leading_number, parse_page_number, split_trailing_page, title_key
+from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import assign_levels
+from pageindex_desktop.core.outline.toc_mapping import map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
 log = logging.getLogger(__name__)
 
-CONTENTS = re.compile(
-    r"^(?:table\s+of\s+contents?|contents|contents\s+at\s+a\s+glance|inhaltsverzeichnis|inhalt|"
-    r"table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|sumário|inhoud|spis\s+treści|"
-    r"目录|目次|目\s*录)\s*:?$",
-    re.IGNORECASE,
-)
-_LISTS = re.compile(
-    r"^(?:list\s+of\s+(?:figures|tables|illustrations|exhibits|charts|abbreviations)|"
-    r"abbildungsverzeichnis|tabellenverzeichnis|liste\s+des\s+(?:figures|tableaux))\b",
-    re.IGNORECASE,
-)
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
-SEARCH_RADIUS = 3
-MAX_TOC_PAGES = 12
 
 
 @dataclass
@@ -68,10 +51,10 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     if doc.page_count < 3:
         return None
     analysis = analyse(doc)
-    region = _find_region(doc, analysis.furniture.texts)
+    region = find_contents(doc, analysis)
     if region is None:
         return None
-    heading_row, toc_pages, rows = region
+    heading_row, toc_pages, rows = region.heading, region.pages, region.rows
     entries = _parse_entries(rows)
     if len(entries) < 3:
         return None
@@ -80,9 +63,9 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     if len(with_pages) >= max(3, len(entries) // 2):
         if not _monotonic(with_pages):
             return None
-        _map_printed(doc, analysis, entries, skip)
+        map_printed(doc, analysis, entries, skip)
     else:
-        _map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
+        map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
         if sum(e.found for e in entries) * 2 < len(entries):
             return None
     assign_levels(entries)
@@ -94,79 +77,7 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
             continue
         headings.append(Heading(title=entry.title, level=entry.level, page=entry.page, y=entry.y))
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
-    return headings
-
-
-def _rows_of(doc: ExtractedDocument, number: int, running: set[str]) -> list[Row]:
-    """Fully merged rows of a physical page without page numbers, running headers and rows with no words."""
-    page = doc.pages[number - 1]
-    out = []
-    for row in page_rows(page, merge_all=True):
-        text = row.text.strip()
-        letters = sum(ch.isalpha() for ch in text)
-        if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None):
-            continue
-        if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None:
-            continue  # decorative glyph strips, rules
-        in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
-        if in_margin and running_key(text) in running:
-            continue
-        out.append(row)
-    return out
-
-
-def _toc_like(rows: list[Row]) -> tuple[int, int]:
-    """(rows ending in a page number, rows with dot leaders) among `rows`."""
-    numbered = leaders = 0
-    for row in rows:
-        _title, printed, dots = split_trailing_page(row.text)
-        numbered += printed is not None
-        leaders += dots
-    return numbered, leaders
-
-
-def _find_region(doc: ExtractedDocument, running: set[str]) -> tuple[Row | None, list[int], list[Row]] | None:
-    """The contents heading row (if any), the contents pages and their entry rows."""
-    limit = min(doc.page_count, max(20, doc.page_count // 5), 40)
-    for number in range(1, limit + 1):
-        rows = _rows_of(doc, number, running)
-        if not rows:
-            continue
-        heading_at = next((i for i, r in enumerate(rows[:10]) if CONTENTS.match(r.text.strip())), None)
-        if heading_at is not None:
-            top = rows[heading_at].y0 - 2 * (rows[heading_at].y1 - rows[heading_at].y0)
-            body = [r for r in rows[:heading_at] if r.y0 >= top] + rows[heading_at + 1:]
-        else:
-            body = rows
-        numbered, leaders = _toc_like(body)
-        if heading_at is not None:
-            if numbered < 3 and len([r for r in body if len(r.text) < 90]) < 3:
-                continue
-        elif not (leaders >= 5 and numbered >= 5 and numbered * 2 >= len(body)):
-            continue
-        body = _cut_lists(body)
-        pages = [number]
-        collected = list(body)
-        for nxt in range(number + 1, min(doc.page_count, number + MAX_TOC_PAGES) + 1):
-            more = _rows_of(doc, nxt, running)
-            if not more or any(_LISTS.match(r.text) for r in more[:3]):
-                break
-            n_more, l_more = _toc_like(more)
-            if n_more < 3 or n_more * 2.5 < len(more):
-                break
-            pages.append(nxt)
-            collected.extend(_cut_lists(more))
-        heading = rows[heading_at] if heading_at is not None else None
-        return heading, pages, collected
-    return None
-
-
-def _cut_lists(rows: list[Row]) -> list[Row]:
-    """Rows before a "List of figures/tables" heading."""
-    for i, row in enumerate(rows):
-        if _LISTS.match(row.text):
-            return rows[:i]
-    return rows
+    return add_deeper_headings(headings, doc)
 
 
 def _parse_entries(rows: list[Row]) -> list[Entry]:
@@ -247,183 +158,3 @@ def _monotonic(entries: list[Entry]) -> bool:
         return True
     ups = sum(1 for a, b in zip(values, values[1:]) if b >= a)
     return ups >= 0.8 * (len(values) - 1)
-
-
-def _hits(analysis: Analysis, entry: Entry, skip: set[int]) -> list[tuple[int, float, bool]]:
-    """(page, y, in margin) of rows outside the contents pages whose text is the entry's title."""
-    key = title_key(entry.title)
-    if len(key) < 2:
-        return []
-    found: list[tuple[int, float, bool]] = []
-    for page, index in analysis.title_index().get(key[:24], ()):
-        if page in skip:
-            continue
-        row = analysis.rows[page - 1][index]
-        row_key = title_key(row.text)
-        if row_key == key or row_key.startswith(key) and len(row_key) < len(key) + 60 or (
-            key.startswith(row_key) and len(row_key) >= 0.5 * len(key)
-        ):
-            found.append((page, row.y0, False))
-    return found
-
-
-def _label_pages(doc: ExtractedDocument) -> dict[str, int]:
-    """Printed page label -> first physical page carrying it."""
-    labels: dict[str, int] = {}
-    for page in doc.pages:
-        if page.label:
-            labels.setdefault(page.label.strip().lower(), page.number)
-    return labels
-
-
-def _map_printed(doc: ExtractedDocument, analysis: Analysis, entries: list[Entry], skip: set[int]) -> None:
-    """Map printed page numbers to physical pages, then place each entry on its printed title.
-
-    Offsets can drift inside one file (pages dropped or inserted), so each entry's page comes from local
-    evidence: the offsets its neighbours' titles agree on, the page numbers printed on nearby pages, or the
-    page labels when those explain the titles better.
-    """
-    hits_of = [_hits(analysis, entry, skip) for entry in entries]
-    candidates: list[set[int]] = []
-    for entry, hits in zip(entries, hits_of):
-        if entry.printed is None:
-            candidates.append(set())
-        else:
-            candidates.append({page - entry.printed[0] for page, _y, _m in hits})
-    folios = _FolioMap(analysis.furniture.folios)
-    labels = _label_pages(doc)
-    use_labels = bool(labels) and _labels_agree(entries, hits_of, labels) >= _local_agree(entries, hits_of, candidates)
-    for i, (entry, hits) in enumerate(zip(entries, hits_of)):
-        if entry.printed is None:
-            continue
-        value, roman = entry.printed
-        expected = None
-        if use_labels:
-            expected = labels.get((_int_to_roman(value) if roman else str(value)).lower())
-        if expected is None:
-            support: Counter[int] = Counter()
-            for j in range(max(0, i - 5), min(len(entries), i + 6)):
-                if j != i and entries[j].printed is not None and entries[j].printed[1] == roman:
-                    support.update(candidates[j])
-            folio = folios.page_for(value, roman)
-            if folio is not None:
-                support[folio - value] += 2
-            if candidates[i]:
-                offset = max(candidates[i], key=lambda o: (support[o], -abs(o)))
-            elif support:
-                offset = support.most_common(1)[0][0]
-            else:
-                offset = folios.any_offset(roman)
-            expected = value + offset
-        _place(entry, hits, min(max(expected, 1), doc.page_count))
-    _fill_missing(entries, doc.page_count)
-
-
-class _FolioMap:
-    """Printed page numbers seen in headers/footers, to turn a printed number into a physical page."""
-
-    def __init__(self, folios: dict[int, tuple[int, bool]]) -> None:
-        self.points = {False: sorted((v, p) for p, (v, r) in folios.items() if not r),
-                       True: sorted((v, p) for p, (v, r) in folios.items() if r)}
-
-    def page_for(self, value: int, roman: bool) -> int | None:
-        """Physical page of printed number `value`, from the nearest folio at or below it."""
-        best = None
-        for printed, page in self.points[roman]:
-            if printed > value:
-                break
-            best = page + (value - printed)
-        if best is None and self.points[roman]:
-            printed, page = self.points[roman][0]
-            best = page - (printed - value)
-        return best
-
-    def any_offset(self, roman: bool) -> int:
-        """The most common offset, 0 when no folio was seen."""
-        counter = Counter(p - v for v, p in self.points[roman])
-        return counter.most_common(1)[0][0] if counter else 0
-
-
-def _local_agree(entries: list[Entry], hits_of: list[list[tuple[int, float, bool]]], candidates: list[set[int]]) -> int:
-    """How many entries share a title offset with a neighbouring entry (what local offsets can explain)."""
-    agree = 0
-    for i in range(len(entries)):
-        if not candidates[i]:
-            continue
-        near: set[int] = set()
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(entries):
-                near |= candidates[j]
-        agree += bool(candidates[i] & near)
-    return agree
-
-
-def _labels_agree(entries: list[Entry], hits_of: list[list[tuple[int, float, bool]]], labels: dict[str, int]) -> int:
-    """How many entries' titles are printed within a page of where the page labels put them."""
-    agree = 0
-    for entry, hits in zip(entries, hits_of):
-        if entry.printed is None or not hits:
-            continue
-        value, roman = entry.printed
-        page = labels.get((_int_to_roman(value) if roman else str(value)).lower())
-        agree += page is not None and any(abs(h[0] - page) <= 1 for h in hits)
-    return agree
-
-
-def _place(entry: Entry, hits: list[tuple[int, float, bool]], expected: int | None) -> None:
-    """Put the entry on the printed occurrence nearest its expected page (or on the expected page)."""
-    if expected is None:
-        return
-    near = [h for h in hits if abs(h[0] - expected) <= SEARCH_RADIUS]
-    if near:
-        page, y, _margin = min(near, key=lambda h: (abs(h[0] - expected), h[0]))
-        entry.page, entry.y, entry.found = page, y, True
-    else:
-        entry.page = expected
-
-
-def _fill_missing(entries: list[Entry], page_count: int) -> None:
-    """Entries printed without a page number take the page of the next entry that has one."""
-    following: int | None = None
-    for entry in reversed(entries):
-        if entry.page is None:
-            entry.page = following
-        else:
-            following = entry.page
-    previous = 1
-    for entry in entries:
-        if entry.page is None:
-            entry.page = previous
-        previous = entry.page
-        entry.page = min(max(entry.page, 1), page_count)
-
-
-def _map_sequential(
-    doc: ExtractedDocument, analysis: Analysis, entries: list[Entry], skip: set[int], last: int, below: float
-) -> None:
-    """A contents list without page numbers: find each title in order after the list (same page or later)."""
-    cursor = last
-    skip = skip - {last}
-    for entry in entries:
-        hits = [h for h in _hits(analysis, entry, skip) if h[0] > last or (h[0] == last and h[1] > below)]
-        ahead = [h for h in hits if h[0] >= cursor]
-        if ahead:
-            page, y, _margin = min(ahead, key=lambda h: (h[0], h[1]))
-            entry.page, entry.y, entry.found = page, y, True
-            cursor = page
-        elif hits:  # listed out of order: keep where it is printed, do not move the cursor back
-            page, y, _margin = max(hits, key=lambda h: (h[0], h[1]))
-            entry.page, entry.y, entry.found = page, y, True
-    _fill_missing(entries, doc.page_count)
-
-
-def _int_to_roman(value: int) -> str:
-    """Roman numeral of a positive integer (page labels like "xiv")."""
-    table = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-             (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
-    out = []
-    for number, letters in table:
-        while value >= number:
-            out.append(letters)
-            value -= number
-    return "".join(out)

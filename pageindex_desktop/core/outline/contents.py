@@ -1,0 +1,129 @@
+"""Where a document's printed table of contents is: its heading row, its pages and its entry rows.
+
+Shared by the contents-page builder (which parses the rows) and the layout finder (which must not take contents
+rows for headings). The result is cached on the document's analysis.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page
+from pageindex_desktop.core.outline.rows import Row, page_rows
+from pageindex_desktop.core.outline.running import MARGIN, folio_value, running_key
+
+MAX_TOC_PAGES = 12
+
+
+@dataclass
+class ContentsRegion:
+    """The contents heading row (None when the list has no heading), the pages it spans and its rows."""
+
+    heading: Row | None
+    pages: list[int]
+    rows: list[Row]
+
+
+CONTENTS = re.compile(
+    r"^(?:table\s+of\s+contents?|contents|contents\s+at\s+a\s+glance|inhaltsverzeichnis|inhalt|"
+    r"table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|sumário|inhoud|spis\s+treści|"
+    r"目录|目次|目\s*录)\s*:?$",
+    re.IGNORECASE,
+)
+_CONTENTS_ANYWHERE = re.compile(
+    r"^\s*(?:table\s+of\s+contents?|contents|inhaltsverzeichnis|inhalt|table\s+des\s+mati|sommaire|[íi]ndice|"
+    r"contenido|sumário|inhoud|spis\s+treści|目录|目次|目\s*录)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_LEADER_LINE = re.compile(r"(?:(?:\.\s?|…|·|_){4,}\s*\S{0,8}|\s[0-9ivxlc]{1,4})\s*$", re.MULTILINE)
+_LISTS = re.compile(
+    r"^(?:list\s+of\s+(?:figures|tables|illustrations|exhibits|charts|abbreviations)|"
+    r"abbildungsverzeichnis|tabellenverzeichnis|liste\s+des\s+(?:figures|tableaux))\b",
+    re.IGNORECASE,
+)
+
+
+def find_contents(doc: ExtractedDocument, analysis: Analysis) -> ContentsRegion | None:
+    """The document's contents region, computed once per analysis."""
+    if "contents" not in analysis.extra:
+        analysis.extra["contents"] = _find_region(doc, analysis.furniture.texts)
+    region = analysis.extra["contents"]
+    return region if isinstance(region, ContentsRegion) else None
+
+
+def _rows_of(doc: ExtractedDocument, number: int, running: set[str]) -> list[Row]:
+    """Fully merged rows of a physical page without page numbers, running headers and rows with no words."""
+    page = doc.pages[number - 1]
+    out = []
+    for row in page_rows(page, merge_all=True):
+        text = row.text.strip()
+        letters = sum(ch.isalpha() for ch in text)
+        if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None):
+            continue
+        if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None:
+            continue  # decorative glyph strips, rules
+        in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
+        if in_margin and running_key(text) in running:
+            continue
+        out.append(row)
+    return out
+
+
+def _toc_like(rows: list[Row]) -> tuple[int, int]:
+    """(rows ending in a page number, rows with dot leaders) among `rows`."""
+    numbered = leaders = 0
+    for row in rows:
+        _title, printed, dots = split_trailing_page(row.text)
+        numbered += printed is not None
+        leaders += dots
+    return numbered, leaders
+
+
+def _find_region(doc: ExtractedDocument, running: set[str]) -> ContentsRegion | None:
+    """The contents heading row (if any), the contents pages and their entry rows."""
+    limit = min(doc.page_count, max(20, doc.page_count // 5), 40)
+    for number in range(1, limit + 1):
+        text = doc.pages[number - 1].text
+        if not _CONTENTS_ANYWHERE.search(text) and len(_LEADER_LINE.findall(text)) < 5:
+            continue  # cheap pre-check before building rows
+        rows = _rows_of(doc, number, running)
+        if not rows:
+            continue
+        heading_at = next((i for i, r in enumerate(rows[:10]) if CONTENTS.match(r.text.strip())), None)
+        if heading_at is not None:
+            top = rows[heading_at].y0 - 2 * (rows[heading_at].y1 - rows[heading_at].y0)
+            body = [r for r in rows[:heading_at] if r.y0 >= top] + rows[heading_at + 1:]
+        else:
+            body = rows
+        numbered, leaders = _toc_like(body)
+        if heading_at is not None:
+            if numbered < 3 and len([r for r in body if len(r.text) < 90]) < 3:
+                continue
+        elif not (leaders >= 5 and numbered >= 5 and numbered * 2 >= len(body)):
+            continue
+        body = _cut_lists(body)
+        pages = [number]
+        collected = list(body)
+        for nxt in range(number + 1, min(doc.page_count, number + MAX_TOC_PAGES) + 1):
+            more = _rows_of(doc, nxt, running)
+            if not more or any(_LISTS.match(r.text) for r in more[:3]):
+                break
+            n_more, l_more = _toc_like(more)
+            if n_more < 3 or n_more * 2.5 < len(more):
+                break
+            pages.append(nxt)
+            collected.extend(_cut_lists(more))
+        heading = rows[heading_at] if heading_at is not None else None
+        return ContentsRegion(heading, pages, collected)
+    return None
+
+
+def _cut_lists(rows: list[Row]) -> list[Row]:
+    """Rows before a "List of figures/tables" heading."""
+    for i, row in enumerate(rows):
+        if _LISTS.match(row.text):
+            return rows[:i]
+    return rows
