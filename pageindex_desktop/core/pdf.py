@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
-import pickle
 import re
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,14 +19,18 @@ import pymupdf
 
 from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
+from pageindex_desktop.core import pdf_helper
 
 log = logging.getLogger(__name__)
 
 # Expand ligatures, normalise whitespace, clip to the media box, no images: the cheapest walk that still gives
 # fonts, sizes and boxes.
 TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
-# Below this many pages a second process costs more to start than it saves.
-PARALLEL_MIN_PAGES = 300
+# Pages a helper process takes at a time; a helper is started for documents of START_HELPER_PAGES pages or more
+# and, once warm, used for any document of USE_HELPER_PAGES pages or more.
+CHUNK = 12
+START_HELPER_PAGES = 40
+USE_HELPER_PAGES = 2 * CHUNK
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127]}
@@ -46,8 +48,8 @@ def clean_title(title: str) -> str:
     return _SPACES.sub(" ", _CONTROL.sub(" ", title or "")).strip()
 
 
-def _open(path: Path, password: str | None) -> pymupdf.Document:
-    """Open `path` as a PDF or raise the typed error a user can act on."""
+def open_pdf(path: Path, password: str | None) -> pymupdf.Document:
+    """Open `path` as a PDF or raise the typed error a user can act on (shared with the helper processes)."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -166,25 +168,23 @@ def _page_data(page: pymupdf.Page, number: int) -> PageData:
     return PageData(number, clean_title(label), "\n\n".join(blocks), rect.width, rect.height, lines)
 
 
-def _extract_range(
-    doc: pymupdf.Document, start: int, stop: int, progress: Progress | None, total: int
-) -> list[PageData]:
-    """Pages [start, stop) (0-based) of an open document, reporting progress every few pages."""
-    pages: list[PageData] = []
-    for index in range(start, stop):
-        try:
-            page = doc.load_page(index)
-        except Exception as exc:
-            raise PdfError(f"Page {index + 1} cannot be read: the PDF's page tree is damaged.") from exc
-        try:
-            pages.append(_page_data(page, index + 1))
-        except Exception:  # a broken content stream loses that page's text, not the document
-            log.warning("text extraction failed on page %d", index + 1, exc_info=True)
-            rect = page.rect
-            pages.append(PageData(index + 1, "", "", rect.width, rect.height, []))
-        if progress is not None and (len(pages) % 10 == 0 or index + 1 == stop):
-            progress(len(pages), total)
-    return pages
+def page_data(doc: pymupdf.Document, index: int) -> PageData:
+    """One page (0-based index) as PageData; a page whose content cannot be interpreted comes back empty."""
+    try:
+        page = doc.load_page(index)
+    except Exception as exc:
+        raise PdfError(f"Page {index + 1} cannot be read: the PDF's page tree is damaged.") from exc
+    try:
+        return _page_data(page, index + 1)
+    except Exception:  # a broken content stream loses that page's text, not the document
+        log.warning("text extraction failed on page %d", index + 1, exc_info=True)
+        rect = page.rect
+        return PageData(index + 1, "", "", rect.width, rect.height, [])
+
+
+def pages_of(doc: pymupdf.Document, start: int, stop: int) -> list[PageData]:
+    """Pages [start, stop) (0-based) of an open document."""
+    return [page_data(doc, index) for index in range(start, stop)]
 
 
 def _check_page_tree(doc: pymupdf.Document) -> None:
@@ -218,11 +218,6 @@ def _toc(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
     return toc
 
 
-def _parallel_allowed() -> bool:
-    """False on one core and in a frozen build (there is no Python interpreter to start a helper with)."""
-    return (os.cpu_count() or 1) > 1 and not getattr(sys, "frozen", False)
-
-
 def extract(
     path: Path,
     password: str | None = None,
@@ -247,111 +242,93 @@ def extract(
     MuPDF may split one visual line into several lines when spans are far apart (table cells, right-aligned page
     numbers), and it does not merge lines across blocks.
 
-    `workers`: processes to use (None = 2 for documents of PARALLEL_MIN_PAGES pages or more on a multi-core
-    machine, else 1). Pages are split into contiguous ranges; this process reads the first, helper processes
-    (`python -m pageindex_desktop.core.pdf_part`) open their own copy of the file for the others, and results
-    are joined in page order. A helper that fails has its range read here, so the output never depends on the
-    number of workers.
+    `workers`: processes to use, this one included (None: 2 on a multi-core machine for documents long enough
+    to gain from it, else 1). See `extract_pages`: the output never depends on the number of workers.
     """
     path = Path(path)
-    doc = _open(path, password)
+    doc = open_pdf(path, password)
     try:
         total = doc.page_count
         _check_page_tree(doc)
         toc = _toc(doc)
         title = _metadata_title(doc)
-        if workers is None:
-            workers = 2 if total >= PARALLEL_MIN_PAGES else 1
-        if workers > 1 and not _parallel_allowed():
-            workers = 1
-        if workers <= 1:
-            pages = _extract_range(doc, 0, total, progress, total)
-        else:
-            pages = _extract_parallel(doc, path, password, total, workers, progress)
+        pages = extract_pages(doc, path, password, progress, workers)
     finally:
         doc.close()
     return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
 
 
-def _start_helper(path: Path, password: str | None, start: int, stop: int) -> subprocess.Popen[bytes] | None:
-    """Start `python -m pageindex_desktop.core.pdf_part` on pages [start, stop); None when it cannot start.
-
-    A plain subprocess (not multiprocessing) so that it works from any caller: a script without a main guard,
-    a daemonic process, a pytest run. The password goes through stdin, never the command line.
-    """
-    env = dict(os.environ)
-    package_root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-    command = [sys.executable, "-m", "pageindex_desktop.core.pdf_part", str(path), str(start), str(stop)]
-    try:
-        helper = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
-        )
-    except OSError:
-        log.warning("could not start an extraction helper; extracting in one process", exc_info=True)
-        return None
-    assert helper.stdin is not None
-    try:
-        helper.stdin.write((password or "").encode("utf-8"))
-        helper.stdin.close()
-    except OSError:
-        pass
-    return helper
+def _auto_workers(total: int) -> int:
+    """2 when a second process is worth it (multi-core, not a frozen build, enough pages), else 1."""
+    if (os.cpu_count() or 1) < 2 or getattr(sys, "frozen", False) or total < USE_HELPER_PAGES:
+        return 1
+    if total >= START_HELPER_PAGES or pdf_helper.warm():
+        return 2
+    return 1
 
 
-def _helper_pages(helper: subprocess.Popen[bytes] | None, count: int) -> list[PageData] | None:
-    """The helper's pages, or None when it failed (the caller then extracts that range itself)."""
-    if helper is None:
-        return None
-    try:
-        assert helper.stdout is not None
-        output = helper.stdout.read()
-        helper.stdout.close()
-        if helper.wait() != 0:
-            log.warning("extraction helper exited with %s", helper.returncode)
-            return None
-        pages = pickle.loads(output)
-    except Exception:
-        log.warning("extraction helper failed", exc_info=True)
-        helper.kill()
-        return None
-    if not isinstance(pages, list) or len(pages) != count:
-        return None
-    return pages
-
-
-def _extract_parallel(
-    doc: pymupdf.Document, path: Path, password: str | None, total: int, workers: int, progress: Progress | None
+def extract_pages(
+    doc: pymupdf.Document, path: Path, password: str | None, progress: Progress | None, workers: int | None
 ) -> list[PageData]:
-    """Extract the first range here and the others in helper processes, then join in page order."""
-    bounds = [total * i // workers for i in range(workers + 1)]
-    helpers = [_start_helper(path, password, bounds[i], bounds[i + 1]) for i in range(1, workers)]
-    pages = _extract_range(doc, 0, bounds[1], _scaled(progress, workers, total), total)
-    for index, helper in enumerate(helpers, start=1):
-        part = _helper_pages(helper, bounds[index + 1] - bounds[index])
-        if part is None:
-            part = _extract_range(doc, bounds[index], bounds[index + 1], None, total)
-        pages.extend(part)
+    """Every page, this process reading from the front while helper processes take chunks from the back.
+
+    Chunks go to a helper only while more than one chunk is left; when this process reaches a chunk a helper
+    still holds, it reads that chunk itself and the helper's late reply is dropped. A chunk a helper fails on is
+    read here too. So the result is the same for any number of workers, and a slow or dead helper costs nothing
+    but its share.
+    """
+    total = doc.page_count
+    count = _auto_workers(total) if workers is None else max(1, workers)
+    helpers = pdf_helper.helpers(count - 1) if count > 1 and total > CHUNK else []
+    pages: list[PageData | None] = [None] * total
+    held: dict[pdf_helper.Helper, tuple[int, int]] = {}
+    front, back, done, reported = 0, total, 0, 0
+
+    def hand_out(helper: pdf_helper.Helper) -> None:
+        nonlocal back
+        if back - front > CHUNK and helper.send(("range", str(path), password, back - CHUNK, back)):
+            held[helper] = (back - CHUNK, back)
+            back -= CHUNK
+
+    def collect(helper: pdf_helper.Helper, reply: tuple[str, object]) -> None:
+        nonlocal done
+        start, stop = held.pop(helper)
+        part = reply[1]
+        if reply[0] == "ok" and isinstance(part, list) and len(part) == stop - start:
+            pages[start:stop] = part
+            helper.served += stop - start
+            done += stop - start
+            hand_out(helper)
+        else:
+            log.warning("PDF helper could not read pages %d-%d; reading them here", start + 1, stop)
+            for index in range(start, stop):
+                pages[index] = page_data(doc, index)
+            done += stop - start
+
+    for helper in helpers:
+        hand_out(helper)
+    while front < back:
+        pages[front] = page_data(doc, front)
+        front += 1
+        done += 1
+        for helper in list(held):
+            reply = helper.poll()
+            if reply is not None:
+                collect(helper, reply)
+        if progress is not None and done - reported >= 10:
+            progress(done, total)
+            reported = done
+    for helper, (start, stop) in list(held.items()):
+        reply = helper.poll()
+        if reply is not None:
+            collect(helper, reply)
+            continue
+        helper.abandon()  # still busy (or still starting): read its chunk here
+        del held[helper]
+        for index in range(start, stop):
+            pages[index] = page_data(doc, index)
+    for helper in helpers:
+        helper.send(("close",))
     if progress is not None:
         progress(total, total)
-    return pages
-
-
-def extract_part(path: Path, password: str | None, start: int, stop: int) -> list[PageData]:
-    """Pages [start, stop) (0-based) of a PDF, opened afresh: the work of one helper process."""
-    doc = _open(path, password)
-    try:
-        return _extract_range(doc, start, stop, None, stop - start)
-    finally:
-        doc.close()
-
-
-def _scaled(progress: Progress | None, workers: int, total: int) -> Progress | None:
-    """Progress from the local range scaled to the whole document (the ranges run at about the same speed)."""
-    if progress is None:
-        return None
-
-    def report(done: int, _total: int) -> None:
-        progress(min(total - 1, done * workers), total)
-
-    return report
+    return [page for page in pages if page is not None]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from pageindex_desktop.core import pdf_helper
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
 from pageindex_desktop.core.pdf import extract
 from tests.conftest import corpus_file
@@ -75,6 +76,18 @@ def test_two_workers_give_the_same_result(tmp_path: Path) -> None:
     split = extract(path, workers=2, progress=lambda d, t: seen.append((d, t)))
     assert split == extract(path, workers=1)
     assert seen[-1] == (40, 40)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_warm_helper_reads_part_of_a_long_document(tmp_path: Path) -> None:
+    pages = [[heading(f"Chapter {i}"), *body(12)] for i in range(1, 121)]
+    path = make_pdf(tmp_path / "long.pdf", pages)
+    alone = extract(path, workers=1)
+    extract(path, workers=2)  # starts the helper if none is running yet
+    before = pdf_helper.pages_served()
+    assert extract(path, workers=2) == alone
+    assert pdf_helper.pages_served() > before
+    assert extract(path, workers=2, password="unused") == alone  # a new key: the helper reopens the file
 
 
 def test_image_only_pages_are_flagged(tmp_path: Path) -> None:
