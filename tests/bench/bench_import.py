@@ -1,0 +1,158 @@
+"""Model-free import speed (extract + tree + store, through the real child process) against PyPDF2, and peak
+memory importing a 2,000-page PDF.
+
+Run: `QT_QPA_PLATFORM=offscreen /tmp/venv/bin/python -m pytest -q -s -m bench tests/bench/bench_import.py`
+
+Speed: every corpus PDF is imported with `import_pdf` into a fresh library (the encrypted one with its
+password); the pages of the files that end 'ready' are counted. PyPDF2's `PdfReader(...).pages[i].extract_text()`
+then reads the same files in the same run. Targets: >= 300 pages/s and >= 6x PyPDF2.
+Memory: a 2,000-page PDF assembled from corpus pages (pymupdf insert_pdf) is imported by a fresh Python
+process; its peak RSS plus the peak RSS of its largest finished child (ru_maxrss) must stay under 500 MB.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core.indexer import import_pdf
+from pageindex_desktop.core.store import Library
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+REPO = Path(__file__).resolve().parents[2]
+PASSWORD = "test"  # pdfplumber__password-example.pdf
+BIG_PAGES = 2000
+BIG_SOURCES = [
+    "Regulation Best Interest_proposed rule.pdf",
+    "pdfjs__freeculture.pdf",
+    "2023-annual-report.pdf",
+    "py-pdf__GeoTopo-komprimiert.pdf",
+]
+
+
+def _corpus() -> list[Path]:
+    files = sorted(CORPUS.glob("*.pdf"))
+    if not files:
+        pytest.skip("corpus not available")
+    return files
+
+
+def _import_all(home: Path, files: list[Path]) -> tuple[int, float, list[Path]]:
+    """Pages imported and seconds spent importing every file; the files that ended ready."""
+    ready: list[Path] = []
+    pages = 0
+    start = time.perf_counter()
+    with Library(home) as library:
+        for path in files:
+            result = import_pdf(library, path, password=PASSWORD)
+            if result.status == "ready":
+                ready.append(path)
+                pages += result.page_count
+    return pages, time.perf_counter() - start, ready
+
+
+def _pypdf2(files: list[Path]) -> tuple[int, float]:
+    """Pages and seconds for PyPDF2's plain text extraction of every page of the same files."""
+    import PyPDF2
+
+    logging.getLogger("PyPDF2").setLevel(logging.CRITICAL)
+    pages = 0
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for path in files:
+            reader = PyPDF2.PdfReader(str(path))
+            if reader.is_encrypted:
+                reader.decrypt(PASSWORD)
+            for index in range(len(reader.pages)):
+                reader.pages[index].extract_text()
+                pages += 1
+    return pages, time.perf_counter() - start
+
+
+@pytest.mark.bench
+def test_import_speed_against_pypdf2(tmp_path: Path) -> None:
+    files = _corpus()
+    pages, seconds, ready = _import_all(tmp_path / "library", files)
+    base_pages, base_seconds = _pypdf2(ready)
+    assert base_pages == pages
+    ours, base = pages / seconds, base_pages / base_seconds
+    print(
+        f"\nimport (extract + tree + store, child process): {len(ready)} files, {pages} pages in {seconds:.2f} s"
+        f" = {ours:.0f} pages/s\nPyPDF2 extract_text, same files: {base_pages} pages in {base_seconds:.2f} s"
+        f" = {base:.0f} pages/s\nratio: {ours / base:.1f}x (targets: >= 300 pages/s, >= 6x)"
+    )
+    assert ours >= 300
+    assert ours / base >= 6
+
+
+def _build_big(path: Path) -> int:
+    """A BIG_PAGES-page PDF made of whole corpus documents, repeated as needed."""
+    sources = [CORPUS / name for name in BIG_SOURCES if (CORPUS / name).exists()]
+    if not sources:
+        pytest.skip("corpus not available")
+    out = pymupdf.open()
+    index = 0
+    while out.page_count < BIG_PAGES:
+        with pymupdf.open(sources[index % len(sources)]) as src:
+            need = BIG_PAGES - out.page_count
+            out.insert_pdf(src, from_page=0, to_page=min(src.page_count, need) - 1)
+        index += 1
+    count = out.page_count
+    out.save(path, garbage=1)
+    out.close()
+    return count
+
+
+MEASURE = """
+import json, resource, sys, time
+from pathlib import Path
+from pageindex_desktop.core import extract_worker
+from pageindex_desktop.core.indexer import import_pdf
+from pageindex_desktop.core.store import Library
+start = time.perf_counter()
+with Library(Path(sys.argv[1])) as library:
+    result = import_pdf(library, Path(sys.argv[2]))
+seconds = time.perf_counter() - start
+extract_worker.shutdown()  # reap the child so its peak RSS is counted in RUSAGE_CHILDREN
+me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"status": result.status, "error": result.error, "pages": result.page_count,
+                  "outline": result.outline_source, "seconds": seconds, "self_kb": me, "children_kb": kids}))
+"""
+
+
+@pytest.mark.bench
+def test_2000_page_import_peak_memory(tmp_path: Path) -> None:
+    big = tmp_path / "big.pdf"
+    built = _build_big(big)
+    assert built == BIG_PAGES
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(tmp_path / "library"), str(big)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=True,
+    )
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data["status"] == "ready", data["error"]
+    self_mb, kids_mb = data["self_kb"] / 1024, data["children_kb"] / 1024
+    print(
+        f"\n2,000-page import: {data['pages']} pages in {data['seconds']:.1f} s"
+        f" ({data['pages'] / data['seconds']:.0f} pages/s, outline {data['outline']});"
+        f" peak RSS parent {self_mb:.0f} MB + largest child {kids_mb:.0f} MB = {self_mb + kids_mb:.0f} MB"
+        f" (target < 500 MB)"
+    )
+    assert data["pages"] == BIG_PAGES
+    assert self_mb + kids_mb < 500
