@@ -144,6 +144,29 @@ def _join_block(lines: list[str]) -> str:
     return out
 
 
+def _label_rules(doc: pymupdf.Document) -> list[tuple[int, str]] | None:
+    """The document's page-label rules, read once per open document (pymupdf re-reads them for every page)."""
+    rules = getattr(doc, "_pageindex_label_rules", False)
+    if rules is False:
+        try:
+            rules = sorted(doc._get_page_labels())
+        except Exception:  # a private helper of pymupdf: fall back to the per-page public call
+            rules = None
+        doc._pageindex_label_rules = rules
+    return rules  # type: ignore[return-value]
+
+
+def _label(page: pymupdf.Page) -> str:
+    """The page's printed label ('' when the document has none or its label tree is broken)."""
+    try:
+        rules = _label_rules(page.parent)
+        if rules is None:
+            return page.get_label() or ""
+        return pymupdf.utils.get_label_pno(page.number, rules) if rules else ""
+    except Exception:
+        return ""
+
+
 def _page_data(page: pymupdf.Page, number: int) -> PageData:
     """Text, label, size and lines of one page from a single dict walk."""
     data = page.get_text("dict", flags=TEXT_FLAGS)
@@ -161,11 +184,7 @@ def _page_data(page: pymupdf.Page, number: int) -> PageData:
         if texts:
             blocks.append(_join_block(texts))
     rect = page.rect
-    try:
-        label = page.get_label() or ""
-    except Exception:  # a broken /PageLabels tree must not lose the page
-        label = ""
-    return PageData(number, clean_title(label), "\n\n".join(blocks), rect.width, rect.height, lines)
+    return PageData(number, clean_title(_label(page)), "\n\n".join(blocks), rect.width, rect.height, lines)
 
 
 def page_data(doc: pymupdf.Document, index: int) -> PageData:
