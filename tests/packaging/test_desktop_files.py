@@ -180,7 +180,9 @@ def test_ico_and_icns_hold_every_size() -> None:
     assert {b"ic07", b"ic08", b"ic09", b"ic10", b"icp4", b"icp5"} <= set(types)
 
 
-def test_render_icons_reproduces_the_committed_pngs(tmp_path: Path) -> None:
+def test_render_icons_reproduces_the_committed_pngs(tmp_path: Path, qapp: object) -> None:
+    # qapp: pytest-qt's QApplication, so render_icons does not make a bare QGuiApplication that later widget
+    # tests would inherit.
     render_icons = load_render_icons()
     if not render_icons.qt_available():
         pytest.skip("PySide6 QtSvg not importable")
