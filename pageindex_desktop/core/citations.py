@@ -134,6 +134,7 @@ def verify_citations(
     docs = [d for d in library.documents() if scope is None or d.doc_id in set(scope)]
     marks = sorted({(c.start, c.end) for c in cites})
     texts: dict[tuple[str, int], str] = {}
+    labels: dict[str, list[str]] = {}
     for cite in cites:
         cite.claim = claim_before(answer, cite, marks)
         doc = resolve_title(cite.written, docs)
@@ -142,19 +143,31 @@ def verify_citations(
             continue
         cite.document, cite.doc_id = doc.title, doc.doc_id
         if (doc.doc_id, cite.page) not in returned:
-            cite.reason = "page never read"
-            continue
-        key = (doc.doc_id, cite.page)
-        if key not in texts:
-            stored = library.pages(doc.doc_id, [cite.page])
-            texts[key] = stored[0].text if stored else ""
-        same_mark = [c.page for c in cites if c.start == cite.start and c.doc_id == doc.doc_id]
-        union = " ".join(_text(library, texts, doc.doc_id, p) for p in same_mark if (doc.doc_id, p) in returned)
-        if claim_support(cite.claim, texts[key], union or texts[key]):
+            physical = _by_label(library, labels, doc.doc_id, cite.page, returned)
+            if physical is None:
+                cite.reason = "page never read"
+                continue
+            cite.page = physical  # the model cited the printed page number of a page it read
+    readable = [c for c in cites if c.doc_id and not c.reason]
+    for cite in readable:
+        own = _text(library, texts, cite.doc_id, cite.page)
+        same_mark = [c.page for c in readable if c.start == cite.start and c.doc_id == cite.doc_id]
+        union = " ".join(_text(library, texts, cite.doc_id, p) for p in same_mark)
+        if claim_support(cite.claim, own, union):
             cite.verified = True
         else:
             cite.reason = "claim not found on the page"
     return cites
+
+
+def _by_label(
+    library: Library, labels: dict[str, list[str]], doc_id: str, page: int, returned: set[tuple[str, int]]
+) -> int | None:
+    """The physical page the model read whose printed label is `page`, if exactly one matches."""
+    if doc_id not in labels:
+        labels[doc_id] = library.page_labels(doc_id)
+    matches = [i + 1 for i, label in enumerate(labels[doc_id]) if label == str(page) and (doc_id, i + 1) in returned]
+    return matches[0] if len(matches) == 1 else None
 
 
 def _text(library: Library, cache: dict[tuple[str, int], str], doc_id: str, page: int) -> str:

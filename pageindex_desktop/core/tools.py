@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -37,6 +38,19 @@ class ToolError(Exception):
         self.code = code
         self.message = message
         self.options = options or []
+
+
+_SPACES = re.compile(r"[ \t\u00a0]+")
+_EDGE_SPACE = re.compile(r" ?\n ?")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_SOFT_WRAP = re.compile(r"(?<=[^\s.:;!?])\n(?=[a-z(])")
+
+
+def reflow(text: str) -> str:
+    """Page text as the model gets it: runs of spaces collapsed and soft line wraps (a line that continues in
+    lower case) joined. The words are unchanged; only whitespace that costs tokens on every turn goes."""
+    text = _EDGE_SPACE.sub("\n", _SPACES.sub(" ", text))
+    return _SOFT_WRAP.sub(" ", _BLANK_LINES.sub("\n\n", text)).strip()
 
 
 def ok(result: Any, next_steps: list[str]) -> str:
@@ -197,7 +211,7 @@ class ToolBox:
         texts: list[dict[str, Any]] = []
         used = 0
         for page in self.library.pages(d.doc_id, wanted):
-            body = page.text
+            body = reflow(page.text)
             if texts and used + len(body) > self.page_budget:
                 break
             if not texts and len(body) > self.page_budget:

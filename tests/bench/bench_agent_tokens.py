@@ -22,8 +22,6 @@ import pytest
 from rapidfuzz import fuzz
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from conftest import corpus_file  # noqa: E402
 from fake_openai import FakeOpenAI, Reply, text, tool  # noqa: E402
 
 from pageindex_desktop.core.agent import Agent  # noqa: E402
@@ -37,6 +35,17 @@ from pageindex_desktop.core.tools import ToolBox  # noqa: E402
 DOCS = ["2023-annual-report.pdf", "Regulation Best Interest_proposed rule.pdf", "pdfjs__freeculture.pdf"]
 QUESTIONS_PER_DOC = 5
 PAGES_READ = 3
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+def corpus_file(name: str) -> Path:
+    """A corpus PDF; the bench is skipped when the corpus is not beside the checkout."""
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus file {name} not available")
+    return path
+
+
 _LINE = re.compile(r"^\s*\[(?P<id>[^\]]+)\] (?P<title>.+?) p(?P<s>\d+)(?:-(?P<e>\d+))?(?: |$)")
 
 

@@ -19,8 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_agent_tokens import _import  # noqa: E402
-from conftest import corpus_file  # noqa: E402
+from bench_agent_tokens import _import, corpus_file  # noqa: E402
 from fake_openai import FakeOpenAI, Reply, text  # noqa: E402
 
 from pageindex_desktop.core.llm import Endpoint, LLMClient  # noqa: E402

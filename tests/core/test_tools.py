@@ -111,3 +111,12 @@ def test_search_finds_exact_figures_with_snippets_and_falls_back_to_some_terms(l
     assert loose["matched"] == "some of the terms" and loose["hits"][0]["page"] == 20
     assert call(box, "search_document", doc=doc, query="  ")["error"]["code"] == "INVALID_INPUT"
     assert box.returned == set()  # snippets are not pages read
+
+
+def test_page_text_is_reflowed_without_changing_a_word() -> None:
+    from pageindex_desktop.core.tools import reflow
+
+    raw = "Net income rose   to \nmillions in 2023.  \n\n\n\nRisk Factors\nThe main risks\n(a) rates;\n- credit\n"
+    out = reflow(raw)
+    assert out == "Net income rose to millions in 2023.\n\nRisk Factors\nThe main risks (a) rates;\n- credit"
+    assert out.split() == raw.split()
