@@ -39,6 +39,7 @@ class Reply:
     chunk_delay: float = 0.0
     omit_index: bool = False  # tool-call deltas without `index`, as some local servers send them
     no_usage: bool = False  # never send a usage chunk, as some local servers do not
+    garbage: bool = False  # after the text, send an SSE event that is not JSON
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -244,6 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
             content = content[: reply.cut_after]
         for start in range(0, len(content), 7):
             delta({"content": content[start : start + 7]})
+        if reply.garbage:
+            self._chunk("{this is not json")
         if reply.cut_after is not None:
             self.close_connection = True
             self.wfile.flush()

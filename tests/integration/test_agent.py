@@ -203,3 +203,12 @@ def test_parallel_calls_without_index_and_a_server_without_usage(fake_openai: Fa
     usages = [e for e in events if isinstance(e, Usage)]
     assert len(usages) == 2 and all(u.estimated and u.prompt_tokens > 100 for u in usages)
     assert events[-1].prompt_tokens == usages[-1].total_prompt_tokens
+
+
+def test_a_garbled_stream_is_a_clear_failure(fake_openai: FakeOpenAI, library: Library) -> None:
+    annual_report(library)
+    fake_openai.script(text("Net income rose", garbage=True), text("", garbage=True))
+    first = run(make_agent(fake_openai.url, library))
+    assert isinstance(first[-1], Failed) and "broke off mid-stream" in first[-1].message
+    second = run(make_agent(fake_openai.url, library))
+    assert isinstance(second[-1], Failed) and type(second[-1].error).__name__ == "MalformedStream"
