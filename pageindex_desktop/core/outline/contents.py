@@ -16,6 +16,7 @@ from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, folio_value, running_key
 
 MAX_TOC_PAGES = 12
+_EDGE_FOLIO = re.compile(r"^(?:[0-9]{1,4}|[ivxlcdm]{1,7})\s+|\s+(?:[0-9]{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 
 
 @dataclass
@@ -66,8 +67,8 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[str]) -> list[Row
         if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None:
             continue  # decorative glyph strips, rules
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
-        if in_margin and running_key(text) in running:
-            continue
+        if in_margin and (running_key(text) in running or running_key(_EDGE_FOLIO.sub("", text)) in running):
+            continue  # a running header, possibly merged with the page number beside it
         out.append(row)
     return out
 
@@ -94,7 +95,7 @@ def _find_region(doc: ExtractedDocument, running: set[str]) -> ContentsRegion | 
             continue
         heading_at = next((i for i, r in enumerate(rows[:10]) if CONTENTS.match(r.text.strip())), None)
         if heading_at is not None:
-            top = rows[heading_at].y0 - 2 * (rows[heading_at].y1 - rows[heading_at].y0)
+            top = rows[heading_at].y0 - 1.5 * (rows[heading_at].y1 - rows[heading_at].y0)
             body = [r for r in rows[:heading_at] if r.y0 >= top] + rows[heading_at + 1:]
         else:
             body = rows

@@ -47,6 +47,8 @@ _NUMBER_START = re.compile(
     r"|book|lecture|unit|kapitel|teil|abschnitt|anhang|chapitre|partie|cap[íi]tulo|capitolo|parte|titre|title)\s",
     re.IGNORECASE,
 )
+_WORD4 = re.compile(r"[^\W\d_]{4,}")
+_UNNUMBERED = frozenset({"none", "centred"})
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
     "das von zu im".split()
@@ -81,6 +83,8 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
         start = _title_block_end(rows, body) if page_index == first_text else 0
         page = doc.pages[page_index]
         caption_bottom, caption_style = -1.0, (0.0, False)
+        left = min((r.x0 for r in rows), default=0.0)
+        right = max((r.x1 for r in rows), default=page.width)
         for i in range(start, len(rows)):
             row = rows[i]
             if analysis.is_running(row, i):
@@ -91,7 +95,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
             if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
-            if candidates and _continues(candidates[-1], row, i, body, page.width):
+            if candidates and _continues(candidates[-1], row, i, body, page.width, left):
                 prev = candidates[-1]
                 prev.text = f"{prev.text} {row.text.strip()}"
                 prev.last_index = i
@@ -99,12 +103,16 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
                 continue
             cand = _judge(row, body, body_bold, page.width)
             if cand is None:
-                continue
+                cand = _centred(rows, i, left, right, body)
+                if cand is None:
+                    continue
             cand.last_index = i
             candidates.append(cand)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
     candidates = _in_sequence(candidates, body)
     candidates = _drop_labels(candidates)
+    candidates = _drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
+    candidates = _drop_title_pages(candidates, analysis, body)
     candidates = _numbered_system(candidates, body)
     levels = _style_levels(candidates)
     return [Heading(title=c.text, level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
@@ -154,13 +162,15 @@ def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate |
         return None
     if _SENTENCE_END.search(text) or _CAPTION.match(text) or _LEADERS.search(text):
         return None
+    if text.endswith(".") and not larger and len(words) >= 3:
+        return None  # a sentence, or a run-in head followed by its text
     letters = len(_LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
         return None
     num = leading_number(text) if maybe_numbered else None
     kind = "none"
     if num is not None:
-        if not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘"):
+        if not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘") or not _WORD4.search(num.rest):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
@@ -173,6 +183,32 @@ def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate |
     if num is None or not _numbered_title(num, words, row, width, body):
         return None
     return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _centred(rows: list[Row], i: int, left: float, right: float, body: float) -> _Candidate | None:
+    """A short body-size title centred in the text column with white space above and below ("Film")."""
+    row = rows[i]
+    text = row.text.strip()
+    width = right - left
+    if len(text) > 60 or abs(row.size - body) > 1.5 or width <= 0 or row.crowded:
+        return None
+    if abs((row.x0 + row.x1) / 2 - (left + right) / 2) > 0.03 * width or row.x1 - row.x0 > 0.6 * width:
+        return None
+    if row.x0 - left < 0.1 * width:
+        return None
+    height = row.y1 - row.y0
+    above = row.y0 - rows[i - 1].y1 if i > 0 else 2 * height
+    below = rows[i + 1].y0 - row.y1 if i + 1 < len(rows) else height
+    if above < 1.2 * height or below < 0.6 * height:
+        return None
+    words = text.split()
+    if len(words) > 8 or _SENTENCE_END.search(text) or _MATH.search(text) or _CAPTION.match(text):
+        return None
+    if text.endswith(":") or len(_LETTER.findall(text)) < 0.7 * len(text.replace(" ", "")):
+        return None
+    if not _title_like(words) or leading_number(text) is not None:
+        return None
+    return _Candidate(row, text, (round(row.size), row.bold, "centred"), bottom=row.y1)
 
 
 def _numbered_title(num: Numbering, words: list[str], row: Row, width: float, body: float) -> bool:
@@ -201,7 +237,7 @@ def _title_like(words: list[str]) -> bool:
     return caps >= 0.6 * len(significant) or len(significant) <= 3
 
 
-def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float) -> bool:
+def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded:
         return False
@@ -210,13 +246,16 @@ def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float
     if len(prev.text) + len(row.text) > MAX_CHARS or _CAPTION.match(row.text):
         return False
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
-    if not emphasised and prev.row.x1 < 0.75 * width:
-        return False  # a short body-size numbered heading is complete; the next line is text
+    if not emphasised and prev.row.x1 < 0.75 * width and not (
+        abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30
+    ):
+        return False  # a body-size heading goes on only in its own indented block; else the next line is text
     num = leading_number(row.text)
     if num is not None and num.rest:
         return False
     gap = row.y0 - prev.bottom
-    return -1 < gap <= 0.8 * (row.y1 - row.y0)
+    height = row.y1 - row.y0
+    return -0.4 * height < gap <= 0.8 * height
 
 
 def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
@@ -229,7 +268,7 @@ def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
     kept: list[_Candidate] = []
     for cand in candidates:
         kind = cand.style[2]
-        if kind == "none" or kind.startswith("keyword") or kind.startswith("decimal") and kind != "decimal1":
+        if kind in _UNNUMBERED or kind.startswith("keyword") or kind.startswith("decimal") and kind != "decimal1":
             kept.append(cand)
             continue
         num = leading_number(cand.text)
@@ -267,6 +306,33 @@ def _drop_labels(candidates: list[_Candidate]) -> list[_Candidate]:
     return [c for c, k in zip(candidates, keys) if not k or counts[k] < (8 if k.startswith("=") else 4)]
 
 
+def _drop_frame_titles(candidates: list[_Candidate], text_pages: int) -> list[_Candidate]:
+    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section."""
+    if text_pages < 6:
+        return candidates
+    spots: dict[tuple[tuple[float, bool, str], int, int], set[int]] = {}
+    for cand in candidates:
+        if cand.style[2] not in _UNNUMBERED:
+            continue  # numbered in sequence: chapters that each open a page
+        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), set()).add(cand.row.page)
+    crowded = {key for key, pages in spots.items() if len(pages) >= max(5, 0.4 * text_pages)}
+    return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
+
+
+def _drop_title_pages(candidates: list[_Candidate], analysis: Analysis, body: float) -> list[_Candidate]:
+    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section."""
+    per_page: dict[int, int] = {}
+    for cand in candidates:
+        per_page[cand.row.page] = per_page.get(cand.row.page, 0) + 1
+    covers = set()
+    for page, count in per_page.items():
+        if count >= 4 and not any(
+            abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in analysis.rows[page - 1]
+        ):
+            covers.add(page)
+    return [c for c in candidates if c.row.page not in covers]
+
+
 def _readings(num: Numbering) -> list[tuple[str, int]]:
     """(counter, position) readings of a number: "I."/"i."/"V."/"x." may be roman numerals or letters."""
     value = ordinal(num)
@@ -279,10 +345,10 @@ def _readings(num: Numbering) -> list[tuple[str, int]]:
 
 def _numbered_system(candidates: list[_Candidate], body: float) -> list[_Candidate]:
     """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them."""
-    numbered = sum(1 for c in candidates if c.style[2] != "none")
+    numbered = sum(1 for c in candidates if c.style[2] not in _UNNUMBERED)
     if numbered < 5 or numbered < 0.6 * len(candidates):
         return candidates
-    return [c for c in candidates if c.style[2] != "none" or c.style[0] >= body + max(1.0, 0.12 * body)]
+    return [c for c in candidates if c.style[2] not in _UNNUMBERED or c.style[0] >= body + max(1.0, 0.12 * body)]
 
 
 def _style_levels(candidates: list[_Candidate]) -> dict[tuple[float, bool, str], int]:
@@ -295,7 +361,7 @@ def _style_levels(candidates: list[_Candidate]) -> dict[tuple[float, bool, str],
     first_kind: dict[tuple[float, bool], str] = {}
     for i, cand in enumerate(candidates):
         first_seen.setdefault(cand.style, i)
-        if cand.style[2] != "none":
+        if cand.style[2] not in _UNNUMBERED:
             first_kind.setdefault(cand.style[:2], cand.style[2])
 
     def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:

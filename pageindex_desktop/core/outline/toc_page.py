@@ -55,7 +55,7 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     if region is None:
         return None
     heading_row, toc_pages, rows = region.heading, region.pages, region.rows
-    entries = _parse_entries(rows)
+    entries = _parse_entries(rows, 2 * doc.page_count + 20)
     if len(entries) < 3:
         return None
     skip = set(toc_pages)
@@ -80,7 +80,7 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     return add_deeper_headings(headings, doc)
 
 
-def _parse_entries(rows: list[Row]) -> list[Entry]:
+def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     """Contents rows -> entries: page numbers split off, wrapped titles joined, bare page numbers attached."""
     rows = _until_body(rows)
     right = max((r.x1 for r in rows), default=0.0)
@@ -113,6 +113,8 @@ def _parse_entries(rows: list[Row]) -> list[Entry]:
         if not title or len(title) > 200 or title.replace(".", "").strip().isdigit():
             continue
         value = parse_page_number(printed) if isinstance(printed, str) else printed
+        if value is not None and value[0] > limit:
+            value = None  # a year or a figure, not a page of this document
         num = leading_number(title)
         entries.append(Entry(title=title, printed=value, x0=first.x0, size=first.size, bold=first.bold,
                              toc_page=first.page, y_toc=row.y1, numbered=num.depth if num else 0))
