@@ -63,10 +63,11 @@ def _max_depth(nodes: list[Node]) -> int:
 
 
 def render_structure(nodes: list[Node], budget: int, part: int = 1) -> StructureView:
-    """The deepest full view that fits `budget` characters; when one level is too wide, split it in parts."""
+    """The deepest view that fits `budget` characters (with summaries when they fit too, since depth matters more
+    for navigation); when even the top level is too wide, split it in parts."""
     deepest = _max_depth(nodes)
-    for summaries in (True, False):
-        for depth in range(deepest, 0, -1):
+    for depth in range(deepest, 0, -1):
+        for summaries in (True, False):
             lines = _lines(nodes, depth, summaries)
             text = "\n".join(lines)
             if len(text) <= budget:

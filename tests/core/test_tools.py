@@ -120,3 +120,13 @@ def test_page_text_is_reflowed_without_changing_a_word() -> None:
     out = reflow(raw)
     assert out == "Net income rose to millions in 2023.\n\nRisk Factors\nThe main risks (a) rates;\n- credit"
     assert out.split() == raw.split()
+
+
+def test_structure_prefers_depth_to_summaries_and_shows_summaries_when_they_fit(library: Library) -> None:
+    kids = [Node(f"000{k}", f"Part {k}", 2, k, k, True, "Summary " + "x" * 100) for k in range(2, 6)]
+    nodes = [Node("0001", "Book", 1, 1, 5, True, "The whole book " + "y" * 100, kids)]
+    doc = add_document(library, "Small book", [f"page {n}" for n in range(1, 6)], nodes)
+    roomy = call(ToolBox(library), "get_document_structure", doc=doc)["result"]["outline"]
+    assert "Part 5" in roomy and "— Summary xx" in roomy
+    tight = call(ToolBox(library, structure_budget=200), "get_document_structure", doc=doc)["result"]["outline"]
+    assert "Part 5" in tight and "Summary" not in tight
