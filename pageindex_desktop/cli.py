@@ -24,7 +24,7 @@ from typing import Any
 from pageindex_desktop import __version__
 from pageindex_desktop.config import library_home
 from pageindex_desktop.core.errors import PageIndexError
-from pageindex_desktop.core.indexer import ImportProgress, ImportResult, import_pdf, pdf_paths
+from pageindex_desktop.core.indexer import ImportProgress, ImportResult, import_many, pdf_paths
 from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.pages_range import format_page_ranges, parse_page_ranges
 from pageindex_desktop.core.store import DocumentRecord, Library
@@ -78,15 +78,14 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
             failures.append(f"{raw}: the folder contains no PDF files")
         files.extend(f for f in found if f not in files)
     show_progress = not args.json and sys.stderr.isatty()
-    for path in files:
-        result = import_pdf(
-            library,
-            path,
-            password=args.password,
-            use_bookmarks=not args.no_bookmarks,
-            on_progress=_progress_printer(path) if show_progress else None,
-            cancel=threading.Event(),
-        )
+    results = import_many(
+        library,
+        files,
+        password=args.password,
+        use_bookmarks=not args.no_bookmarks,
+        on_progress=_progress_printer() if show_progress else None,
+    )
+    for path, result in results:
         if show_progress:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
         _report_import(path, result, args.json)
@@ -99,9 +98,13 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
     return 0
 
 
-def _progress_printer(path: Path) -> Callable[[ImportProgress], None]:
+def _progress_printer() -> Callable[[ImportProgress], None]:
+    """A one-line progress display on a terminal (events come from the import threads, hence the lock)."""
+    lock = threading.Lock()
+
     def show(event: ImportProgress) -> None:
-        print(f"\r\033[K{path.name}: {event.message}", end="", file=sys.stderr, flush=True)
+        with lock:
+            print(f"\r\033[K{event.doc_id}: {event.message}"[:120], end="", file=sys.stderr, flush=True)
 
     return show
 

@@ -15,12 +15,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
 from pageindex_desktop.core import child
+from pageindex_desktop.core.import_types import CancelFlag
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class Worker:
         self.pid = self.process.pid or 0
         self.heavy: list[str] = []
 
-    def wait_ready(self, cancel: threading.Event | None) -> JobOutcome | None:
+    def wait_ready(self, cancel: CancelFlag | None) -> JobOutcome | None:
         """Wait for the child's hello; returns an outcome when it never came (crash, cancel, timeout)."""
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
@@ -91,7 +91,7 @@ class Worker:
         use_bookmarks: bool,
         file_name: str,
         on_message: Callable[[str, int, int], None],
-        cancel: threading.Event | None,
+        cancel: CancelFlag | None,
     ) -> JobOutcome:
         """Send one job and wait for its end, forwarding progress; cancel stops the child within POLL_SECONDS."""
         self.jobs += 1
@@ -165,7 +165,7 @@ def _relog(message: tuple[Any, ...]) -> None:
     logging.getLogger(str(message[2])).log(int(message[1]), "[extraction child] %s", message[3])
 
 
-def acquire(cancel: threading.Event | None = None) -> tuple[Worker | None, JobOutcome | None]:
+def acquire(cancel: CancelFlag | None = None) -> tuple[Worker | None, JobOutcome | None]:
     """A ready child: a warm idle one when available, else a new one (None plus the outcome when it failed)."""
     with _pool_lock:
         while _idle:

@@ -18,7 +18,7 @@ from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
 from pageindex_desktop.core.errors import DocumentNotFound
 from pageindex_desktop.core.import_lock import import_lock
-from pageindex_desktop.core.indexer import CANCELLED, ImportProgress, import_pdf, pdf_paths, reindex
+from pageindex_desktop.core.indexer import CANCELLED, ImportProgress, import_many, import_pdf, pdf_paths, reindex
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.title import choose_title, metadata_title_ok
 
@@ -189,6 +189,55 @@ def test_a_bug_in_a_callback_raises_and_leaves_no_importing_document(home: Path,
         (doc,) = library.documents()
         assert doc.status == "failed"
         assert counts(home, doc.doc_id) == (0, 0)
+
+
+def test_import_many_reads_two_at_once_and_saves_in_order(home: Path, tmp_path: Path) -> None:
+    files = [make_pdf(tmp_path / f"doc{i}.pdf", sections=10 + i, pages_per_section=4, title=f"Doc number {i}")
+             for i in range(4)]
+    bad = tmp_path / "bad.pdf"
+    bad.write_text("not a pdf")
+    events: list[ImportProgress] = []
+    lock = threading.Lock()
+
+    def record(event: ImportProgress) -> None:
+        with lock:
+            events.append(event)
+
+    paths = [files[0], bad, files[1], files[0], files[2], files[3]]
+    with Library(home) as library:
+        results = list(import_many(library, paths, on_progress=record, jobs=2))
+        assert [p for p, _ in results] == paths
+        statuses = [(r.title, r.status, r.already_present) for _, r in results]
+        assert statuses == [
+            ("Doc number 0", "ready", False),
+            ("bad", "failed", False),
+            ("Doc number 1", "ready", False),
+            ("Doc number 0", "ready", True),
+            ("Doc number 2", "ready", False),
+            ("Doc number 3", "ready", False),
+        ]
+        assert [r.page_count for _, r in results if r.status == "ready"] == [40, 44, 40, 48, 52]
+        assert library.conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 40 + 44 + 48 + 52
+    first, second = results[0][1].doc_id, results[2][1].doc_id
+    order = [(e.doc_id, e.stage) for e in events]
+    # the second document was being read before the first one was saved: two children at work
+    assert order.index((second, "extracting")) < order.index((first, "saving"))
+
+
+def test_closing_a_batch_early_leaves_nothing_importing(home: Path, tmp_path: Path) -> None:
+    files = [make_pdf(tmp_path / f"d{i}.pdf", sections=30, pages_per_section=5, title=f"Batch document {i}") for i in range(3)]
+    with Library(home) as library:
+        batch = import_many(library, files, jobs=2)
+        path, result = next(batch)
+        assert path == files[0] and result.status == "ready"
+        batch.close()
+        statuses = {d.title: (d.status, d.error) for d in library.documents()}
+        assert statuses["Batch document 0"] == ("ready", "")
+        assert all(st != "importing" for st, _ in statuses.values())
+        assert all(err == CANCELLED for st, err in statuses.values() if st == "failed")
+        for doc in library.documents():
+            if doc.status == "failed":
+                assert counts(home, doc.doc_id) == (0, 0)
 
 
 def test_missing_file_fails_without_a_record(home: Path, tmp_path: Path) -> None:

@@ -1,0 +1,206 @@
+"""The steps of one import, split so a batch can run several extractions at once while saving on one thread.
+
+begin (caller's thread: lock, status 'importing') → extract (any thread: the child process) → finish (caller's
+thread: one-transaction save, or a recorded failure). Every step that ends an import releases its lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pageindex_desktop.core import extract_worker
+from pageindex_desktop.core.document import PageData
+from pageindex_desktop.core.import_lock import import_lock
+from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
+from pageindex_desktop.core.outline.tree import Outline
+from pageindex_desktop.core.store import DocumentRecord, Library, sha256_of
+
+log = logging.getLogger(__name__)
+INTERNAL = "The import stopped on an internal error."
+
+
+@dataclass
+class Job:
+    """One document between `begin` and `finish`: what extraction needs and what finishing must undo."""
+
+    record: DocumentRecord
+    file_name: str
+    source: Path
+    was_ready: bool
+    started: float = field(default_factory=time.monotonic)
+    locks: ExitStack = field(default_factory=ExitStack)
+
+    @property
+    def doc_id(self) -> str:
+        """The document's id."""
+        return self.record.doc_id
+
+
+def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) -> DocumentRecord | ImportResult:
+    """Hash and copy a file into the library; a result instead when there is nothing to extract."""
+    if not path.is_file():
+        return failed_without_record(path, f"There is no file at {path}.")
+    try:
+        sha = sha256_of(path)
+    except OSError as exc:
+        return failed_without_record(path, f"The file cannot be read: {exc.strerror or exc}.")
+    existing = library.find_by_sha(sha)
+    if existing is not None and existing.status == "ready":
+        emit(on_progress, existing.doc_id, "done", existing.page_count, existing.page_count, "Already in the library.")
+        return result_of(existing, already_present=True)
+    try:
+        return existing or library.add_file(path, sha, title=path.stem)
+    except OSError as exc:
+        return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
+
+
+def begin(
+    library: Library, record: DocumentRecord, file_name: str, on_progress: ProgressCallback | None
+) -> Job | ImportResult:
+    """Take the document's import lock and mark it 'importing'; a result when that is not possible."""
+    job = Job(record, file_name, library.pdf_path(record.doc_id), record.status == "ready")
+    emit(on_progress, job.doc_id, "queued", 0, 0, "Waiting to read the PDF.")
+    if not job.locks.enter_context(import_lock(library.home, job.doc_id)):
+        job.locks.close()
+        return result_of(record, error="This document is being imported by another process right now.")
+    if not job.source.is_file():
+        return fail(library, job, on_progress, "The library's copy of this PDF is missing; import the file again.")
+    library.set_status(job.doc_id, "importing")
+    return job
+
+
+def extract(
+    job: Job,
+    password: str | None,
+    use_bookmarks: bool,
+    on_progress: ProgressCallback | None,
+    cancel: CancelFlag | None,
+) -> extract_worker.JobOutcome:
+    """Run a child on the library copy, forwarding its progress (from this thread); safe on any thread."""
+    emit(on_progress, job.doc_id, "extracting", 0, 0, "Opening the PDF.")
+    worker, failed = extract_worker.acquire(cancel)
+    if worker is None:
+        assert failed is not None
+        return failed
+
+    def forward(stage: str, done: int, total: int) -> None:
+        text = f"Reading page {done} of {total}." if stage == "extracting" else "Building the section tree."
+        emit(on_progress, job.doc_id, stage, done, total, text)
+
+    outcome = extract_worker.JobOutcome("crashed", message="The import stopped unexpectedly.")
+    try:
+        outcome = worker.run(job.source, password, use_bookmarks, job.file_name, forward, cancel)
+    finally:
+        pages = int(outcome.payload["page_count"]) if outcome.payload else 0
+        extract_worker.release(worker, outcome, pages)
+    if outcome.kind == "result" and cancel is not None and cancel.is_set():
+        return extract_worker.JobOutcome("cancelled")
+    return outcome
+
+
+def finish(
+    library: Library, job: Job, outcome: extract_worker.JobOutcome, on_progress: ProgressCallback | None
+) -> ImportResult:
+    """Save a result in one transaction, or record why there is none; releases the job's lock."""
+    if outcome.kind != "result":
+        return fail(library, job, on_progress, message_for(job.doc_id, outcome))
+    assert outcome.payload is not None
+    payload: dict[str, Any] = outcome.payload
+    pages: list[PageData] = payload["pages"]
+    outline: Outline = payload["outline"]
+    title = str(payload["title"]) or job.record.title
+    if not pages:
+        return fail(library, job, on_progress, "The PDF has no pages.")
+    emit(on_progress, job.doc_id, "saving", 0, 1, "Saving the index.")
+    try:
+        library.save_index(job.doc_id, title=title, pages=pages, outline=outline)
+    except (sqlite3.OperationalError, OSError) as exc:
+        return fail(library, job, on_progress, f"The index could not be saved: {exc}.")
+    job.locks.close()
+    warning = text_layer_warning(pages)
+    log.info("indexed %s: %d pages, outline %s, %.2f s", job.doc_id, len(pages), outline.source,
+             time.monotonic() - job.started)
+    emit(on_progress, job.doc_id, "done", len(pages), len(pages), warning or "Ready.")
+    saved = library.get(job.doc_id)
+    assert saved is not None
+    return result_of(saved, warning=warning)
+
+
+def abandon(library: Library, job: Job, exc: BaseException) -> None:
+    """Ctrl+C or a bug stopped the import midway: never leave the document 'importing'."""
+    fail(library, job, None, CANCELLED if isinstance(exc, KeyboardInterrupt) else INTERNAL)
+
+
+def fail(library: Library, job: Job, on_progress: ProgressCallback | None, error: str) -> ImportResult:
+    """Record a failure and release the lock; a re-index of a ready document keeps its previous index instead."""
+    doc_id = job.doc_id
+    try:
+        if job.was_ready:
+            library.set_status(doc_id, "ready")
+            warning = f"Re-index did not finish ({error.rstrip('.')}); the previous index is kept."
+            emit(on_progress, doc_id, "done", job.record.page_count, job.record.page_count, warning)
+            saved = library.get(doc_id)
+            assert saved is not None
+            return result_of(saved, warning=warning)
+        library.set_status(doc_id, "failed", error)
+        emit(on_progress, doc_id, "failed", 0, 0, error)
+        saved = library.get(doc_id)
+        assert saved is not None
+        return result_of(saved)
+    finally:
+        job.locks.close()
+
+
+def message_for(doc_id: str, outcome: extract_worker.JobOutcome) -> str:
+    """The user's sentence for an outcome that is not a result."""
+    if outcome.kind == "cancelled":
+        return CANCELLED
+    if outcome.kind == "crashed":
+        log.warning("extraction child for %s ended abnormally: %s", doc_id, outcome.message)
+        return outcome.message.rstrip(".") + "; re-index to try again."
+    if outcome.error_kind == "internal":
+        log.error("internal error while indexing %s: %s\n%s", doc_id, outcome.message, outcome.details)
+        return f"The import stopped on an internal error ({outcome.message}); details are in the log."
+    return outcome.message
+
+
+def text_layer_warning(pages: list[PageData]) -> str:
+    """A sentence about pages with no text layer, or '' when every page has text."""
+    missing = sum(1 for p in pages if not p.has_text)
+    if missing == 0:
+        return ""
+    if missing == len(pages):
+        return ("No page has a text layer (scanned or image-only), so the tree is plain page groups and search "
+                "finds nothing; OCR is not available yet.")
+    return f"{missing} of {len(pages)} pages have no text layer (scanned or image-only); their text is not searchable."
+
+
+def failed_without_record(path: Path, error: str) -> ImportResult:
+    """A failure before the file reached the library (missing, unreadable, disk full)."""
+    return ImportResult("", path.stem, 0, "", "failed", error, False)
+
+
+def result_of(record: DocumentRecord, *, already_present: bool = False, warning: str = "", error: str = "") -> ImportResult:
+    """The ImportResult that reflects a stored document."""
+    return ImportResult(
+        doc_id=record.doc_id,
+        title=record.title,
+        page_count=record.page_count,
+        outline_source=record.outline_source,
+        status=record.status,
+        error=error or record.error,
+        already_present=already_present,
+        warning=warning,
+    )
+
+
+def emit(callback: ProgressCallback | None, doc_id: str, stage: str, done: int, total: int, message: str) -> None:
+    """Call the progress callback, when there is one."""
+    if callback is not None:
+        callback(ImportProgress(doc_id, stage, done, total, message))
