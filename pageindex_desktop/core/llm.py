@@ -21,6 +21,8 @@ import openai
 from pageindex_desktop.core.llm_errors import MalformedStream, ModelError, RequestRejected, UnknownModel, map_error
 
 log = logging.getLogger(__name__)
+# The openai client logs whole request bodies (document text) at DEBUG: keep it quiet even in a debug session.
+logging.getLogger("openai").setLevel(logging.WARNING)
 
 
 class Cancelled(ModelError):

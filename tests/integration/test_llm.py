@@ -79,3 +79,15 @@ def test_check_connection_lists_models_or_pings_endpoints_without_a_list(fake_op
     fake_openai.script(error(401, "nope"))
     with pytest.raises(WrongApiKey):
         check_connection(client(fake_openai.url))
+
+
+def test_debug_logging_never_records_page_text_or_the_key(fake_openai: FakeOpenAI,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    fake_openai.script(error(503, "busy"), text("ok"))
+    with caplog.at_level(logging.DEBUG):
+        client(fake_openai.url).complete([{"role": "user", "content": "CONFIDENTIAL page text"}])
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "retry 1" in logged
+    assert "CONFIDENTIAL" not in logged and "sk-secret-value" not in logged
