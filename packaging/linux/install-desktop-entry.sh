@@ -31,16 +31,16 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# Where the .desktop/metainfo and the icons are: beside this script in the repository (packaging/linux and
-# resources/icons) or inside a built bundle (linux/ and _internal/resources/icons).
-if [ -d "$here/../../resources/icons" ]; then
+# Where the .desktop/metainfo and the icons are: inside a built bundle (linux/ and _internal/resources/icons) or
+# beside this script in the repository (packaging/linux and resources/icons).
+if [ -d "$here/../_internal/resources/icons" ]; then
+  icons="$here/../_internal/resources/icons"
+  [ -n "$bundle" ] || bundle="$(cd "$here/.." && pwd)"
+elif [ -d "$here/../../resources/icons" ]; then
   icons="$here/../../resources/icons"
   if [ -z "$bundle" ] && [ -x "$here/../../dist/PageIndexDesktop/pageindex-desktop" ]; then
     bundle="$(cd "$here/../../dist/PageIndexDesktop" && pwd)"
   fi
-elif [ -d "$here/../_internal/resources/icons" ]; then
-  icons="$here/../_internal/resources/icons"
-  [ -n "$bundle" ] || bundle="$(cd "$here/.." && pwd)"
 else
   echo "install-desktop-entry.sh: cannot find the icons next to $here" >&2
   exit 1
