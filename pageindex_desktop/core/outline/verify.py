@@ -22,14 +22,17 @@ _NUMBERING = re.compile(
     re.IGNORECASE,
 )
 _NON_WORD = re.compile(r"[\W_]+")
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]+")
 FUZZY_MIN = 88  # partial_ratio (0-100) a title needs against a page to count as printed there
 MIN_FUZZY_LEN = 6  # shorter titles must appear exactly (after normalisation)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize(text: str, strip_numbering: bool = True) -> str:
     """Lower case, accents and punctuation removed, single spaces, leading section number dropped."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    if not text.isascii():
+        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    text = text.casefold()
     if strip_numbering:
         stripped = _NUMBERING.sub("", text, count=1)
         if _NON_WORD.sub("", stripped):  # a title that is only a number keeps it
