@@ -29,7 +29,7 @@ _CAPTION = re.compile(
     re.IGNORECASE,
 )
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
-_SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|[^\W\d_]-$|\s\S{1,3}\.$")
+_SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
 _NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
@@ -47,6 +47,8 @@ _NUMBER_START = re.compile(
     r"|book|lecture|unit|kapitel|teil|abschnitt|anhang|chapitre|partie|cap[íi]tulo|capitolo|parte|titre|title)\s",
     re.IGNORECASE,
 )
+_LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
+_RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
 _UNNUMBERED = frozenset({"none", "centred"})
 _SMALL_WORDS = frozenset(
@@ -77,6 +79,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
     region = find_contents(doc, analysis)
     contents_pages = set(region.pages) if region is not None else set()
     candidates: list[_Candidate] = []
+    label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
         if page_index + 1 in contents_pages:
             continue  # contents entries are headings of other pages
@@ -101,6 +104,10 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
                 prev.last_index = i
                 prev.bottom = row.y1
                 continue
+            if row.bold or row.size > body + 1:
+                m = _LABEL_WORD.match(row.text)
+                if m:
+                    label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
             cand = _judge(row, body, body_bold, page.width)
             if cand is None:
                 cand = _centred(rows, i, left, right, body)
@@ -110,7 +117,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
             candidates.append(cand)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
     candidates = _in_sequence(candidates, body)
-    candidates = _drop_labels(candidates)
+    candidates = _drop_labels(candidates, label_counts)
     candidates = _drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
     candidates = _drop_title_pages(candidates, analysis, body)
     candidates = _numbered_system(candidates, body)
@@ -164,6 +171,9 @@ def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate |
         return None
     if text.endswith(".") and not larger and len(words) >= 3:
         return None  # a sentence, or a run-in head followed by its text
+    m = _RUN_IN.match(text)
+    if m and _prose(m.group(1)):
+        return None  # "Residual Representations. In image recognition, ..." is a paragraph
     letters = len(_LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
         return None
@@ -206,9 +216,16 @@ def _centred(rows: list[Row], i: int, left: float, right: float, body: float) ->
         return None
     if text.endswith(":") or len(_LETTER.findall(text)) < 0.7 * len(text.replace(" ", "")):
         return None
-    if not _title_like(words) or leading_number(text) is not None:
+    if not _title_like(words) or leading_number(text) is not None or not _WORD4.search(text):
         return None
     return _Candidate(row, text, (round(row.size), row.bold, "centred"), bottom=row.y1)
+
+
+def _prose(text: str) -> bool:
+    """Four or more words, most longer ones in lower case: sentence text, not a title."""
+    words = text.split()
+    longer = [w for w in words if len(w) > 3 and w[0].isalpha()]
+    return len(words) >= 4 and bool(longer) and sum(w[0].islower() for w in longer) >= 0.5 * len(longer)
 
 
 def _numbered_title(num: Numbering, words: list[str], row: Row, width: float, body: float) -> bool:
@@ -245,6 +262,8 @@ def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float
         return False
     if len(prev.text) + len(row.text) > MAX_CHARS or _CAPTION.match(row.text):
         return False
+    if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
+        return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
     if not emphasised and prev.row.x1 < 0.75 * width and not (
         abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30
@@ -285,7 +304,7 @@ def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
     return kept
 
 
-def _drop_labels(candidates: list[_Candidate]) -> list[_Candidate]:
+def _drop_labels(candidates: list[_Candidate], label_counts: dict[str, int]) -> list[_Candidate]:
     """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
 
     A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
@@ -303,7 +322,15 @@ def _drop_labels(candidates: list[_Candidate]) -> list[_Candidate]:
         keys.append(key)
         if key:
             counts[key] = counts.get(key, 0) + 1
-    return [c for c, k in zip(candidates, keys) if not k or counts[k] < (8 if k.startswith("=") else 4)]
+    kept = []
+    for cand, key in zip(candidates, keys):
+        if key and counts[key] >= (8 if key.startswith("=") else 4):
+            continue
+        m = _LABEL_WORD.match(cand.text)
+        if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4:
+            continue
+        kept.append(cand)
+    return kept
 
 
 def _drop_frame_titles(candidates: list[_Candidate], text_pages: int) -> list[_Candidate]:

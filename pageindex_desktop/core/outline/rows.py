@@ -78,6 +78,12 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         target.y1 = max(target.y1, line.y1)
         target.parts += 1
     rows.sort(key=lambda r: (r.y0, r.x0))
+    if not merge_all and len(rows) >= 12:
+        left = sum(1 for r in rows if r.x1 < mid + 10)
+        right = sum(1 for r in rows if r.x0 > mid - 10)
+        if left >= 0.25 * len(rows) and right >= 0.25 * len(rows):
+            # two columns: read the left one down, then the right one (full-width rows stay in the first pass)
+            rows.sort(key=lambda r: (r.x0 > mid - 10, r.y0, r.x0))
     return rows
 
 
