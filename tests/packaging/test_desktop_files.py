@@ -275,7 +275,7 @@ def test_install_desktop_entry_installs_and_uninstalls(tmp_path: Path) -> None:
     bundle.mkdir()
     (bundle / "pageindex-desktop").write_text("#!/bin/sh\nexit 0\n")
     (bundle / "pageindex-desktop").chmod(0o755)
-    prefix = tmp_path / "share"
+    prefix = tmp_path / "root" / "usr" / "share"
     script = LINUX / "install-desktop-entry.sh"
     env = {**os.environ, "HOME": str(tmp_path)}
     result = subprocess.run(["bash", str(script), "--prefix", str(prefix), "--bundle", str(bundle)],
@@ -290,6 +290,10 @@ def test_install_desktop_entry_installs_and_uninstalls(tmp_path: Path) -> None:
     for size in SIZES:
         icon = prefix / f"icons/hicolor/{size}x{size}/apps/{APP_ID}.png"
         assert png_header(icon)[:2] == (size, size)
+    if shutil.which("appstreamcli"):  # metainfo, desktop file and icons checked together, as a distro would
+        tree = subprocess.run(["appstreamcli", "validate-tree", "--no-net", str(tmp_path / "root")],
+                              capture_output=True, text=True, timeout=120)
+        assert tree.returncode == 0, tree.stdout + tree.stderr
     if shutil.which("update-desktop-database"):
         cache = (prefix / "applications" / "mimeinfo.cache").read_text(encoding="utf-8")
         assert f"application/pdf={DESKTOP.name};" in cache
