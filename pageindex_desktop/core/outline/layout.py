@@ -108,7 +108,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
                 m = _LABEL_WORD.match(row.text)
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
-            cand = _judge(row, body, body_bold, page.width)
+            cand = _judge(row, body, body_bold, left)
             if cand is None:
                 cand = _centred(rows, i, left, right, body)
                 if cand is None:
@@ -151,7 +151,7 @@ def _title_block_end(rows: list[Row], body: float) -> int:
     return len(rows)
 
 
-def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate | None:
+def _judge(row: Row, body: float, body_bold: bool, left: float) -> _Candidate | None:
     """A candidate when the row looks like a heading, else None."""
     text = row.text.strip()
     n = len(text)
@@ -190,7 +190,7 @@ def _judge(row: Row, body: float, body_bold: bool, width: float) -> _Candidate |
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
         return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
-    if num is None or not _numbered_title(num, words, row, width, body):
+    if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
 
@@ -228,7 +228,7 @@ def _prose(text: str) -> bool:
     return len(words) >= 4 and bool(longer) and sum(w[0].islower() for w in longer) >= 0.5 * len(longer)
 
 
-def _numbered_title(num: Numbering, words: list[str], row: Row, width: float, body: float) -> bool:
+def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, left: float) -> bool:
     """A body-size, non-bold numbered row that reads like a title rather than a list item."""
     if row.text.rstrip().endswith(":") or _MATH.search(row.text):
         return False
@@ -238,8 +238,8 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, width: float, bo
         return len(words) <= 12
     if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
-    if len(words) > 12 or row.x1 > width * 0.85 and len(words) > 8:
-        return False
+    if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
+        return False  # long numbered titles only in an indented heading block, else they are list items
     return _title_like(words[1:]) or num.rest.isupper()
 
 
@@ -265,16 +265,14 @@ def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
-    if not emphasised and prev.row.x1 < 0.75 * width and not (
-        abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30
-    ):
+    if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
         return False  # a body-size heading goes on only in its own indented block; else the next line is text
     num = leading_number(row.text)
     if num is not None and num.rest:
         return False
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
-    return -0.4 * height < gap <= 0.8 * height
+    return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
 
 
 def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
