@@ -6,7 +6,7 @@ than a small PDF takes), and imports nothing heavy beyond pymupdf: no Qt, no ope
 
 Protocol (tuples over a multiprocessing Connection):
   child → parent   ("hello", pid, heavy_modules)               once, after start-up
-  parent → child   ("job", path, password, use_bookmarks, file_name)   or None to stop
+  parent → child   ("job", path, password, use_bookmarks, file_name, workers)   or None to stop
   child → parent   ("progress", stage, done, total)            any number, throttled
                    ("log", level, logger name, message)         warnings, re-logged by the parent
                    ("result", payload dict)                     or
@@ -75,8 +75,8 @@ def worker_main(conn: Connection) -> None:
                 return
             if job is None:
                 return
-            _, path, password, use_bookmarks, file_name = job
-            conn.send(run_job(conn, Path(path), password, use_bookmarks, file_name))
+            _, path, password, use_bookmarks, file_name, workers = job
+            conn.send(run_job(conn, Path(path), password, use_bookmarks, file_name, workers))
     except (BrokenPipeError, EOFError, OSError):
         return  # the parent went away; nothing left to report to
 
@@ -89,9 +89,18 @@ def _stop_orphan() -> None:
 
 
 def run_job(
-    conn: Connection | None, path: Path, password: str | None, use_bookmarks: bool, file_name: str
+    conn: Connection | None,
+    path: Path,
+    password: str | None,
+    use_bookmarks: bool,
+    file_name: str,
+    workers: int | None = None,
 ) -> tuple[Any, ...]:
-    """Extract and build one document; returns the final ("result", ...) or ("error", ...) message."""
+    """Extract and build one document; returns the final ("result", ...) or ("error", ...) message.
+
+    `workers` goes to pdf.extract: None lets it split a long document over two processes, 1 keeps it here
+    (a batch already runs one child per core).
+    """
     from pageindex_desktop.core.errors import PasswordRequired, PdfError
     from pageindex_desktop.core.outline.build import build_outline
     from pageindex_desktop.core.pdf import extract
@@ -109,7 +118,7 @@ def run_job(
             conn.send(("progress", "extracting", done, total))
 
     try:
-        doc = extract(path, password=password, progress=progress)
+        doc = extract(path, password=password, progress=progress, workers=workers)
         if conn is not None:
             conn.send(("progress", "building", 0, 1))
         outline = build_outline(doc, use_bookmarks=use_bookmarks)

@@ -92,11 +92,12 @@ class Worker:
         file_name: str,
         on_message: Callable[[str, int, int], None],
         cancel: CancelFlag | None,
+        workers: int | None = None,
     ) -> JobOutcome:
         """Send one job and wait for its end, forwarding progress; cancel stops the child within POLL_SECONDS."""
         self.jobs += 1
         try:
-            self.conn.send(("job", str(path), password, use_bookmarks, file_name))
+            self.conn.send(("job", str(path), password, use_bookmarks, file_name, workers))
         except (BrokenPipeError, OSError):
             return self._crashed()
         last_message = time.monotonic()

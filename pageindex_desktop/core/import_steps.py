@@ -81,8 +81,12 @@ def extract(
     use_bookmarks: bool,
     on_progress: ProgressCallback | None,
     cancel: CancelFlag | None,
+    workers: int | None = None,
 ) -> extract_worker.JobOutcome:
-    """Run a child on the library copy, forwarding its progress (from this thread); safe on any thread."""
+    """Run a child on the library copy, forwarding its progress (from this thread); safe on any thread.
+
+    `workers`: processes the child may use for one long document (None: its own choice).
+    """
     emit(on_progress, job.doc_id, "extracting", 0, 0, "Opening the PDF.")
     worker, failed = extract_worker.acquire(cancel)
     if worker is None:
@@ -95,7 +99,7 @@ def extract(
 
     outcome = extract_worker.JobOutcome("crashed", message="The import stopped unexpectedly.")
     try:
-        outcome = worker.run(job.source, password, use_bookmarks, job.file_name, forward, cancel)
+        outcome = worker.run(job.source, password, use_bookmarks, job.file_name, forward, cancel, workers)
     finally:
         pages = int(outcome.payload["page_count"]) if outcome.payload else 0
         extract_worker.release(worker, outcome, pages)

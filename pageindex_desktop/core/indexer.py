@@ -150,6 +150,7 @@ def import_many(
     `cancel` stop the children still working and leave their documents failed with the cancel message.
     """
     jobs = jobs or default_jobs()
+    per_child = 1 if jobs > 1 else None  # the cores are already shared out: no helper processes inside a child
     todo = deque(Path(p) for p in paths)
     pending: deque[tuple[Path, Job | ImportResult | str, Future[extract_worker.JobOutcome] | None]] = deque()
     abort = threading.Event()
@@ -168,7 +169,7 @@ def import_many(
                 if not isinstance(item, Job):
                     pending.append((path, item, None))
                     continue
-                future = pool.submit(extract, item, password, use_bookmarks, on_progress, flag)
+                future = pool.submit(extract, item, password, use_bookmarks, on_progress, flag, per_child)
                 pending.append((path, item, future))
                 running.append(future)
             path, item, future = pending[0]
