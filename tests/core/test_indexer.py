@@ -203,22 +203,22 @@ def test_import_many_reads_two_at_once_and_saves_in_order(home: Path, tmp_path: 
         with lock:
             events.append(event)
 
-    paths = [files[0], bad, files[1], files[0], files[2], files[3]]
+    paths = [files[0], files[1], bad, files[0], files[2], files[3]]
     with Library(home) as library:
         results = list(import_many(library, paths, on_progress=record, jobs=2))
         assert [p for p, _ in results] == paths
         statuses = [(r.title, r.status, r.already_present) for _, r in results]
         assert statuses == [
             ("Doc number 0", "ready", False),
-            ("bad", "failed", False),
             ("Doc number 1", "ready", False),
+            ("bad", "failed", False),
             ("Doc number 0", "ready", True),
             ("Doc number 2", "ready", False),
             ("Doc number 3", "ready", False),
         ]
         assert [r.page_count for _, r in results if r.status == "ready"] == [40, 44, 40, 48, 52]
         assert library.conn.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 40 + 44 + 48 + 52
-    first, second = results[0][1].doc_id, results[2][1].doc_id
+    first, second = results[0][1].doc_id, results[1][1].doc_id
     order = [(e.doc_id, e.stage) for e in events]
     # the second document was being read before the first one was saved: two children at work
     assert order.index((second, "extracting")) < order.index((first, "saving"))
