@@ -1,29 +1,102 @@
-"""Start-up: parse argv, open the library and show the main window."""
+"""Start-up of `pageindex-desktop [FILE ...]`: logging, QApplication, the main window, files to import."""
 
 from __future__ import annotations
 
+import argparse
+import logging
+import logging.handlers
+import multiprocessing
 import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
 
-from pageindex_desktop.config import library_home
-from pageindex_desktop.core.store import Library
+from pageindex_desktop import __version__
+from pageindex_desktop.config import APP_AUTHOR, APP_NAME, log_dir
+
+if TYPE_CHECKING:
+    from pageindex_desktop.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+LOG_FILE = "pageindex-desktop.log"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line left after Qt took its own options: PDF files or folders to import and open."""
+    parser = argparse.ArgumentParser(prog="pageindex-desktop", description="PageIndex Desktop: read and ask PDFs.")
+    parser.add_argument("files", nargs="*", type=Path, help="PDF files or folders to import; the first one opens")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser.parse_args(argv)
+
+
+def setup_logging(level: int = logging.INFO) -> Path | None:
+    """A rotating log file in the per-user log dir plus the in-memory buffer of Help ▸ Show Log."""
+    from pageindex_desktop.ui.log_view import FORMAT, ring_buffer
+
+    root = logging.getLogger()
+    root.setLevel(level)
+    ring_buffer()
+    path: Path | None = log_dir() / LOG_FILE
+    try:
+        assert path is not None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+        handler.setFormatter(logging.Formatter(FORMAT))
+        root.addHandler(handler)
+    except OSError as exc:  # a read-only home must not stop the app
+        path = None
+        logging.basicConfig(level=level, format=FORMAT)
+        log.warning("no log file: %s", exc)
+    return path
+
+
+def install_crash_handler() -> None:
+    """Uncaught exceptions are logged and shown with their details, never a silent exit."""
+
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        details = "".join(traceback.format_exception(kind, value, tb))
+        log.error("uncaught exception:\n%s", details)
+        from pageindex_desktop.ui.qt import QApplication, QMessageBox
+
+        if QApplication.instance() is not None:
+            box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
+                              f"Something went wrong: {value}\n\nThe details are in the log (Help ▸ Show Log).")
+            box.setDetailedText(details)
+            box.exec()
+
+    sys.excepthook = hook
+
+
+def build_window(argv: list[str], home: Path | None = None) -> "MainWindow":
+    """The main window for a command line (`argv[0]` is the program); files given on it are imported."""
+    from pageindex_desktop.ui.main_window import MainWindow
+
+    args = parse_args(argv[1:])
+    window = MainWindow(home)
+    if args.files:
+        window.import_paths(args.files)
+    return window
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `pageindex-desktop`: a window that lists the library."""
-    from PySide6.QtWidgets import QApplication, QListWidget, QMainWindow
+    """Entry point of `pageindex-desktop` (the gui script)."""
+    multiprocessing.freeze_support()
+    from pageindex_desktop.ui.qt import QApplication, QCoreApplication
 
-    app = QApplication(sys.argv if argv is None else argv)
-    app.setApplicationName("PageIndex Desktop")
-    window = QMainWindow()
-    window.setWindowTitle("PageIndex Desktop")
-    listing = QListWidget()
-    with Library(library_home()) as library:
-        for doc in library.documents():
-            listing.addItem(f"{doc.title}  ·  {doc.page_count} pages  ·  {doc.status}")
-    window.setCentralWidget(listing)
-    window.resize(900, 600)
+    QCoreApplication.setOrganizationName(APP_AUTHOR)
+    QCoreApplication.setApplicationName(APP_NAME)
+    app = QApplication(list(sys.argv if argv is None else argv))
+    app.setApplicationDisplayName("PageIndex Desktop")
+    app.setApplicationVersion(__version__)
+    path = setup_logging()
+    install_crash_handler()
+    log.info("PageIndex Desktop %s starting; log file %s", __version__, path)
+    window = build_window(app.arguments())
     window.show()
-    return app.exec()
+    code = app.exec()
+    log.info("exit %d", code)
+    return code
 
 
 if __name__ == "__main__":

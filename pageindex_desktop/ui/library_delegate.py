@@ -1,0 +1,116 @@
+"""How a library row looks: a status mark, the title, and a second line with pages, progress or the error.
+
+An importing row draws a progress bar and a cancel control; clicking the control emits `cancelClicked`.
+"""
+
+from __future__ import annotations
+
+from pageindex_desktop.ui.library_model import KeyRole, LibraryRow, RowRole
+from pageindex_desktop.ui.qt import (
+    QAbstractItemModel,
+    QApplication,
+    QColor,
+    QEvent,
+    QFont,
+    QFontMetrics,
+    QModelIndex,
+    QMouseEvent,
+    QObject,
+    QPainter,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionProgressBar,
+    QStyleOptionViewItem,
+    Qt,
+    Signal,
+)
+
+MARKS = {
+    "ready": ("✓", QColor(46, 139, 87)),
+    "importing": ("⟳", QColor(30, 110, 220)),
+    "queued": ("…", QColor(120, 120, 120)),
+    "failed": ("!", QColor(200, 40, 40)),
+}
+PAD = 6
+MARK_W = 22
+CANCEL_W = 20
+
+
+class LibraryDelegate(QStyledItemDelegate):
+    """Two-line rows with a status mark; progress bar and cancel control while importing."""
+
+    cancelClicked = Signal(str)  # row key
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        line = QFontMetrics(option.font).height()
+        return QSize(200, 2 * line + 3 * PAD)
+
+    def cancel_rect(self, rect: QRect) -> QRect:
+        """Where the cancel control of a row drawn in `rect` is."""
+        return QRect(rect.right() - CANCEL_W - PAD, rect.top() + PAD, CANCEL_W, rect.height() - 2 * PAD)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        row = index.data(RowRole)
+        if not isinstance(row, LibraryRow):
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        text_colour = opt.palette.color(opt.palette.ColorRole.HighlightedText if selected else opt.palette.ColorRole.Text)
+        rect = opt.rect
+        line = QFontMetrics(opt.font).height()
+        painter.save()
+        mark, colour = MARKS.get(row.status, ("?", QColor("grey")))
+        bold = QFont(opt.font)
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(colour if not selected else text_colour)
+        painter.drawText(QRect(rect.left() + PAD, rect.top() + PAD, MARK_W, line), Qt.AlignmentFlag.AlignCenter, mark)
+        busy = row.status in ("importing", "queued")
+        right = rect.right() - PAD - (CANCEL_W + PAD if busy else 0)
+        left = rect.left() + PAD + MARK_W + 4
+        title_rect = QRect(left, rect.top() + PAD, right - left, line)
+        painter.setPen(text_colour)
+        painter.drawText(title_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         QFontMetrics(bold).elidedText(row.title, Qt.TextElideMode.ElideRight, title_rect.width()))
+        painter.setFont(opt.font)
+        detail_rect = QRect(left, rect.top() + 2 * PAD + line, right - left, line)
+        if row.status == "importing" and row.total:
+            bar = QStyleOptionProgressBar()
+            bar.rect = detail_rect.adjusted(0, 2, 0, -2)
+            bar.minimum, bar.maximum, bar.progress = 0, row.total, min(row.done, row.total)
+            bar.text = f"{row.message or 'Importing'} {row.done}/{row.total}"
+            bar.textVisible = True
+            bar.state = QStyle.StateFlag.State_Enabled
+            style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, opt.widget)
+        else:
+            detail_colour = QColor(200, 40, 40) if row.status == "failed" and not selected else text_colour
+            if row.status != "failed" and not selected:
+                detail_colour = opt.palette.color(opt.palette.ColorRole.PlaceholderText)
+            painter.setPen(detail_colour)
+            painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             QFontMetrics(opt.font).elidedText(row.detail(), Qt.TextElideMode.ElideRight,
+                                                               detail_rect.width()))
+        if busy:
+            painter.setPen(text_colour)
+            painter.drawText(self.cancel_rect(rect), Qt.AlignmentFlag.AlignCenter, "✕")
+        painter.restore()
+
+    def editorEvent(self, event: QEvent, model: QAbstractItemModel, option: QStyleOptionViewItem,
+                    index: QModelIndex | QPersistentModelIndex) -> bool:
+        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent):
+            row = index.data(RowRole)
+            if isinstance(row, LibraryRow) and row.status in ("importing", "queued"):
+                if self.cancel_rect(option.rect).contains(event.position().toPoint()):
+                    self.cancelClicked.emit(str(index.data(KeyRole)))
+                    return True
+        return super().editorEvent(event, model, option, index)

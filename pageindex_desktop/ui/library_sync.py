@@ -1,0 +1,113 @@
+"""Keeps the library sidebar in step with the store and the import queue, and reports finished imports."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from pageindex_desktop.core.indexer import ImportResult
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui.library_model import LibraryRow
+from pageindex_desktop.ui.library_panel import LibraryPanel
+from pageindex_desktop.ui.qt import QObject, Signal
+from pageindex_desktop.ui.workers import ImportWorker, Job
+
+log = logging.getLogger(__name__)
+
+
+def job_key(job: Job) -> str:
+    """The library row a job shows on: its document once known, else the job itself."""
+    return job.doc_id if job.doc_id else f"job:{job.job_id}"
+
+
+class LibrarySync(QObject):
+    """Builds the sidebar's rows from `Library.documents()` plus the worker's queue."""
+
+    documentReady = Signal(str)  # a job that asked to open its document finished well
+    importFailed = Signal(object, object)  # Job, ImportResult
+    statusMessage = Signal(str)
+
+    def __init__(self, library: Library, worker: ImportWorker, panel: LibraryPanel) -> None:
+        super().__init__(panel)
+        self.library = library
+        self.worker = worker
+        self.panel = panel
+        self.active = True  # False once the window closes: late queued signals are ignored
+        worker.jobsChanged.connect(self.refresh)
+        worker.libraryChanged.connect(self.refresh)
+        worker.progress.connect(self._on_progress)
+        worker.jobFinished.connect(self._on_finished)
+        panel.cancelRequested.connect(self.cancel)
+
+    def refresh(self) -> None:
+        """Re-read the store (cheap: one query) and the queue, and show the result."""
+        if not self.active:
+            return
+        jobs = [j for j in self.worker.jobs() if j.kind != "remove"]
+        removing = {j.doc_id for j in self.worker.jobs() if j.kind == "remove"}
+        by_doc = {j.doc_id: j for j in reversed(jobs) if j.doc_id}
+        rows: list[LibraryRow] = []
+        for rec in self.library.documents():
+            if rec.doc_id in removing:
+                continue
+            row = LibraryRow(
+                key=rec.doc_id, doc_id=rec.doc_id, title=rec.title or rec.file_name, file_name=rec.file_name,
+                status=rec.status, error=rec.error, page_count=rec.page_count, outline_source=rec.outline_source,
+                image_only_pages=rec.image_only_pages,
+            )
+            job = by_doc.get(rec.doc_id)
+            if job is not None:
+                row = self._with_job(row, job)
+            rows.append(row)
+        for job in jobs:
+            if not job.doc_id and job.path is not None:
+                base = LibraryRow(key=job_key(job), doc_id="", title=job.path.stem, file_name=job.path.name,
+                                  status="queued")
+                rows.append(self._with_job(base, job))
+        self.panel.set_rows(rows)
+
+    @staticmethod
+    def _with_job(row: LibraryRow, job: Job) -> LibraryRow:
+        status = "importing" if job.started else "queued"
+        return replace(row, status=status, error="", done=job.done, total=job.total, message=_stage_text(job))
+
+    def cancel(self, key: str) -> None:
+        """Cancel the import shown on a row."""
+        if key.startswith("job:"):
+            self.worker.cancel(job_id=int(key[4:]))
+        else:
+            self.worker.cancel(doc_id=key)
+
+    def _on_progress(self, job: Job) -> None:
+        key = job_key(job)
+        if self.panel.model.row_for(key) < 0:
+            self.refresh()
+            return
+        self.panel.model.update_row(key, status="importing", error="", done=job.done, total=job.total,
+                                    message=_stage_text(job))
+        name = job.path.name if job.path else key
+        total = f" {job.done}/{job.total}" if job.total else ""
+        self.statusMessage.emit(f"Importing {name}: {_stage_text(job).lower()}{total}")
+
+    def _on_finished(self, job: Job, result: ImportResult | None) -> None:
+        if result is None:
+            return
+        name = job.path.name if job.path else result.title
+        if result.status == "ready":
+            note = " (already in the library)" if result.already_present else ""
+            self.statusMessage.emit(f"{name}: ready, {result.page_count} pages{note}")
+            if job.open_when_done:
+                self.documentReady.emit(result.doc_id)
+        else:
+            self.statusMessage.emit(f"{name}: {result.error}")
+            self.importFailed.emit(job, result)
+
+
+def _stage_text(job: Job) -> str:
+    return {
+        "queued": "Waiting",
+        "extracting": "Reading pages",
+        "building": "Building the outline",
+        "saving": "Saving",
+        "done": "Done",
+    }.get(job.stage, job.stage.capitalize() or "Waiting")

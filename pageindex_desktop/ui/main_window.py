@@ -1,0 +1,244 @@
+"""The main window: library | outline | viewer | assistant in one splitter, menus, status bar, drops.
+
+This module composes the panels and routes their signals; each panel owns its own logic.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+
+from pageindex_desktop.config import library_home, log_dir
+from pageindex_desktop.core import extract_worker
+from pageindex_desktop.core.indexer import pdf_paths
+from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui import settings as config
+from pageindex_desktop.ui.assistant_pane import AssistantPane
+from pageindex_desktop.ui.dialogs import ShortcutsDialog, show_about
+from pageindex_desktop.ui.document_actions import DocumentActions
+from pageindex_desktop.ui.library_panel import LibraryPanel
+from pageindex_desktop.ui.library_sync import LibrarySync
+from pageindex_desktop.ui.log_view import LogDialog
+from pageindex_desktop.ui.menus import build_menus
+from pageindex_desktop.ui.outline_panel import OutlinePanel
+from pageindex_desktop.ui.qt import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    Qt,
+    QSplitter,
+    QWidget,
+)
+from pageindex_desktop.ui.render import RenderService
+from pageindex_desktop.ui.viewer import ViewerPanel
+from pageindex_desktop.ui.workers import ImportWorker, Job
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZES = [250, 280, 820, 330]
+
+
+class MainWindow(QMainWindow):
+    """The application window over one library folder (`home`, else $PAGEINDEX_DESKTOP_HOME or the user dir)."""
+
+    def __init__(self, home: Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("PageIndex Desktop")
+        self.setAcceptDrops(True)
+        self.home = library_home(home)
+        self.library = Library(self.home)
+        self.library.recover_interrupted()
+        self.current_doc = ""
+        self.recent_menu: QMenu | None = None
+        self.renderer = RenderService(self)
+        self.worker = ImportWorker(self.home, self)
+        self.library_panel = LibraryPanel(self)
+        self.outline = OutlinePanel(self)
+        self.viewer = ViewerPanel(self.renderer, self)
+        self.assistant = AssistantPane(self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("mainSplitter")
+        for index, widget in enumerate((self.library_panel, self.outline, self.viewer, self.assistant)):
+            self.splitter.addWidget(widget)
+            self.splitter.setCollapsible(index, index != 2)
+        self.splitter.setStretchFactor(2, 1)
+        self.splitter.setSizes(DEFAULT_SIZES)
+        self.setCentralWidget(self.splitter)
+        self.page_status = QLabel("", self)
+        self.statusBar().addPermanentWidget(self.page_status)
+        self.sync = LibrarySync(self.library, self.worker, self.library_panel)
+        self.documents = DocumentActions(self)
+        self.actions_list = build_menus(self)
+        self._connect()
+        self._restore_settings()
+        self.sync.refresh()
+        self.worker.start()
+
+    def _connect(self) -> None:
+        panel = self.library_panel
+        panel.openRequested.connect(self.open_document)
+        panel.reindexRequested.connect(self.documents.reindex)
+        panel.removeRequested.connect(self.documents.remove)
+        panel.showFileRequested.connect(self.documents.show_file)
+        panel.importRequested.connect(self.choose_files)
+        self.sync.documentReady.connect(self.open_document)
+        self.sync.importFailed.connect(self.documents.import_failed)
+        self.sync.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.worker.libraryChanged.connect(self._library_changed)
+        self.outline.nodeActivated.connect(self._node_activated)
+        self.viewer.view.currentPageChanged.connect(self.outline.follow_page)
+        self.viewer.view.currentPageChanged.connect(self._show_page_status)
+        self.viewer.openFailed.connect(self.documents.open_failed)
+        remove = QAction("Remove", panel.view)
+        remove.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        remove.triggered.connect(self.remove_selected)
+        panel.view.addAction(remove)
+
+    # ---- stable API ------------------------------------------------------------------------------------
+
+    def import_paths(self, paths: Iterable[str | Path], open_when_done: bool = True) -> list[Job]:
+        """Queue PDFs (folders are searched for PDFs); the first one opens when it is ready."""
+        files = pdf_paths(Path(p) for p in paths)
+        jobs = []
+        for index, path in enumerate(files):
+            jobs.append(self.worker.submit(Job("import", path=path, open_when_done=open_when_done and index == 0)))
+        if files:
+            self.statusBar().showMessage(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}…", 5000)
+        else:
+            self.statusBar().showMessage("No PDF files found there.", 5000)
+        return jobs
+
+    def open_document(self, doc_id: str, page: int | None = None) -> bool:
+        """Show a library document (its outline and pages), at `page` when given; False if it cannot be shown."""
+        record = self.library.get(doc_id)
+        if record is None or record.status != "ready":
+            reason = "is not in the library" if record is None else f"is {record.status}"
+            self.statusBar().showMessage(f"That document {reason}.", 5000)
+            return False
+        roots: list[Node] = self.library.tree(doc_id)
+        labels = self.library.page_labels(doc_id)
+        source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
+                  "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
+        self.outline.set_tree(roots, labels, f"{record.title} — {record.page_count} pages, outline from {source}")
+        self.current_doc = doc_id
+        self.viewer.open(doc_id, self.library.pdf_path(doc_id), title=record.title, labels=labels,
+                         image_only=record.page_count > 0 and record.image_only_pages >= record.page_count,
+                         page=page or 1, password=self.documents.passwords.get(doc_id))
+        self.library_panel.select_doc(doc_id)
+        config.remember_document(config.app_settings(), doc_id)
+        self.setWindowTitle(f"{record.title} — PageIndex Desktop")
+        return True
+
+    # ---- menu slots -------------------------------------------------------------------------------------
+
+    def choose_files(self) -> None:
+        """File ▸ Open…"""
+        self.documents.choose_files()
+
+    def choose_folder(self) -> None:
+        """File ▸ Open Folder…"""
+        self.documents.choose_folder()
+
+    def reindex_selected(self) -> None:
+        """File ▸ Re-index: the selected documents, or the open one."""
+        self.documents.reindex(self.library_panel.selected_doc_ids() or ([self.current_doc] if self.current_doc else []))
+
+    def remove_selected(self) -> None:
+        """File ▸ Remove from Library…: the selected documents, after confirmation."""
+        self.documents.remove(self.library_panel.selected_doc_ids())
+
+    def fill_recent_menu(self) -> None:
+        """Open Recent lists the documents opened last that are still in the library."""
+        assert self.recent_menu is not None
+        self.recent_menu.clear()
+        for doc_id in config.recent_documents(config.app_settings()):
+            record = self.library.get(doc_id)
+            if record is not None:
+                action = self.recent_menu.addAction(record.title or record.file_name)
+                action.triggered.connect(lambda _c=False, d=doc_id: self.open_document(d))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction("No recent documents").setEnabled(False)
+
+    def show_shortcuts(self) -> None:
+        """Help ▸ Keyboard Shortcuts."""
+        ShortcutsDialog(self.actions_list, self).exec()
+
+    def show_log(self) -> None:
+        """Help ▸ Show Log."""
+        LogDialog(log_dir() / "pageindex-desktop.log", self).exec()
+
+    def show_about(self) -> None:
+        """Help ▸ About."""
+        show_about(self)
+
+    # ---- signals ---------------------------------------------------------------------------------------
+
+    def _node_activated(self, node: Node) -> None:
+        self.viewer.go_to_page(node.start_page)
+        self.viewer.view.setFocus()
+
+    def _show_page_status(self, page: int) -> None:
+        label = self.viewer.label(page)
+        extra = f" (printed {label})" if label and label != str(page) else ""
+        self.page_status.setText(f"Page {page}{extra} of {self.viewer.view.page_count()}")
+
+    def _library_changed(self) -> None:
+        if not self.sync.active:
+            return
+        if self.current_doc and self.library.get(self.current_doc) is None:
+            self.current_doc = ""
+            self.outline.clear()
+            self.viewer.close_document()
+            self.setWindowTitle("PageIndex Desktop")
+
+    # ---- window ----------------------------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)
+
+    def _restore_settings(self) -> None:
+        settings = config.app_settings()
+        geometry = config.read_bytes(settings, config.GEOMETRY)
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1500, 900)
+        state = config.read_bytes(settings, config.STATE)
+        if state is not None:
+            self.restoreState(state)
+        splitter = config.read_bytes(settings, config.SPLITTER)
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+
+    def save_settings(self) -> None:
+        """Remember geometry and splitter positions."""
+        settings = config.app_settings()
+        settings.setValue(config.GEOMETRY, self.saveGeometry())
+        settings.setValue(config.STATE, self.saveState())
+        settings.setValue(config.SPLITTER, self.splitter.saveState())
+        settings.sync()
+
+    def shutdown(self) -> None:
+        """Stop the import worker (cancelling its job) and the render thread; idempotent."""
+        self.sync.active = False
+        self.worker.stop()
+        self.renderer.shutdown()
+        extract_worker.shutdown()  # the engine keeps idle extraction children warm; the app is closing
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_settings()
+        self.shutdown()
+        super().closeEvent(event)

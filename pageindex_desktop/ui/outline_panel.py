@@ -1,0 +1,120 @@
+"""The outline panel: the section tree, synced both ways with the page view.
+
+Click or Enter on a node shows its start page; scrolling selects the node that holds the current page and
+expands its ancestors, at most a few times a second so fast scrolling through a long report stays smooth.
+"""
+
+from __future__ import annotations
+
+from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.ui.outline_model import OutlineModel
+from pageindex_desktop.ui.qt import (
+    QAbstractItemView,
+    QHeaderView,
+    QItemSelectionModel,
+    QKeyEvent,
+    QLabel,
+    QModelIndex,
+    Qt,
+    QTimer,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+
+FOLLOW_INTERVAL_MS = 120
+
+
+class OutlineView(QTreeView):
+    """The tree view; Enter and Return open the current node like a click does."""
+
+    nodeActivated = Signal(object)  # Node
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.open_index(self.currentIndex())
+            return
+        super().keyPressEvent(event)
+
+    def open_index(self, index: QModelIndex) -> None:
+        """Announce the node at `index` (a click, or Enter on the current row)."""
+        model = self.model()
+        if isinstance(model, OutlineModel):
+            node = model.node(index)
+            if node is not None:
+                self.nodeActivated.emit(node)
+
+
+class OutlinePanel(QWidget):
+    """The outline tree with a caption saying where the tree came from."""
+
+    nodeActivated = Signal(object)  # Node: show its start page
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = OutlineModel(self)
+        self.caption = QLabel("No document open")
+        self.caption.setObjectName("outlineCaption")
+        self.caption.setWordWrap(True)
+        self.caption.setContentsMargins(6, 4, 6, 4)
+        self.view = OutlineView(self)
+        self.view.setObjectName("outlineView")
+        self.view.setModel(self.model)
+        self.view.setHeaderHidden(True)
+        self.view.setUniformRowHeights(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.view.clicked.connect(self.view.open_index)
+        self.view.nodeActivated.connect(self.nodeActivated)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.view)
+        self._follow_page = 0
+        self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_INTERVAL_MS)
+        self._follow_timer.timeout.connect(self._follow_now)
+
+    def set_tree(self, roots: list[Node], labels: list[str], caption: str) -> None:
+        """Show a document's tree."""
+        self.model.set_tree(roots, labels)
+        self.caption.setText(caption)
+        for row in range(min(self.model.rowCount(), 60)):
+            if self.model.rowCount(self.model.index(row, 0)) <= 12:
+                self.view.expand(self.model.index(row, 0))
+
+    def clear(self) -> None:
+        """No document open."""
+        self.model.set_tree([], [])
+        self.caption.setText("No document open")
+
+    def follow_page(self, page: int) -> None:
+        """The viewer moved to `page`: select its section soon (calls are merged)."""
+        self._follow_page = page
+        if not self._follow_timer.isActive():
+            self._follow_timer.start()
+
+    def selected_node(self) -> Node | None:
+        """The node selected in the tree."""
+        return self.model.node(self.view.currentIndex())
+
+    def _follow_now(self) -> None:
+        chain = self.model.chain_for_page(self._follow_page)
+        if not chain:
+            self.view.clearSelection()
+            return
+        target = chain[-1]
+        if self.model.node(self.view.currentIndex()) is target:
+            return
+        for ancestor in chain[:-1]:
+            self.view.expand(self.model.index_of(ancestor))
+        index = self.model.index_of(target)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.view.selectionModel().setCurrentIndex(index, flags)
+        self.view.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)

@@ -1,0 +1,261 @@
+"""The render thread: the GUI side of the render process, and the pixmap cache.
+
+One `RenderThread` per window owns the render process (`ui/render_server.py`), which holds every pymupdf
+Document shown on screen. Widgets talk to `RenderService` on the main thread; the thread forwards requests,
+turns returned pixels into `QImage`s off the main thread and hands them over through queued signals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import multiprocessing as mp
+import queue
+import threading
+from collections import OrderedDict
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from pageindex_desktop.ui.qt import QImage, QObject, QThread, Signal
+from pageindex_desktop.ui.render_server import serve
+
+log = logging.getLogger(__name__)
+
+CACHE_BYTES = 192 * 1024 * 1024
+
+
+def scale_key(scale: float) -> float:
+    """Render scales are rounded so that a cached page is found again at the same zoom."""
+    return round(scale, 4)
+
+
+class RenderThread(QThread):
+    """Starts the render process, forwards requests to it and turns its answers into signals."""
+
+    message = Signal(object)
+    imageReady = Signal(str, int, float, QImage)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("renderThread")
+        self._commands: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self._wake_r, self._wake_w = mp.Pipe(duplex=False)
+        self._wake_lock = threading.Lock()
+        self._wake_pending = False
+        self._stopping = False
+
+    def post(self, msg: tuple[Any, ...]) -> None:
+        """Queue a request for the render process (never blocks the caller)."""
+        if self._stopping:
+            return
+        self._commands.put(msg)
+        with self._wake_lock:
+            if self._wake_pending:
+                return
+            self._wake_pending = True
+        self._wake_w.send_bytes(b"w")
+
+    def stop(self, timeout_ms: int = 5000) -> None:
+        """Ask the process to quit and wait for the thread to finish."""
+        if not self.isRunning():
+            return
+        self.post(("quit",))
+        self._stopping = True
+        if not self.wait(timeout_ms):
+            log.warning("render thread did not stop in %d ms", timeout_ms)
+
+    def run(self) -> None:
+        ctx = mp.get_context("spawn")
+        req_r, req_w = ctx.Pipe(duplex=False)
+        res_r, res_w = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=serve, args=(req_r, res_w), name="pageindex-render", daemon=True)
+        proc.start()
+        req_r.close()
+        res_w.close()
+        try:
+            self._loop(req_w, res_r)
+        finally:
+            req_w.close()
+            res_r.close()
+            proc.join(3)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1)
+
+    def _loop(self, req_w: Connection, res_r: Connection) -> None:
+        while True:
+            ready = wait([res_r, self._wake_r])
+            if self._wake_r in ready:
+                with self._wake_lock:
+                    self._wake_r.recv_bytes()
+                    self._wake_pending = False
+                if not self._forward(req_w):
+                    return
+            if res_r in ready:
+                try:
+                    self._receive(res_r)
+                except (EOFError, OSError):
+                    log.error("the render process ended unexpectedly")
+                    return
+
+    def _forward(self, req_w: Connection) -> bool:
+        batch: list[tuple[Any, ...]] = []
+        while True:
+            try:
+                batch.append(self._commands.get_nowait())
+            except queue.Empty:
+                break
+        last_want = max((i for i, m in enumerate(batch) if m[0] == "want"), default=-1)
+        for index, msg in enumerate(batch):
+            if msg[0] == "want" and index != last_want:
+                continue  # a newer render list supersedes this one
+            req_w.send(msg)
+            if msg[0] == "quit":
+                return False
+        return True
+
+    def _receive(self, res_r: Connection) -> None:
+        msg = res_r.recv()
+        if msg[0] == "image":
+            _, key, page, scale, width, height, stride = msg
+            data = res_r.recv_bytes()
+            image = QImage(data, width, height, stride, QImage.Format.Format_RGB888)
+            image = image.convertToFormat(QImage.Format.Format_RGB32)
+            self.imageReady.emit(key, page, scale, image)
+        else:
+            self.message.emit(msg)
+
+
+class PageCache:
+    """Rendered pages, least recently used first out, bounded by their size in bytes."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._images: OrderedDict[tuple[str, int, float], QImage] = OrderedDict()
+
+    def get(self, key: str, page: int, scale: float) -> QImage | None:
+        """The image at exactly this scale, marked as recently used."""
+        k = (key, page, scale_key(scale))
+        image = self._images.get(k)
+        if image is not None:
+            self._images.move_to_end(k)
+        return image
+
+    def any_scale(self, key: str, page: int) -> QImage | None:
+        """Some image of the page at another zoom: a placeholder while the right one renders."""
+        for (k, p, _s), image in reversed(self._images.items()):
+            if k == key and p == page:
+                return image
+        return None
+
+    def put(self, key: str, page: int, scale: float, image: QImage) -> None:
+        """Add an image, evicting the oldest ones past the byte budget."""
+        k = (key, page, scale_key(scale))
+        old = self._images.pop(k, None)
+        if old is not None:
+            self.bytes -= old.sizeInBytes()
+        self._images[k] = image
+        self.bytes += image.sizeInBytes()
+        while self.bytes > self.max_bytes and len(self._images) > 1:
+            _, evicted = self._images.popitem(last=False)
+            self.bytes -= evicted.sizeInBytes()
+
+    def drop(self, key: str) -> None:
+        """Forget every image of a document."""
+        for k in [k for k in self._images if k[0] == key]:
+            self.bytes -= self._images.pop(k).sizeInBytes()
+
+    def __len__(self) -> int:
+        return len(self._images)
+
+
+class RenderService(QObject):
+    """Main-thread front of the render thread: typed requests in, typed signals out."""
+
+    opened = Signal(str, int, float, float, str)  # key, page_count, first width, first height (points), error
+    sizesReady = Signal(str, int, list)  # key, first page number, [(w, h), ...]
+    imageReady = Signal(str, int, float)  # key, page, scale (the image is in `cache`)
+    renderFailed = Signal(str, int, str)
+    searchHits = Signal(int, int, list)  # sid, page, rects
+    searchProgress = Signal(int, int, int)  # sid, pages done, total
+    searchDone = Signal(int)
+    passageFound = Signal(int, str, int, list)  # rid, key, page, rects
+    wordsReady = Signal(int, str, int, list)
+
+    def __init__(self, parent: QObject | None = None, cache_bytes: int = CACHE_BYTES) -> None:
+        super().__init__(parent)
+        self.cache = PageCache(cache_bytes)
+        self._ids = itertools.count(1)
+        self._thread = RenderThread(self)
+        self._thread.message.connect(self._on_message)
+        self._thread.imageReady.connect(self._on_image)
+        self._thread.start()
+
+    def open(self, key: str, path: str, password: str | None = None) -> None:
+        """Open (or re-open) a PDF under `key`; `opened` follows."""
+        self._thread.post(("open", key, path, password))
+
+    def close_document(self, key: str) -> None:
+        """Release a PDF and its cached pages."""
+        self.cache.drop(key)
+        self._thread.post(("close", key))
+
+    def want(self, jobs: list[tuple[str, int, float]]) -> None:
+        """Replace the render queue with these (key, page, scale) jobs, most urgent first."""
+        self._thread.post(("want", [(k, p, scale_key(s)) for k, p, s in jobs]))
+
+    def search(self, key: str, text: str, first_page: int = 1) -> int:
+        """Start a search through the document, beginning at `first_page`; returns the search id."""
+        sid = next(self._ids)
+        self._thread.post(("search", sid, key, text, first_page))
+        return sid
+
+    def cancel_search(self, sid: int) -> None:
+        """Stop a running search."""
+        self._thread.post(("cancel_search", sid))
+
+    def find_passage(self, key: str, page: int, text: str) -> int:
+        """Look for `text` on one page; `passageFound` follows with its rectangles."""
+        rid = next(self._ids)
+        self._thread.post(("passage", rid, key, page, text))
+        return rid
+
+    def words(self, key: str, page: int) -> int:
+        """Ask for the words of a page with their boxes (for text selection)."""
+        rid = next(self._ids)
+        self._thread.post(("words", rid, key, page))
+        return rid
+
+    def shutdown(self) -> None:
+        """Stop the render process and the thread; called when the window closes."""
+        self._thread.stop()
+
+    def is_running(self) -> bool:
+        """True while the render thread runs."""
+        return self._thread.isRunning()
+
+    def _on_image(self, key: str, page: int, scale: float, image: QImage) -> None:
+        self.cache.put(key, page, scale, image)
+        self.imageReady.emit(key, page, scale)
+
+    def _on_message(self, msg: tuple[Any, ...]) -> None:
+        verb = msg[0]
+        if verb == "opened":
+            _, key, count, (w, h), error = msg
+            self.opened.emit(key, count, float(w), float(h), error)
+        elif verb == "sizes":
+            self.sizesReady.emit(msg[1], msg[2], msg[3])
+        elif verb == "render_error":
+            log.warning("page %d could not be rendered", msg[2])
+            self.renderFailed.emit(msg[1], msg[2], msg[3])
+        elif verb == "hits":
+            self.searchHits.emit(msg[1], msg[2], msg[3])
+        elif verb == "search_progress":
+            self.searchProgress.emit(msg[1], msg[2], msg[3])
+        elif verb == "search_done":
+            self.searchDone.emit(msg[1])
+        elif verb == "passage":
+            self.passageFound.emit(msg[1], msg[2], msg[3], msg[4])
+        elif verb == "words":
+            self.wordsReady.emit(msg[1], msg[2], msg[3], msg[4])

@@ -1,0 +1,224 @@
+"""The render process: the one place in the app that holds pymupdf Documents for display.
+
+pymupdf keeps the GIL while it renders (a heavy page holds it for half a second), so a render *thread* in the
+GUI process would freeze the window exactly when the user scrolls. The render thread (`ui/render.py`) therefore
+drives this child process over two pipes; everything here is plain Python + pymupdf, no Qt.
+
+Requests (tuples, first item the verb):
+  ("open", key, path, password)      -> ("opened", key, page_count, (w, h), error), then ("sizes", key, start, [...])
+  ("want", [(key, page, scale), ...]) replaces the render queue (visible pages first)
+  ("search", sid, key, text, first)  -> ("hits", sid, page, rects)*, ("search_progress", sid, done, total)*,
+                                        ("search_done", sid)
+  ("cancel_search", sid)
+  ("passage", rid, key, page, text)  -> ("passage", rid, key, page, rects)
+  ("words", rid, key, page)          -> ("words", rid, key, page, [(x0, y0, x1, y1, word, block, line), ...])
+  ("close", key), ("quit",)
+Rendered pages come back as ("image", key, page, scale, width, height, stride) followed by the RGB bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import OrderedDict
+from multiprocessing.connection import Connection
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SIZE_CHUNK = 250
+SEARCH_PROGRESS_EVERY = 50
+Rect = tuple[float, float, float, float]
+
+
+def serve(requests: Connection, results: Connection) -> None:
+    """Child-process entry point: answer requests until told to quit or the parent goes away."""
+    try:
+        _Server(requests, results).run()
+    except (EOFError, BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
+        pass
+
+
+class _Server:
+    """One loop: drain every pending request, then do the most urgent unit of work."""
+
+    def __init__(self, requests: Connection, results: Connection) -> None:
+        import pymupdf
+
+        pymupdf.TOOLS.mupdf_display_errors(False)
+        pymupdf.TOOLS.mupdf_display_warnings(False)
+        self.pymupdf = pymupdf
+        self.requests = requests
+        self.results = results
+        self.docs: dict[str, Any] = {}
+        self.wanted: list[tuple[str, int, float]] = []
+        self.sizes_todo: dict[str, int] = {}
+        self.searches: OrderedDict[int, list[Any]] = OrderedDict()
+        self.queries: list[tuple[Any, ...]] = []
+        self.renders = 0
+
+    def run(self) -> None:
+        while True:
+            idle = not (self.wanted or self.sizes_todo or self.searches or self.queries)
+            if idle:
+                self.requests.poll(None)
+            while self.requests.poll(0):
+                if not self.handle(self.requests.recv()):
+                    return
+            self.step()
+
+    def handle(self, msg: tuple[Any, ...]) -> bool:
+        verb = msg[0]
+        if verb == "quit":
+            return False
+        if verb == "open":
+            self.open(msg[1], msg[2], msg[3])
+        elif verb == "want":
+            self.wanted = list(msg[1])
+        elif verb == "search":
+            _, sid, key, text, first = msg
+            doc = self.docs.get(key)
+            if doc is None or not text.strip():
+                self.results.send(("search_done", sid))
+            else:
+                count = doc.page_count
+                order = list(range(first - 1, count)) + list(range(0, first - 1))
+                self.searches[sid] = [key, text, order, 0]
+        elif verb == "cancel_search":
+            self.searches.pop(msg[1], None)
+        elif verb in ("passage", "words"):
+            self.queries.append(msg)
+        elif verb == "close":
+            doc = self.docs.pop(msg[1], None)
+            self.sizes_todo.pop(msg[1], None)
+            self.wanted = [w for w in self.wanted if w[0] != msg[1]]
+            if doc is not None:
+                doc.close()
+                self.pymupdf.TOOLS.store_shrink(100)
+        return True
+
+    def open(self, key: str, path: str, password: str | None) -> None:
+        try:
+            doc = self.pymupdf.open(path)
+            if doc.needs_pass and not doc.authenticate(password or ""):
+                doc.close()
+                self.results.send(("opened", key, 0, (0.0, 0.0), "password"))
+                return
+            if doc.page_count < 1:
+                raise ValueError("the PDF has no pages")
+            first = doc.load_page(0).rect
+        except Exception as exc:  # any open failure is reported, the server keeps running
+            self.results.send(("opened", key, 0, (0.0, 0.0), f"Cannot open the PDF: {exc}"))
+            return
+        old = self.docs.pop(key, None)
+        if old is not None:
+            old.close()
+        self.docs[key] = doc
+        self.results.send(("opened", key, doc.page_count, (first.width, first.height), ""))
+        self.sizes_todo[key] = 0
+
+    def step(self) -> None:
+        if self.queries:
+            self.answer(self.queries.pop(0))
+        elif self.wanted:
+            key, page, scale = self.wanted.pop(0)
+            self.render(key, page, scale)
+        elif self.sizes_todo:
+            key = next(iter(self.sizes_todo))
+            self.send_sizes(key)
+        elif self.searches:
+            self.search_one_page()
+
+    def render(self, key: str, page: int, scale: float) -> None:
+        doc = self.docs.get(key)
+        if doc is None or not 1 <= page <= doc.page_count:
+            return
+        try:
+            pix = doc.load_page(page - 1).get_pixmap(matrix=self.pymupdf.Matrix(scale, scale), alpha=False)
+        except Exception as exc:  # a broken page must not take the viewer down
+            self.results.send(("render_error", key, page, str(exc)))
+            return
+        self.results.send(("image", key, page, scale, pix.width, pix.height, pix.stride))
+        self.results.send_bytes(pix.samples_mv)
+        self.renders += 1
+        if self.renders % 64 == 0:
+            self.pymupdf.TOOLS.store_shrink(50)
+
+    def send_sizes(self, key: str) -> None:
+        doc = self.docs[key]
+        start = self.sizes_todo[key]
+        end = min(doc.page_count, start + SIZE_CHUNK)
+        sizes = []
+        for index in range(start, end):
+            try:
+                rect = doc.load_page(index).rect
+                sizes.append((rect.width, rect.height))
+            except Exception:
+                sizes.append((0.0, 0.0))  # the view keeps its estimate for this page
+        self.results.send(("sizes", key, start + 1, sizes))
+        if end >= doc.page_count:
+            del self.sizes_todo[key]
+        else:
+            self.sizes_todo[key] = end
+
+    def search_one_page(self) -> None:
+        sid, state = next(iter(self.searches.items()))
+        key, text, order, done = state
+        doc = self.docs.get(key)
+        if doc is None or done >= len(order):
+            self.searches.pop(sid, None)
+            self.results.send(("search_done", sid))
+            return
+        index = order[done]
+        try:
+            rects = [_rect(r) for r in doc.load_page(index).search_for(text)]
+        except Exception:
+            rects = []
+        if rects:
+            self.results.send(("hits", sid, index + 1, rects))
+        state[3] = done + 1
+        if state[3] % SEARCH_PROGRESS_EVERY == 0:
+            self.results.send(("search_progress", sid, state[3], len(order)))
+
+    def answer(self, msg: tuple[Any, ...]) -> None:
+        verb, rid, key, page = msg[0], msg[1], msg[2], msg[3]
+        doc = self.docs.get(key)
+        if doc is None or not 1 <= page <= doc.page_count:
+            self.results.send((verb, rid, key, page, []))
+            return
+        pdf_page = doc.load_page(page - 1)
+        if verb == "passage":
+            self.results.send(("passage", rid, key, page, find_passage(pdf_page, msg[4])))
+        else:
+            words = [(w[0], w[1], w[2], w[3], w[4], w[5], w[6]) for w in pdf_page.get_text("words")]
+            self.results.send(("words", rid, key, page, words))
+
+
+def _rect(r: Any) -> Rect:
+    return (float(r.x0), float(r.y0), float(r.x1), float(r.y1))
+
+
+_SPACE = re.compile(r"\s+")
+_CITATION = re.compile(r"\[[^\]]*\]")
+
+
+def find_passage(page: Any, text: str, window: int = 6) -> list[Rect]:
+    """Rectangles covering `text` on `page`: the whole quote when it is printed verbatim, else its word runs."""
+    clean = _SPACE.sub(" ", _CITATION.sub(" ", text)).strip().strip('"“”')
+    if not clean:
+        return []
+    hits = page.search_for(clean)
+    if hits:
+        return [_rect(r) for r in hits]
+    words = clean.split(" ")[:120]
+    found: list[Rect] = []
+    step = max(1, window // 2)
+    for start in range(0, max(1, len(words) - window + 1), step):
+        chunk = " ".join(words[start : start + window])
+        if len(chunk) < 12:
+            continue
+        for r in page.search_for(chunk):
+            rect = _rect(r)
+            if rect not in found:
+                found.append(rect)
+    return found

@@ -1,0 +1,43 @@
+"""Window settings, declared once: geometry, splitter state and recent documents, in an INI file per user."""
+
+from __future__ import annotations
+
+from pageindex_desktop.config import APP_AUTHOR, APP_NAME
+from pageindex_desktop.ui.qt import QByteArray, QSettings
+
+VERSION = 1
+GEOMETRY = "window/geometry"
+STATE = "window/state"
+SPLITTER = "window/splitter"
+RECENT = "library/recent"
+MAX_RECENT = 10
+
+
+def app_settings() -> QSettings:
+    """The user's settings file (tests point QSettings.setPath at a temporary folder)."""
+    settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_AUTHOR, APP_NAME)
+    if int(settings.value("version", 0) or 0) < VERSION:  # v1 is the first layout; later versions migrate here
+        settings.setValue("version", VERSION)
+    return settings
+
+
+def read_bytes(settings: QSettings, key: str) -> QByteArray | None:
+    """A saved Qt state blob, or None when there is none yet."""
+    value = settings.value(key)
+    return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+
+def recent_documents(settings: QSettings) -> list[str]:
+    """Doc ids of recently opened documents, newest first."""
+    value = settings.value(RECENT, [])
+    if isinstance(value, str):
+        value = [value]
+    return [str(v) for v in (value or []) if v]
+
+
+def remember_document(settings: QSettings, doc_id: str) -> list[str]:
+    """Put a document first in the recent list and return the list."""
+    recent = [doc_id] + [d for d in recent_documents(settings) if d != doc_id]
+    recent = recent[:MAX_RECENT]
+    settings.setValue(RECENT, recent)
+    return recent

@@ -1,0 +1,162 @@
+"""The import worker: one QThread that runs library writes (imports, re-indexes, removals) one at a time.
+
+It owns its own `Library` connection and calls the engine (`core/indexer.py`, which runs extraction in a child
+process); the engine's progress callbacks become queued signals. Each job has its own cancel event, so one
+import can be cancelled while the others wait in the queue.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pageindex_desktop.core import indexer
+from pageindex_desktop.core.indexer import ImportProgress, ImportResult
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui.qt import QObject, QThread, Signal
+
+log = logging.getLogger(__name__)
+
+PROGRESS_INTERVAL_S = 0.1
+_ids = itertools.count(1)
+
+
+@dataclass
+class Job:
+    """One queued write. `kind` is 'import' (a file), 'reindex' or 'remove' (a library document)."""
+
+    kind: str
+    path: Path | None = None
+    doc_id: str = ""
+    password: str | None = None
+    use_bookmarks: bool = True
+    open_when_done: bool = False
+    job_id: int = field(default_factory=lambda: next(_ids))
+    cancel: threading.Event = field(default_factory=threading.Event)
+    started: bool = False
+    stage: str = "queued"
+    done: int = 0
+    total: int = 0
+    message: str = ""
+
+
+class ImportWorker(QThread):
+    """Runs jobs in submission order on its own thread; the window stays free."""
+
+    jobsChanged = Signal()  # the queue changed (a job was added, started, cancelled or finished)
+    progress = Signal(object)  # Job, with fresh stage/done/total/message
+    jobFinished = Signal(object, object)  # Job, ImportResult (None for removals and jobs cancelled while queued)
+    libraryChanged = Signal()  # something was written to the store
+
+    def __init__(self, home: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("importWorker")
+        self.home = Path(home)
+        self._queue: deque[Job] = deque()
+        self._active: Job | None = None
+        self._cond = threading.Condition()
+        self._stopping = False
+
+    def submit(self, job: Job) -> Job:
+        """Queue a job; it runs after the ones before it."""
+        with self._cond:
+            self._queue.append(job)
+            self._cond.notify()
+        self.jobsChanged.emit()
+        return job
+
+    def jobs(self) -> list[Job]:
+        """The running job (first) and the queued ones."""
+        with self._cond:
+            return ([self._active] if self._active else []) + list(self._queue)
+
+    def cancel(self, job_id: int | None = None, doc_id: str | None = None) -> bool:
+        """Cancel a job by id or by document: a queued one is dropped, the running one stops soon."""
+        dropped: list[Job] = []
+        hit = False
+        with self._cond:
+            for job in list(self._queue):
+                if job.job_id == job_id or (doc_id and job.doc_id == doc_id):
+                    self._queue.remove(job)
+                    dropped.append(job)
+            active = self._active
+            if active and (active.job_id == job_id or (doc_id and active.doc_id == doc_id)):
+                active.cancel.set()
+                hit = True
+        for job in dropped:
+            job.cancel.set()
+            self.jobFinished.emit(job, None)
+        if dropped:
+            self.jobsChanged.emit()
+        return hit or bool(dropped)
+
+    def stop(self, timeout_ms: int = 10000) -> None:
+        """Cancel everything and end the thread (the window is closing)."""
+        with self._cond:
+            self._stopping = True
+            for job in self._queue:
+                job.cancel.set()
+            self._queue.clear()
+            if self._active:
+                self._active.cancel.set()
+            self._cond.notify_all()
+        if self.isRunning() and not self.wait(timeout_ms):
+            log.warning("import worker did not stop in %d ms", timeout_ms)
+
+    def run(self) -> None:
+        library = Library(self.home)
+        try:
+            while True:
+                with self._cond:
+                    while not self._queue and not self._stopping:
+                        self._cond.wait()
+                    if self._stopping:
+                        return
+                    job = self._queue.popleft()
+                    job.started = True
+                    self._active = job
+                self.jobsChanged.emit()
+                result = self._run_job(library, job)
+                with self._cond:
+                    self._active = None
+                self.jobFinished.emit(job, result)
+                self.libraryChanged.emit()
+                self.jobsChanged.emit()
+        finally:
+            library.close()
+
+    def _run_job(self, library: Library, job: Job) -> ImportResult | None:
+        last = [0.0, ""]
+
+        def on_progress(event: ImportProgress) -> None:
+            first_sight = not job.doc_id and bool(event.doc_id)
+            job.doc_id = job.doc_id or event.doc_id
+            job.stage, job.done, job.total, job.message = event.stage, event.done, event.total, event.message
+            now = time.monotonic()
+            if first_sight or event.stage != last[1] or now - last[0] >= PROGRESS_INTERVAL_S:
+                last[0], last[1] = now, event.stage
+                if first_sight:
+                    self.libraryChanged.emit()  # the file was copied in: its row now comes from the store
+                self.progress.emit(job)
+
+        try:
+            if job.kind == "remove":
+                if library.get(job.doc_id) is not None:
+                    library.remove(job.doc_id)
+                return None
+            if job.kind == "reindex":
+                return indexer.reindex(library, job.doc_id, password=job.password, use_bookmarks=job.use_bookmarks,
+                                       on_progress=on_progress, cancel=job.cancel)
+            assert job.path is not None
+            return indexer.import_pdf(library, job.path, password=job.password, use_bookmarks=job.use_bookmarks,
+                                      on_progress=on_progress, cancel=job.cancel)
+        except Exception as exc:  # an engine bug must not kill the worker; the user sees a sentence
+            log.exception("%s job failed", job.kind)
+            return ImportResult(job.doc_id, job.path.stem if job.path else "", 0, "", "failed",
+                                f"The {job.kind} stopped on an internal error ({type(exc).__name__}); see the log.",
+                                False)
