@@ -137,7 +137,11 @@ def finish(
 
 
 def abandon(library: Library, job: Job, exc: BaseException) -> None:
-    """Ctrl+C or a bug stopped the import midway: never leave the document 'importing'."""
+    """Ctrl+C or a bug stopped the import midway: never leave the document 'importing' (a saved one stays)."""
+    current = library.get(job.doc_id)
+    if current is None or current.status != "importing":
+        job.locks.close()
+        return
     fail(library, job, None, CANCELLED if isinstance(exc, KeyboardInterrupt) else INTERNAL)
 
 

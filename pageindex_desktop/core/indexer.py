@@ -186,11 +186,11 @@ def import_many(
                 continue
             assert isinstance(item, Job)
             try:
-                outcome = future.result()
+                result = finish(library, item, future.result(), on_progress)
             except BaseException as exc:
                 abandon(library, item, exc)
                 raise
-            yield path, finish(library, item, outcome, on_progress)
+            yield path, result
     finally:
         abort.set()
         for _, item, future in pending:

@@ -210,3 +210,65 @@ def test_format_page_ranges_inverts_parse() -> None:
     assert format_page_ranges([]) == ""
     pages, _ = parse_page_ranges(format_page_ranges([1, 3, 4, 5, 9]), 10)
     assert pages == [1, 3, 4, 5, 9]
+
+
+def test_ctrl_c_mid_import_exits_130_and_leaves_the_document_retryable(home: Path, tmp_path: Path) -> None:
+    import signal
+    import sqlite3
+    import time
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(3):
+        make_pdf(folder / f"big{i}.pdf", pages=400, title=f"Big handbook {i}")
+    env = dict(os.environ, PAGEINDEX_DESKTOP_HOME=str(home), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pageindex_desktop.cli", "import", "--json", str(folder)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    importing = False
+    while time.monotonic() < deadline and not importing and proc.poll() is None:
+        time.sleep(0.05)
+        try:
+            with sqlite3.connect(f"file:{home / 'library.sqlite3'}?mode=ro", uri=True) as conn:
+                importing = bool(conn.execute("SELECT 1 FROM documents WHERE status = 'importing'").fetchone())
+        except sqlite3.OperationalError:
+            continue
+    assert importing, "the import never started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["pageindex-desktop-cli: error: interrupted"]
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        rows = conn.execute("SELECT status, error FROM documents").fetchall()
+        assert rows and all(status != "importing" for status, _ in rows)
+        assert any(error == "Import cancelled. Re-index to try again." for _, error in rows)
+        for (doc_id,) in conn.execute("SELECT id FROM documents WHERE status = 'failed'").fetchall():
+            assert conn.execute("SELECT COUNT(*) FROM pages WHERE doc_id = ?", (doc_id,)).fetchone()[0] == 0
+
+
+def test_log_file_masks_api_keys(tmp_path: Path) -> None:
+    import logging
+
+    from pageindex_desktop.log import setup_logging
+
+    root = logging.getLogger()
+    level = root.level
+    path = setup_logging(folder=tmp_path / "logs")
+    try:
+        assert setup_logging(folder=tmp_path / "logs") == path  # idempotent: one handler
+        assert sum(getattr(h, "_pageindex_log", None) == str(path) for h in root.handlers) == 1
+        logging.getLogger("pageindex_desktop.test").warning("endpoint refused key %s", "sk-abcdefghijklmnop1234")
+        for handler in root.handlers:
+            handler.flush()
+        text = path.read_text(encoding="utf-8")
+        assert "endpoint refused key [redacted]" in text and "sk-abcdef" not in text
+    finally:
+        for handler in [h for h in root.handlers if getattr(h, "_pageindex_log", None) == str(path)]:
+            root.removeHandler(handler)
+            handler.close()
+        root.setLevel(level)
