@@ -106,3 +106,61 @@ def test_corpus_paper_sections_and_no_title_block() -> None:
     assert pages["3.2.1 Scaled Dot-Product Attention"][0] == 4
     assert pages["3.2.1 Scaled Dot-Product Attention"][1] > pages["3.2 Attention"][1] > pages["3 Model Architecture"][1]
     assert "Attention Is All You Need" not in pages
+
+
+def _page_of(doc: pymupdf.Document, lines: list[tuple[float, float, str, float, bool]]) -> None:
+    """A page with (x, y, text, size, bold) lines."""
+    page = doc.new_page(width=612, height=792)
+    for x, y, text, size, bold in lines:
+        page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+
+
+def _paragraph(x: float, y: float, count: int, width_chars: int = 54) -> list[tuple[float, float, str, float, bool]]:
+    """Body lines of a column starting at (x, y)."""
+    return [(x, y + 13 * i, FILLER[:width_chars], 10, False) for i in range(count)]
+
+
+def test_two_column_page_reads_left_column_first(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    _page_of(doc, _paragraph(50, 80, 40))  # a first page of plain text
+    lines = [(50, 80, "1 Introduction", 10, True), *_paragraph(50, 100, 20, 50), (50, 380, "2 Method", 10, True),
+             *_paragraph(50, 400, 20, 50), (320, 80, "3 Results", 10, True), *_paragraph(320, 100, 20, 50),
+             (320, 380, "4 Discussion", 10, True), *_paragraph(320, 400, 20, 50)]
+    _page_of(doc, lines)
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["1 Introduction", "2 Method", "3 Results", "4 Discussion"]
+
+
+def test_repeated_environment_labels_and_initials_are_not_sections(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    _page_of(doc, _paragraph(72, 80, 50, 80))
+    for number in range(1, 4):
+        lines = [(72, 80, f"{number} Chapter Title Number {number}", 14, True)]
+        y = 110.0 + 30 * number
+        for k in range(2):
+            lines.append((72, y, f"Definition {2 * number + k - 1}", 10, True))
+            lines += _paragraph(72, y + 16, 6, 80)
+            y += 110
+        lines.append((72, y, "J. Andrew Figura", 10, False))
+        lines += _paragraph(72, y + 16, 6, 80)
+        _page_of(doc, lines)
+        _page_of(doc, _paragraph(72, 80, 50, 80))  # each chapter runs on
+    path = tmp_path / "labels.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["1 Chapter Title Number 1", "2 Chapter Title Number 2", "3 Chapter Title Number 3"]
+
+
+def test_centred_small_caps_title_between_paragraphs(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    _page_of(doc, _paragraph(72, 80, 50, 80))
+    width = pymupdf.get_text_length("Recorded Music", "helv", 10)
+    centre = 72 + pymupdf.get_text_length(FILLER[:80], "helv", 10) / 2
+    lines = [*_paragraph(72, 80, 12, 80), (centre - width / 2, 260, "Recorded Music", 10, False),
+             *_paragraph(72, 290, 20, 80)]
+    _page_of(doc, lines)
+    path = tmp_path / "centred.pdf"
+    doc.save(path)
+    assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [("Recorded Music", 2)]

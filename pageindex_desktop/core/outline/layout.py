@@ -262,6 +262,8 @@ def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float
         return False
     if len(prev.text) + len(row.text) > MAX_CHARS or _CAPTION.match(row.text):
         return False
+    if len(_LETTER.findall(row.text)) < 0.6 * len(row.text.replace(" ", "")):
+        return False  # figures and table rows under a title
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0

@@ -79,11 +79,12 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         target.parts += 1
     rows.sort(key=lambda r: (r.y0, r.x0))
     if not merge_all and len(rows) >= 12:
-        left = sum(1 for r in rows if r.x1 < mid + 10)
-        right = sum(1 for r in rows if r.x0 > mid - 10)
+        slack = 0.04 * page.width
+        left = sum(1 for r in rows if r.x1 < mid + slack)
+        right = sum(1 for r in rows if r.x0 > mid - slack)
         if left >= 0.25 * len(rows) and right >= 0.25 * len(rows):
             # two columns: read the left one down, then the right one (full-width rows stay in the first pass)
-            rows.sort(key=lambda r: (r.x0 > mid - 10, r.y0, r.x0))
+            rows.sort(key=lambda r: (r.x0 > mid - slack, r.y0, r.x0))
     return rows
 
 

@@ -77,7 +77,7 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
         if len(pages) < 3:
             continue
         close = sum(1 for a, b in zip(pages, pages[1:]) if b - a <= 2)
-        if close * 2 >= len(pages) - 1:
+        if close * 2 >= len(pages) - 1 and _same_or_folio([(p, rows_by_page[p - 1][i].text) for p, i in hits]):
             running.update(hits)
             texts.add(text)
             for number, i in hits:  # "22 FREE CULTURE", "Chapter 3 | 41": the header carries the folio
@@ -85,6 +85,20 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
                 if m and number not in folios:
                     folios[number] = (int(m.group("a") or m.group("b")), False)
     return Furniture(running=running, folios=_consistent(folios), texts=texts)
+
+
+def _same_or_folio(hits: list[tuple[int, str]]) -> bool:
+    """Repeated rows are furniture when their text is identical, or when the number in them moves with the page
+    ("22 FREE CULTURE", "23 FREE CULTURE"); numbered headings at a fixed spot ("Definition 3") are not."""
+    if len({text for _page, text in hits}) == 1:
+        return True
+    numbered = []
+    for page, text in sorted(hits):
+        m = _DIGITS.search(text)
+        if m:
+            numbered.append((page, int(m.group())))
+    in_step = sum(1 for (p1, n1), (p2, n2) in zip(numbered, numbered[1:]) if p2 - p1 == n2 - n1)
+    return len(numbered) >= 2 and in_step >= 0.6 * (len(numbered) - 1)
 
 
 def _consistent(folios: dict[int, tuple[int, bool]]) -> dict[int, tuple[int, bool]]:
