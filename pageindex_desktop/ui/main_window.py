@@ -15,6 +15,7 @@ from pageindex_desktop.core.indexer import pdf_paths
 from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui import settings as config
+from pageindex_desktop.ui.assistant.window_link import attach_assistant
 from pageindex_desktop.ui.assistant_pane import AssistantPane
 from pageindex_desktop.ui.dialogs import ShortcutsDialog, show_about
 from pageindex_desktop.ui.document_actions import DocumentActions
@@ -62,7 +63,7 @@ class MainWindow(QMainWindow):
         self.library_panel = LibraryPanel(self)
         self.outline = OutlinePanel(self)
         self.viewer = ViewerPanel(self.renderer, self)
-        self.assistant = AssistantPane(self)
+        self.assistant = AssistantPane(self, home=self.home)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
         for index, widget in enumerate((self.library_panel, self.outline, self.viewer, self.assistant)):
@@ -76,6 +77,7 @@ class MainWindow(QMainWindow):
         self.sync = LibrarySync(self.library, self.worker, self.library_panel)
         self.documents = DocumentActions(self)
         self.actions_list = build_menus(self)
+        self.actions_list += attach_assistant(self)
         self._connect()
         self._restore_settings()
         self.sync.refresh()
@@ -234,6 +236,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop the import worker (cancelling its job) and the render thread; idempotent."""
         self.sync.active = False
+        self.assistant.shutdown()
         self.worker.stop()
         self.renderer.shutdown()
         extract_worker.shutdown()  # the engine keeps idle extraction children warm; the app is closing

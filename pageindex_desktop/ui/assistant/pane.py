@@ -1,0 +1,385 @@
+"""The assistant pane: transcript, question box, Ask / Stop / New chat, and the no-model setup note.
+
+The pane only draws and dispatches: questions, history and settings go to an `AssistantWorker` thread and come
+back as queued signals; streamed text is redrawn at most ten times a second.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Callable
+
+from pageindex_desktop.config import library_home
+from pageindex_desktop.ui.assistant._qt import (
+    QCoreApplication,
+    QDesktopServices,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPalette,
+    QPushButton,
+    Qt,
+    QTextBrowser,
+    QTimer,
+    QUrl,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+from pageindex_desktop.ui.assistant import tasks
+from pageindex_desktop.ui.assistant.entries import Exchange, TrailStep
+from pageindex_desktop.ui.assistant.question_box import QuestionBox
+from pageindex_desktop.ui.assistant.transcript import Theme, exchange_html, transcript_html
+from pageindex_desktop.ui.assistant.worker import AssistantWorker, ScopeInfo
+
+log = logging.getLogger(__name__)
+
+RENDER_INTERVAL_MS = 100
+
+INTRO = (
+    "<p>Ask a question about the documents selected in the library, or all of them when none is selected.</p>"
+    "<p>The assistant reads the section tree first, then only the pages it needs, and answers from those pages "
+    "alone. Each claim carries a citation such as <b>[Annual Report, p. 12]</b>: click it to open that page with "
+    "the passage highlighted. A <b>✓</b> means the app found the claim on the cited page; an amber <b>?</b> "
+    "means it could not check it (hover for the reason).</p>"
+)
+
+SETUP_NOTE = (
+    "<b>No model is set up.</b> Questions are answered with search results: the pages that contain your words. "
+    "For written answers, add an OpenAI API key, or point the app at a local "
+    "<b>Ollama</b> (http://localhost:11434/v1) or <b>LM Studio</b> (http://localhost:1234/v1) server."
+)
+
+
+class AssistantPane(QWidget):
+    """The right-hand pane of the window; `citationActivated(doc_id, page, passage)` asks to show a cited page."""
+
+    citationActivated = Signal(str, int, str)
+    modelChanged = Signal(str)  # '' when no model is configured
+
+    def __init__(self, parent: QWidget | None = None, home: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("assistantPane")
+        self.home = library_home(home)
+        self.exchanges: list[Exchange] = []
+        self.model = ""
+        self.scope: list[str] | None = None
+        self._live: dict[int, Exchange] = {}
+        self._running: int | None = None
+        self._next_id = 1
+        self._cache: dict[int, str] = {}
+        self.shutdown_hooks: list[Callable[[], object]] = []  # run by shutdown() (e.g. cancel a Summarize)
+        self._build()
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_INTERVAL_MS)
+        self._render_timer.timeout.connect(self.render)
+        self.worker = AssistantWorker(self.home, self)
+        self._connect_worker()
+        self.worker.start()
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+        self.refresh_model()
+        self.set_scope([])
+        self.render()
+
+    # ---- layout ----------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        title = QLabel("<b>Assistant</b>", self)
+        self.scope_label = QLabel("", self)
+        self.scope_label.setObjectName("assistantScope")
+        self.scope_label.setStyleSheet("color: palette(mid);")
+        self.model_button = QPushButton("Model…", self)
+        self.model_button.setObjectName("modelSettingsButton")
+        self.model_button.setToolTip("Model settings: provider, URL, API key, models")
+        self.model_button.clicked.connect(self.open_settings)
+        self.new_button = QPushButton("New chat", self)
+        self.new_button.setObjectName("newChatButton")
+        self.new_button.setToolTip("Start a new chat for this scope (the old one stays stored)")
+        self.new_button.clicked.connect(self.new_chat)
+        header = QHBoxLayout()
+        header.addWidget(title)
+        header.addWidget(self.scope_label, 1)
+        header.addWidget(self.new_button)
+        header.addWidget(self.model_button)
+
+        self.setup_note = QFrame(self)
+        self.setup_note.setObjectName("setupNote")
+        self.setup_note.setStyleSheet("#setupNote { background: #fff4ce; border-radius: 4px; }"
+                                      "#setupNote QLabel { color: #4a3b00; }")
+        note_text = QLabel(SETUP_NOTE, self.setup_note)
+        note_text.setWordWrap(True)
+        note_text.setTextFormat(Qt.TextFormat.RichText)
+        self.setup_button = QPushButton("Set up a model…", self.setup_note)
+        self.setup_button.setObjectName("setupModelButton")
+        self.setup_button.clicked.connect(self.open_settings)
+        note_layout = QVBoxLayout(self.setup_note)
+        note_layout.setContentsMargins(8, 6, 8, 6)
+        note_layout.addWidget(note_text)
+        note_layout.addWidget(self.setup_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.setup_note.hide()
+
+        self.browser = QTextBrowser(self)
+        self.browser.setObjectName("transcript")
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._anchor_clicked)
+        self.model_label = QLabel("", self)
+        self.model_label.setObjectName("assistantModel")
+        self.model_label.setStyleSheet("color: palette(mid);")
+        self.question = QuestionBox(self)
+        self.question.submitted.connect(self.ask_typed)
+        self.ask_button = QPushButton("Ask", self)
+        self.ask_button.setObjectName("askButton")
+        self.ask_button.setDefault(True)
+        self.ask_button.clicked.connect(self.ask_typed)
+        self.stop_button = QPushButton("Stop", self)
+        self.stop_button.setObjectName("stopButton")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.model_label, 1)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.ask_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(header)
+        layout.addWidget(self.setup_note)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(self.question)
+        layout.addLayout(buttons)
+
+    def _connect_worker(self) -> None:
+        w = self.worker
+        w.modelChanged.connect(self._model_changed)
+        w.scopeLoaded.connect(self._scope_loaded)
+        w.textDelta.connect(self._text_delta)
+        w.stepStarted.connect(self._step_started)
+        w.stepFinished.connect(self._step_finished)
+        w.usage.connect(self._usage)
+        w.answered.connect(self._answered)
+        w.failed.connect(self._failed)
+
+    # ---- public API ------------------------------------------------------------------------------------
+
+    def focus_question(self) -> None:
+        """Ctrl+L: put the cursor in the question box."""
+        self.question.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.question.selectAll()
+
+    def set_scope(self, doc_ids: list[str] | None) -> None:
+        """Ask about these documents from now on (empty or None: all); shows that scope's stored chat."""
+        scope = sorted(set(doc_ids or []))
+        if scope == self.scope:
+            return
+        self.scope = scope
+        if self._running is not None:
+            self.worker.cancel()
+        self.worker.post("scope", scope)
+
+    def ask(self, question: str) -> bool:
+        """Send a question; False when it is empty or another question is still running."""
+        question = question.strip()
+        if not question or self._running is not None:
+            return False
+        qid = self._next_id
+        self._next_id += 1
+        exchange = Exchange(question, running=True)
+        self._live[qid] = exchange
+        self.exchanges.append(exchange)
+        self._set_running(qid)
+        self.worker.post("ask", (qid, question))
+        self.render()
+        return True
+
+    def ask_typed(self) -> None:
+        """Ask what is in the question box (Enter or the Ask button)."""
+        if self.ask(self.question.text()):
+            self.question.clear()
+
+    def stop(self) -> None:
+        """Stop the running question; the answer so far stays on screen."""
+        if self._running is not None:
+            self.stop_button.setEnabled(False)
+            self.worker.cancel()
+
+    def new_chat(self) -> None:
+        """Start over in this scope (the previous chat stays in the store)."""
+        if self._running is not None:
+            self.worker.cancel()
+        self.worker.post("new_chat")
+
+    def refresh_model(self) -> None:
+        """Re-read the model settings (after the settings dialog saved them)."""
+        self.worker.post("settings")
+
+    def open_settings(self) -> None:
+        """Show the model settings dialog; the pane picks up the new settings when it is saved."""
+        from pageindex_desktop.ui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.home, self.window())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(self.refresh_model)
+        dialog.open()
+
+    def is_running(self) -> bool:
+        """True while a question is being answered."""
+        return self._running is not None
+
+    def shutdown(self) -> None:
+        """Stop the worker thread (the window is closing); idempotent."""
+        self._render_timer.stop()
+        for hook in self.shutdown_hooks:
+            hook()
+        self.worker.stop()
+        tasks.wait_all(5000)
+
+    # ---- rendering -------------------------------------------------------------------------------------
+
+    def theme(self) -> Theme:
+        """Transcript colours from this widget's palette."""
+        palette = self.browser.palette()
+        base = palette.color(QPalette.ColorRole.Base)
+        dark = base.lightness() < 128
+        return Theme(
+            text=palette.color(QPalette.ColorRole.Text).name(),
+            link=palette.color(QPalette.ColorRole.Link).name(),
+            muted="#9a9a9a" if dark else "#6b6b6b",
+            question_bg=base.lighter(130).name() if dark else "#eef2f8",
+        )
+
+    def render(self) -> None:
+        """Redraw the transcript now, keeping the reader's scroll position (or following the end)."""
+        bar = self.browser.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 4
+        position = bar.value()
+        theme = self.theme()
+        parts = []
+        for number, exchange in enumerate(self.exchanges):
+            key = id(exchange)
+            if exchange.running or key not in self._cache:
+                html = exchange_html(number, exchange, theme)
+                if not exchange.running:
+                    self._cache[key] = html
+                parts.append(html)
+            else:
+                parts.append(self._cache[key])
+        self.browser.setHtml("".join(parts) if parts else transcript_html([], theme, INTRO))
+        bar.setValue(bar.maximum() if at_end else position)
+
+    def _schedule_render(self) -> None:
+        if not self._render_timer.isActive():
+            self._render_timer.start()
+
+    def _set_running(self, qid: int | None) -> None:
+        self._running = qid
+        self.ask_button.setEnabled(qid is None)
+        self.stop_button.setEnabled(qid is not None)
+
+    # ---- worker signals --------------------------------------------------------------------------------
+
+    def _model_changed(self, description: str) -> None:
+        self.model = description
+        self.setup_note.setVisible(not description)
+        self.model_label.setText(f"Model: {description}" if description else "No model: search results only")
+        self.modelChanged.emit(description)
+
+    def _scope_loaded(self, info: ScopeInfo) -> None:
+        self.scope_label.setText(f"— {info.label}")
+        self.scope_label.setToolTip(f"Questions are answered from {info.label}.")
+        running = self._live.get(self._running) if self._running is not None else None
+        self.exchanges = list(info.exchanges) + ([running] if running is not None else [])
+        self._cache.clear()
+        self.render()
+
+    def _text_delta(self, qid: int, text: str, turn: int) -> None:
+        exchange = self._live.get(qid)
+        if exchange is None:
+            return
+        if exchange.turn != turn:
+            exchange.answer = ""  # a new model turn: the earlier turn's words were a preamble to tool calls
+            exchange.turn = turn
+        exchange.answer += text
+        self._schedule_render()
+
+    def _step_started(self, qid: int, label: str) -> None:
+        exchange = self._live.get(qid)
+        if exchange is not None:
+            exchange.trail.append(TrailStep(label, None))
+            self._schedule_render()
+
+    def _step_finished(self, qid: int, label: str, ok: bool) -> None:
+        exchange = self._live.get(qid)
+        if exchange is None:
+            return
+        for step in reversed(exchange.trail):
+            if step.ok is None and step.label == label:
+                step.ok = ok
+                break
+        self._schedule_render()
+
+    def _usage(self, qid: int, prompt: int, completion: int, estimated: bool) -> None:
+        exchange = self._live.get(qid)
+        if exchange is not None:
+            exchange.prompt_tokens, exchange.completion_tokens = prompt, completion
+            exchange.estimated = exchange.estimated or estimated
+            self._schedule_render()
+
+    def _answered(self, qid: int, done: Exchange) -> None:
+        exchange = self._live.pop(qid, None)
+        if exchange is None:
+            return
+        exchange.answer, exchange.citations = done.answer, done.citations
+        exchange.trail = exchange.trail or done.trail
+        exchange.prompt_tokens = exchange.prompt_tokens or done.prompt_tokens
+        exchange.completion_tokens = exchange.completion_tokens or done.completion_tokens
+        self._finish(qid, exchange)
+
+    def _failed(self, qid: int, message: str, cancelled: bool) -> None:
+        exchange = self._live.pop(qid, None)
+        if exchange is None:
+            return
+        exchange.cancelled = cancelled
+        exchange.error = "" if cancelled else message
+        self._finish(qid, exchange)
+
+    def _finish(self, qid: int, exchange: Exchange) -> None:
+        exchange.running = False
+        for step in exchange.trail:
+            if step.ok is None:
+                step.ok = False
+        if self._running == qid:
+            self._set_running(None)
+        self._render_timer.stop()
+        self.render()
+
+    # ---- links -----------------------------------------------------------------------------------------
+
+    def _anchor_clicked(self, url: QUrl) -> None:
+        self.activate_link(url.toString())
+
+    def activate_link(self, href: str) -> None:
+        """Follow a transcript link: a citation (open the page), a reading trail (fold) or a web address."""
+        kind, _, rest = href.partition(":")
+        try:
+            if kind == "cite":
+                number, index = (int(x) for x in rest.split(":"))
+                record = self.exchanges[number].citations[index]
+                if record.get("doc_id"):
+                    self.citationActivated.emit(str(record["doc_id"]), int(record.get("page") or 1),
+                                                str(record.get("passage") or ""))
+                return
+            if kind == "trail":
+                exchange = self.exchanges[int(rest)]
+                exchange.expanded = not exchange.expanded
+                self._cache.pop(id(exchange), None)
+                self.render()
+                return
+        except (ValueError, IndexError):
+            log.debug("stale transcript link %s", href)
+            return
+        if kind in ("http", "https"):
+            QDesktopServices.openUrl(QUrl(href))

@@ -1,0 +1,213 @@
+"""The transcript as HTML for a QTextBrowser: questions, answers with citation links styled by verdict,
+a collapsible reading trail and the tokens of each answer.
+
+Links: `cite:<exchange>:<citation>` opens a cited page, `trail:<exchange>` folds a reading trail.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pageindex_desktop.core.citations import parse_citations
+from pageindex_desktop.ui.assistant import markdown
+from pageindex_desktop.ui.assistant.entries import Exchange
+
+AMBER = "#b26a00"
+CHECK_GREEN = "#2e7d32"
+ERROR_RED = "#b3261e"
+PREVIEW_CHARS = 220
+
+REASONS = {
+    "page never read": "the assistant never read this page in this chat, so the claim could not be checked",
+    "claim not found on the page": "the claim's key words or figures were not found on this page",
+    "unknown document": "no document in scope has this title",
+}
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours taken from the widget's palette, so the transcript follows light and dark themes."""
+
+    text: str = "#202020"
+    link: str = "#0b57d0"
+    muted: str = "#6b6b6b"
+    question_bg: str = "#eef2f8"
+
+
+@dataclass
+class Mark:
+    """Where a citation mark sits in the answer body and which citation records it stands for."""
+
+    start: int
+    end: int
+    indices: list[int]
+
+
+def place_citations(body: str, citations: list[dict[str, Any]], use_offsets: bool) -> list[Mark]:
+    """Marks in `body` for the records: by their stored offsets, else by matching parsed marks (title, page)."""
+    marks: dict[tuple[int, int], Mark] = {}
+    unplaced: list[int] = []
+    for index, record in enumerate(citations):
+        start, end = record.get("start"), record.get("end")
+        if use_offsets and isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(body) \
+                and body[start] in "[<":
+            marks.setdefault((start, end), Mark(start, end, [])).indices.append(index)
+        else:
+            unplaced.append(index)
+    if unplaced:
+        for parsed in parse_citations(body):
+            for index in unplaced:
+                record = citations[index]
+                names = {str(record.get("document", "")).casefold(), str(record.get("doc_id", "")).casefold()}
+                if int(record.get("page") or 0) == parsed.page and parsed.written.casefold() in names:
+                    unplaced.remove(index)
+                    marks.setdefault((parsed.start, parsed.end), Mark(parsed.start, parsed.end, [])).indices.append(index)
+                    break
+    ordered = sorted(marks.values(), key=lambda m: m.start)
+    kept: list[Mark] = []
+    for mark in ordered:  # overlapping marks cannot both become links: keep the first
+        if not kept or mark.start >= kept[-1].end:
+            kept.append(mark)
+    return kept
+
+
+def snippet_passage(body: str, mark: Mark) -> str:
+    """For a search-result line ("[Title, p. 3] … words [[hit]] …"): the longest piece of its snippet."""
+    line_end = body.find("\n", mark.end)
+    snippet = body[mark.end : line_end if line_end >= 0 else len(body)]
+    pieces = [p.strip() for p in _HIGHLIGHT_MARKS.sub(r"\1", snippet).split("…")]
+    return max(pieces, key=len, default="")
+
+
+_HIGHLIGHT_MARKS = re.compile(r"\[\[(.+?)\]\]")
+
+
+def tooltip(record: dict[str, Any], search: bool) -> str:
+    """Rich-text tooltip: the verdict and its reason, then a preview of the passage."""
+    page = record.get("page")
+    if search:
+        head = f"<b>Search result</b>: page {page} contains the words you asked about (no model checked it)."
+    elif record.get("verified"):
+        head = f"<b>Checked ✓</b>: the assistant read page {page}, and the claim's figures and words are on it."
+    else:
+        reason = str(record.get("reason") or "")
+        head = f"<b>Not verified</b>: {html.escape(REASONS.get(reason, reason or 'it could not be checked'))}."
+    passage = " ".join(str(record.get("passage") or "").split())
+    if passage:
+        short = passage if len(passage) <= PREVIEW_CHARS else passage[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
+        head += f"<br><br><i>“{html.escape(short)}”</i>"
+    if record.get("doc_id"):
+        head += "<br><br>Click to open the page with this passage highlighted."
+    return head
+
+
+def _link(exchange: int, index: int, record: dict[str, Any], label: str, search: bool, theme: Theme) -> str:
+    tip = html.escape(tooltip(record, search), quote=True)
+    if search:
+        colour, marker = theme.link, ""
+    elif record.get("verified"):
+        colour, marker = theme.link, f'<span style="color:{CHECK_GREEN}">&#8201;✓</span>'
+    else:
+        colour, marker = AMBER, f'<span style="color:{AMBER}; font-weight:600">&#8201;?</span>'
+    text = html.escape(label).replace("p. ", "p.&nbsp;")
+    if not record.get("doc_id"):  # unknown document: nothing to open
+        return f'<span title="{tip}" style="color:{AMBER}">{text}</span>{marker}'
+    return (f'<a href="cite:{exchange}:{index}" title="{tip}" style="color:{colour}; text-decoration:none">'
+            f"{text}</a>{marker}")
+
+
+def render_mark(exchange: int, mark: Mark, citations: list[dict[str, Any]], search: bool, theme: Theme) -> str:
+    """One bracket: '[Title, p. 12 ✓, p. 13 ?]', each page its own link."""
+    parts = []
+    for position, index in enumerate(mark.indices):
+        record = citations[index]
+        label = f"p. {record.get('page')}"
+        if position == 0:
+            label = f"{record.get('document') or record.get('doc_id')}, {label}"
+        parts.append(_link(exchange, index, record, label, search, theme))
+    return "[" + ", ".join(parts) + "]"
+
+
+def answer_html(number: int, exchange: Exchange, theme: Theme) -> str:
+    """The answer body as HTML with its citation marks turned into links."""
+    body = exchange.body
+    marks = place_citations(body, exchange.citations, use_offsets=not exchange.search_results)
+    rendered: dict[int, str] = {}
+    pieces: list[str] = []
+    cursor = 0
+    for k, mark in enumerate(marks):
+        if exchange.search_results:
+            for index in mark.indices:
+                exchange.citations[index].setdefault("passage", "")
+                if not exchange.citations[index]["passage"]:
+                    exchange.citations[index]["passage"] = snippet_passage(body, mark)
+        rendered[k] = render_mark(number, mark, exchange.citations, exchange.search_results, theme)
+        pieces.append(body[cursor : mark.start])
+        pieces.append(f"\ue000{k}\ue001")
+        cursor = mark.end
+    pieces.append(body[cursor:])
+
+    def fmt(text: str) -> str:
+        return re.sub("\ue000(\\d+)\ue001", lambda m: rendered[int(m.group(1))], markdown.inline(text))
+
+    return markdown.to_html("".join(pieces), fmt)
+
+
+def _trail_html(number: int, exchange: Exchange, theme: Theme) -> str:
+    steps = exchange.trail
+    if not steps:
+        return ""
+    count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
+    arrow = "▾" if exchange.expanded else "▸"
+    head = (f'<a href="trail:{number}" style="color:{theme.muted}; text-decoration:none">{arrow} Reading trail '
+            f"· {count}</a>")
+    if exchange.running and not exchange.expanded:
+        head += f' <span style="color:{theme.muted}">— {html.escape(steps[-1].label)}…</span>'
+    if not exchange.expanded:
+        return f'<p style="margin-top:4px; margin-bottom:0">{head}</p>'
+    lines = []
+    for step in steps:
+        mark, note = ("…", "") if step.ok is None else ("•", "") if step.ok else ("✗", " (the tool said no)")
+        lines.append(f"{mark} {html.escape(step.label)}{note}")
+    body = "<br>".join(lines)
+    return (f'<p style="margin-top:4px; margin-bottom:0">{head}</p>'
+            f'<p style="margin-top:0; margin-left:14px; color:{theme.muted}">{body}</p>')
+
+
+def _tokens_html(exchange: Exchange, theme: Theme) -> str:
+    if not (exchange.prompt_tokens or exchange.completion_tokens):
+        return ""
+    approx = "≈" if exchange.estimated else ""
+    text = (f"{approx}{exchange.prompt_tokens:,} tokens sent · {approx}{exchange.completion_tokens:,} received")
+    return f'<p style="color:{theme.muted}; font-size:small; margin-top:2px">{text}</p>'
+
+
+def exchange_html(number: int, exchange: Exchange, theme: Theme) -> str:
+    """One question and everything under it."""
+    question = html.escape(exchange.question).replace("\n", "<br>")
+    out = [f'<table width="100%" cellpadding="6" cellspacing="0" style="margin-top:10px; background-color:'
+           f'{theme.question_bg}"><tr><td><b>You:</b> {question}</td></tr></table>']
+    if exchange.search_results:
+        out.append(f'<p style="color:{theme.muted}"><b>Search results</b> — no model is set up, so these are the '
+                   "pages that contain your words, not an answer. Click one to open it.</p>")
+    if exchange.answer:
+        out.append(answer_html(number, exchange, theme))
+    elif exchange.running:
+        out.append(f'<p style="color:{theme.muted}"><i>Thinking…</i></p>')
+    if exchange.cancelled:
+        out.append(f'<p style="color:{theme.muted}"><i>Stopped.</i></p>')
+    if exchange.error:
+        out.append(f'<p style="color:{ERROR_RED}">⚠ {html.escape(exchange.error)}</p>')
+    out.append(_trail_html(number, exchange, theme))
+    out.append(_tokens_html(exchange, theme))
+    return "".join(out)
+
+
+def transcript_html(exchanges: list[Exchange], theme: Theme, intro: str = "") -> str:
+    """The whole transcript (or the intro text when there is nothing yet)."""
+    if not exchanges:
+        return f'<div style="color:{theme.muted}">{intro}</div>'
+    return "".join(exchange_html(i, e, theme) for i, e in enumerate(exchanges))

@@ -1,0 +1,113 @@
+"""How the assistant pane plugs into the main window: citation → page + highlight, library selection → scope,
+and an Assistant menu (Model Settings…, Summarize). Kept here so main_window.py stays a composition.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from pageindex_desktop.ui.assistant._qt import QAction, QLabel, QMenu, QObject, QTimer
+from pageindex_desktop.ui.assistant.summarize import Summarizer
+
+if TYPE_CHECKING:
+    from pageindex_desktop.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+SCOPE_DELAY_MS = 150  # selection changes settle (shift-click, ctrl-click) before the scope follows them
+
+
+class CitationNavigator(QObject):
+    """Opens a cited document at its page and highlights the passage once the viewer has laid it out."""
+
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.window = window
+        self.opening = False  # True while open_document runs: its library selection is not a scope change
+        self._pending: tuple[str, int, str] | None = None
+        window.viewer.documentShown.connect(self._shown)
+
+    def show(self, doc_id: str, page: int, passage: str) -> None:
+        """Show `page` of `doc_id` with `passage` highlighted (just the page when there is no passage)."""
+        view = self.window.viewer.view
+        if self.window.current_doc == doc_id and view.key == doc_id and view.page_count() > 0:
+            self._highlight(page, passage)
+            return
+        self._pending = (doc_id, page, passage)
+        self.opening = True
+        try:
+            opened = self.window.open_document(doc_id, page)
+        finally:
+            self.opening = False
+        if not opened:
+            self._pending = None
+
+    def _shown(self, key: str) -> None:
+        if self._pending is not None and self._pending[0] == key:
+            _, page, passage = self._pending
+            self._pending = None
+            self._highlight(page, passage)
+
+    def _highlight(self, page: int, passage: str) -> None:
+        view = self.window.viewer.view
+        if passage.strip():
+            view.show_passage(page, passage)
+        else:
+            view.go_to_page(page)
+        view.setFocus()
+
+
+def attach_assistant(window: "MainWindow") -> list[QAction]:
+    """Connect the window's assistant pane; returns the Assistant menu's actions (for the shortcuts list)."""
+    pane = window.assistant
+    navigator = CitationNavigator(window)
+    window.citations = navigator  # type: ignore[attr-defined]
+    pane.citationActivated.connect(navigator.show)
+
+    panel = window.library_panel
+    settle = QTimer(window)
+    settle.setSingleShot(True)
+    settle.setInterval(SCOPE_DELAY_MS)
+    settle.timeout.connect(lambda: pane.set_scope(panel.selected_doc_ids()))
+
+    def selection_changed() -> None:
+        if not navigator.opening:
+            settle.start()
+
+    panel.view.selectionModel().selectionChanged.connect(lambda *_: selection_changed())
+
+    summarizer = Summarizer(window.home, window)
+    summarizer.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
+    summarizer.finished.connect(lambda _reports: window.sync.refresh())
+    pane.shutdown_hooks.append(summarizer.cancel.set)
+    window.summarizer = summarizer  # type: ignore[attr-defined]
+    model_label = QLabel("", window)
+    model_label.setObjectName("modelStatus")
+    window.statusBar().addPermanentWidget(model_label)
+    pane.modelChanged.connect(lambda text: model_label.setText(f"Model: {text}" if text else "No model"))
+
+    bar = window.menuBar()
+    menu = QMenu("&Assistant", bar)
+    help_action = next((a for a in bar.actions() if a.text().replace("&", "") == "Help"), None)
+    if help_action is not None:
+        bar.insertMenu(help_action, menu)
+    else:
+        bar.addMenu(menu)
+    actions = []
+    for text, slot, name in (
+        ("&Model Settings…", pane.open_settings, "actionModelSettings"),
+        ("&Summarize Selected Documents", lambda: summarizer.run(_targets(window)), "actionSummarize"),
+        ("&New Chat", pane.new_chat, "actionNewChat"),
+    ):
+        action = QAction(text, menu)
+        action.setObjectName(name)
+        action.triggered.connect(lambda _checked=False, s=slot: s())
+        menu.addAction(action)
+        actions.append(action)
+    return actions
+
+
+def _targets(window: "MainWindow") -> list[str]:
+    """The documents Summarize works on: the selected ones, else the open one."""
+    return window.library_panel.selected_doc_ids() or ([window.current_doc] if window.current_doc else [])

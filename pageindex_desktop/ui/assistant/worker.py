@@ -1,0 +1,193 @@
+"""The assistant's thread: it owns a Library connection and one ChatSession per scope, runs questions and turns
+the agent's events into queued signals. The window thread never waits on the model or the database here.
+
+Jobs run one at a time in order (set scope, ask, new chat, reload settings); `cancel()` stops the running
+question within a fraction of a second (the model client polls the cancel flag every 0.1 s).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pageindex_desktop.core import chats
+from pageindex_desktop.core.chat_session import ChatSession
+from pageindex_desktop.core.events import Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.llm import Endpoint, LLMClient
+from pageindex_desktop.core.settings import chat_endpoint, load_settings
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui.assistant._qt import QObject, QThread, Signal
+from pageindex_desktop.ui.assistant.entries import Exchange, exchanges_from_messages
+
+log = logging.getLogger(__name__)
+
+DELTA_INTERVAL_S = 0.05  # streamed text is sent to the window at most 20 times a second
+
+
+@dataclass(frozen=True)
+class ScopeInfo:
+    """What the pane shows for a scope: a label, how many documents, and the stored chat."""
+
+    key: str
+    label: str
+    documents: int
+    exchanges: list[Exchange]
+
+
+def describe_endpoint(endpoint: Endpoint | None) -> str:
+    """'model at host' for the pane's header ('' when no model is configured)."""
+    if endpoint is None:
+        return ""
+    host = endpoint.base_url.split("://", 1)[-1].split("/", 1)[0]
+    return f"{endpoint.model} at {host}"
+
+
+class AssistantWorker(QThread):
+    """One long-lived thread per pane; start() once, stop() when the pane goes away."""
+
+    modelChanged = Signal(str)  # describe_endpoint(); '' = no model configured
+    scopeLoaded = Signal(object)  # ScopeInfo
+    textDelta = Signal(int, str, int)  # question id, text, turn (a new turn replaces the shown text)
+    stepStarted = Signal(int, str)  # question id, reading-trail label
+    stepFinished = Signal(int, str, bool)  # question id, label, ok
+    usage = Signal(int, int, int, bool)  # question id, prompt tokens so far, completion tokens so far, estimated
+    answered = Signal(int, object)  # question id, the finished Exchange (citations with passages)
+    failed = Signal(int, str, bool)  # question id, one sentence, cancelled
+
+    def __init__(self, home: Path, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("assistantWorker")
+        self.home = Path(home)
+        self._jobs: deque[tuple[str, Any]] = deque()
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._cancel = threading.Event()
+        self._sessions: dict[str, ChatSession] = {}
+        self._scope: list[str] = []
+        self._endpoint: Endpoint | None = None
+
+    # ---- called from the window thread -----------------------------------------------------------------
+
+    def post(self, kind: str, payload: Any = None) -> None:
+        """Queue a job: ('settings', None), ('scope', doc_ids), ('ask', (id, question)), ('new_chat', None)."""
+        with self._cond:
+            self._jobs.append((kind, payload))
+            self._cond.notify_all()
+
+    def cancel(self) -> None:
+        """Stop the running question (and drop questions still waiting)."""
+        with self._cond:
+            self._jobs = deque(j for j in self._jobs if j[0] != "ask")
+            self._cancel.set()
+
+    def stop(self, timeout_ms: int = 5000) -> None:
+        """End the thread (the pane is closing); a running question is cancelled first."""
+        with self._cond:
+            self._stopping = True
+            self._cancel.set()
+            self._cond.notify_all()
+        if self.isRunning() and not self.wait(timeout_ms):
+            log.warning("assistant worker did not stop in %d ms", timeout_ms)
+
+    # ---- the thread ------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        library = Library(self.home)
+        try:
+            while True:
+                with self._cond:
+                    while not self._jobs and not self._stopping:
+                        self._cond.wait()
+                    if self._stopping:
+                        return
+                    kind, payload = self._jobs.popleft()
+                    if kind == "ask":
+                        self._cancel.clear()
+                try:
+                    self._run_job(library, kind, payload)
+                except Exception as exc:  # a bug must not kill the thread; the pane gets a sentence
+                    log.exception("assistant job %s failed", kind)
+                    if kind == "ask":
+                        self.failed.emit(payload[0], f"The assistant stopped on an internal error "
+                                                     f"({type(exc).__name__}); see Help ▸ Show Log.", False)
+        finally:
+            library.close()
+
+    def _run_job(self, library: Library, kind: str, payload: Any) -> None:
+        if kind == "settings":
+            self._endpoint = chat_endpoint(load_settings(self.home), self.home)
+            client = LLMClient(self._endpoint) if self._endpoint else None
+            for session in self._sessions.values():
+                session.client = client
+            self.modelChanged.emit(describe_endpoint(self._endpoint))
+        elif kind == "scope":
+            self._scope = sorted(set(payload or []))
+            self.scopeLoaded.emit(self._scope_info(library))
+        elif kind == "new_chat":
+            self._session(library).new_chat()
+            self.scopeLoaded.emit(self._scope_info(library))
+        elif kind == "ask":
+            self._ask(library, *payload)
+
+    def _session(self, library: Library) -> ChatSession:
+        key = chats.scope_key(self._scope)
+        if key not in self._sessions:
+            client = LLMClient(self._endpoint) if self._endpoint else None
+            self._sessions[key] = ChatSession(library, self._scope or None, client)
+        return self._sessions[key]
+
+    def _titles(self, library: Library) -> dict[str, str]:
+        return {d.doc_id: d.title or d.file_name for d in library.documents()}
+
+    def _scope_info(self, library: Library) -> ScopeInfo:
+        session = self._session(library)
+        titles = self._titles(library)
+        known = [d for d in self._scope if d in titles]
+        if not self._scope:
+            count = sum(1 for d in library.documents() if d.status == "ready")
+            label = f"all documents ({count})" if count != 1 else "all documents (1)"
+        elif len(known) == 1:
+            count, label = 1, titles[known[0]]
+        else:
+            count, label = len(known), f"{len(known)} selected documents"
+        exchanges = exchanges_from_messages(session.transcript(), titles)
+        return ScopeInfo(chats.scope_key(self._scope), label, count, exchanges)
+
+    def _ask(self, library: Library, qid: int, question: str) -> None:
+        session = self._session(library)
+        pending: list[str] = []
+        turn = [0, 0.0]  # the turn of the pending text, when it was last sent
+
+        def flush() -> None:
+            if pending:
+                self.textDelta.emit(qid, "".join(pending), turn[0])
+                pending.clear()
+            turn[1] = time.monotonic()
+
+        for event in session.ask(question, self._cancel):
+            if isinstance(event, TextDelta):
+                if event.turn != turn[0]:
+                    flush()
+                    turn[0] = event.turn
+                pending.append(event.text)
+                if time.monotonic() - turn[1] >= DELTA_INTERVAL_S:
+                    flush()
+                continue
+            flush()
+            if isinstance(event, ToolCallStarted):
+                self.stepStarted.emit(qid, event.label)
+            elif isinstance(event, ToolResult):
+                self.stepFinished.emit(qid, event.label, event.ok)
+            elif isinstance(event, Usage):
+                self.usage.emit(qid, event.total_prompt_tokens, event.total_completion_tokens, event.estimated)
+            elif isinstance(event, Finished):
+                stored = exchanges_from_messages(session.transcript(), self._titles(library))
+                done = stored[-1] if stored else Exchange(question, event.answer)
+                self.answered.emit(qid, done)
+            elif isinstance(event, Failed):
+                self.failed.emit(qid, event.message, event.cancelled)

@@ -1,0 +1,347 @@
+"""Model settings: provider preset, base URL, API key (OS keychain only), chat and index models, Test connection.
+
+Everything that can wait on the network or the keychain (model list, Test connection, reading and saving the
+key) runs on a background task; the dialog stays responsive and shows each result as a sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from pageindex_desktop.config import library_home
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy, check_connection
+from pageindex_desktop.core.settings import PRESETS, ModelSettings, get_api_key, load_settings, save_settings, set_api_key
+from pageindex_desktop.ui.assistant import tasks
+from pageindex_desktop.ui.assistant._qt import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+)
+
+log = logging.getLogger(__name__)
+
+DIALOG_TIMEOUT_S = 10.0
+NO_KEYCHAIN = ("No keychain is available on this system, so a key cannot be saved here. Set the OPENAI_API_KEY "
+               "environment variable before starting the app instead (local servers such as Ollama and LM Studio "
+               "need no key).")
+
+
+@dataclass(frozen=True)
+class KeyState:
+    """What the dialog knows about keys: is there a keychain, a stored key for this URL, a key in the environment."""
+
+    keychain: bool
+    stored: bool
+    env: bool
+
+
+def keychain_available() -> bool:
+    """True when keyring has a real backend (not the 'fail' one used when the system has no keychain)."""
+    try:
+        import keyring
+        from keyring.backends import fail
+
+        backend = keyring.get_keyring()
+        return not isinstance(backend, fail.Keyring) and float(getattr(backend, "priority", 1)) > 0
+    except Exception:  # noqa: BLE001 - a broken keyring install means no keychain
+        return False
+
+
+def probe_keys(settings: ModelSettings) -> KeyState:
+    """Runs on a task: keychain presence and whether a key is stored for the settings' URL."""
+    available = keychain_available()
+    env = bool(os.environ.get("OPENAI_API_KEY"))
+    stored = False
+    if available:
+        key = get_api_key(settings)
+        stored = bool(key) and key != os.environ.get("OPENAI_API_KEY", "")
+    return KeyState(available, stored, env)
+
+
+class SettingsDialog(QDialog):
+    """Edits the model settings of one library home; `accepted` means they were saved."""
+
+    def __init__(self, home: Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle("Model Settings")
+        self.home = library_home(home)
+        self.original = load_settings(self.home)
+        self.keys = KeyState(False, False, bool(os.environ.get("OPENAI_API_KEY")))
+        self.forget_key = False
+        self.models: list[str] = []
+        self._build()
+        self._load(self.original)
+        self._probe()
+        self.refresh_models(quiet=True)
+
+    # ---- layout ----------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.provider = QComboBox(self)
+        self.provider.setObjectName("providerBox")
+        for key, preset in PRESETS.items():
+            self.provider.addItem(preset.name, key)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        self.url = QLineEdit(self)
+        self.url.setObjectName("baseUrlEdit")
+        self.url.setPlaceholderText("https://…/v1")
+        self.url.editingFinished.connect(lambda: self.refresh_models(quiet=True))
+        self.url_note = QLabel(self)
+        self.url_note.setWordWrap(True)
+        self.key = QLineEdit(self)
+        self.key.setObjectName("apiKeyEdit")
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.show_key = QCheckBox("Show", self)
+        self.show_key.toggled.connect(lambda on: self.key.setEchoMode(
+            QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password))
+        self.forget_button = QPushButton("Forget stored key", self)
+        self.forget_button.setObjectName("forgetKeyButton")
+        self.forget_button.clicked.connect(self._forget)
+        self.forget_button.hide()
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.key, 1)
+        key_row.addWidget(self.show_key)
+        key_row.addWidget(self.forget_button)
+        self.key_note = QLabel(self)
+        self.key_note.setObjectName("keyNote")
+        self.key_note.setWordWrap(True)
+        self.chat_model = self._model_box("chatModelBox")
+        self.index_model = self._model_box("indexModelBox")
+        self.refresh_button = QPushButton("Refresh list", self)
+        self.refresh_button.setToolTip("Ask the endpoint which models it offers")
+        self.refresh_button.clicked.connect(lambda: self.refresh_models(quiet=False))
+        chat_row = QHBoxLayout()
+        chat_row.addWidget(self.chat_model, 1)
+        chat_row.addWidget(self.refresh_button)
+        self.test_button = QPushButton("Test connection", self)
+        self.test_button.setObjectName("testConnectionButton")
+        self.test_button.clicked.connect(self.test_connection)
+        self.result = QLabel("", self)
+        self.result.setObjectName("connectionResult")
+        self.result.setWordWrap(True)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form = QFormLayout()
+        form.addRow("Provider:", self.provider)
+        form.addRow("Base URL:", self.url)
+        form.addRow("", self.url_note)
+        form.addRow("API key:", key_row)
+        form.addRow("", self.key_note)
+        form.addRow("Chat model:", chat_row)
+        form.addRow("Index model:", self.index_model)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.result, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
+                                        self)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(test_row)
+        layout.addWidget(self.buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def _model_box(self, name: str) -> QComboBox:
+        box = QComboBox(self)
+        box.setObjectName(name)
+        box.setEditable(True)
+        box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        box.setMinimumContentsLength(18)
+        return box
+
+    def _load(self, settings: ModelSettings) -> None:
+        self.provider.blockSignals(True)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(settings.provider)))
+        self.provider.blockSignals(False)
+        preset = PRESETS.get(settings.provider)
+        self.url.setText(settings.base_url or (preset.base_url if preset else ""))
+        self.chat_model.setEditText(settings.chat_model or (preset.chat_model if preset else ""))
+        self.index_model.setEditText(settings.index_model or (preset.index_model if preset else ""))
+        self._show_notes()
+
+    # ---- state -----------------------------------------------------------------------------------------
+
+    def current(self) -> ModelSettings:
+        """The settings as the dialog shows them now (not saved)."""
+        return ModelSettings(
+            provider=str(self.provider.currentData()),
+            base_url=self.url.text().strip(),
+            chat_model=self.chat_model.currentText().strip(),
+            index_model=self.index_model.currentText().strip(),
+            timeout=self.original.timeout,
+        )
+
+    def _provider_changed(self) -> None:
+        preset = PRESETS[str(self.provider.currentData())]
+        known_urls = {p.base_url for p in PRESETS.values()}
+        if not self.url.text().strip() or self.url.text().strip() in known_urls:
+            self.url.setText(preset.base_url)
+        defaults = {p.chat_model for p in PRESETS.values()} | {""}
+        if self.chat_model.currentText().strip() in defaults:
+            self.chat_model.setEditText(preset.chat_model)
+        if self.index_model.currentText().strip() in defaults:
+            self.index_model.setEditText(preset.index_model)
+        self._probe()
+        self.refresh_models(quiet=True)
+
+    def _show_notes(self) -> None:
+        notes = []
+        if os.environ.get("OPENAI_BASE_URL"):
+            notes.append(f"OPENAI_BASE_URL is set ({os.environ['OPENAI_BASE_URL']}) and overrides this URL.")
+        if os.environ.get("PAGEINDEX_CHAT_MODEL"):
+            notes.append(f"PAGEINDEX_CHAT_MODEL is set ({os.environ['PAGEINDEX_CHAT_MODEL']}) and overrides the "
+                         "chat model.")
+        self.url_note.setText(" ".join(notes))
+        self.url_note.setVisible(bool(notes))
+        preset = PRESETS.get(str(self.provider.currentData()))
+        needs = preset is not None and preset.needs_key
+        if not self.keys.keychain:
+            self.key.setEnabled(False)
+            self.key.setPlaceholderText("no keychain on this system")
+            text = NO_KEYCHAIN + (" OPENAI_API_KEY is set and will be used." if self.keys.env else "")
+        else:
+            self.key.setEnabled(True)
+            if self.keys.stored and not self.forget_key:
+                self.key.setPlaceholderText("a key is stored in the keychain (leave empty to keep it)")
+                text = "The key is kept in the system keychain, never in a settings file."
+            else:
+                self.key.setPlaceholderText("sk-…" if needs else "not needed for most local servers")
+                text = "A key typed here is saved to the system keychain, never to a settings file."
+                if self.keys.env:
+                    text += " Without one, OPENAI_API_KEY from the environment is used."
+        self.forget_button.setVisible(self.keys.keychain and self.keys.stored and not self.forget_key)
+        self.key_note.setText(text)
+
+    def _forget(self) -> None:
+        self.forget_key = True
+        self.key.clear()
+        self._show_notes()
+
+    def _probe(self) -> None:
+        settings = self.current()
+        tasks.run_task(lambda: probe_keys(settings), self._probed, lambda _t: self._show_notes(), self, "keyProbe")
+
+    def _probed(self, state: KeyState) -> None:
+        self.keys = state
+        self._show_notes()
+
+    def _endpoint_maker(self) -> Callable[[], Endpoint]:
+        """A function (run on a task: the keychain may be slow) giving the endpoint the dialog shows now."""
+        settings = self.current()
+        typed = self.key.text().strip()
+        forget = self.forget_key
+
+        def make() -> Endpoint:
+            key = typed or ("" if forget else get_api_key(settings))
+            return Endpoint(settings.effective_base_url(), key, settings.effective_chat_model(), DIALOG_TIMEOUT_S)
+
+        return make
+
+    # ---- model list and Test connection ----------------------------------------------------------------
+
+    def refresh_models(self, quiet: bool = False) -> None:
+        """Fill the model boxes from the endpoint's list (on a task); `quiet` hides failures."""
+        if not self.current().effective_base_url():
+            return
+        make = self._endpoint_maker()
+        self.refresh_button.setEnabled(False)
+
+        def listed(models: Any) -> None:
+            self.refresh_button.setEnabled(True)
+            self._fill_models(list(models))
+            if not quiet:
+                self.result.setText(f"The endpoint offers {len(models)} model{'s' if len(models) != 1 else ''}.")
+
+        def failed(text: str) -> None:
+            self.refresh_button.setEnabled(True)
+            if not quiet:
+                self.result.setText(text)
+
+        tasks.run_task(lambda: LLMClient(make(), RetryPolicy(attempts=1)).list_models(), listed, failed, self, "modelList")
+
+    def _fill_models(self, models: list[str]) -> None:
+        self.models = models
+        for box in (self.chat_model, self.index_model):
+            text = box.currentText()
+            box.clear()
+            box.addItems(models)
+            box.setEditText(text or (models[0] if models else ""))
+
+    def test_connection(self) -> None:
+        """Reach the endpoint with what the dialog shows (on a task) and say what happened."""
+        settings = self.current()
+        url, model = settings.effective_base_url(), settings.effective_chat_model()
+        if not url:
+            self.result.setText("Enter the endpoint's base URL first.")
+            return
+        make = self._endpoint_maker()
+        self.test_button.setEnabled(False)
+        self.result.setText("Testing…")
+        tasks.run_task(lambda: check_connection(LLMClient(make(), RetryPolicy(attempts=1))),
+                       lambda models: self._tested(url, model, models), self._test_failed, self, "testConnection")
+
+    def _tested(self, url: str, model: str, models: list[str]) -> None:
+        self.test_button.setEnabled(True)
+        host = url.split("://", 1)[-1].split("/", 1)[0]
+        if not models:
+            self.result.setText(f"Connected to {host}: the model {model} answered.")
+            return
+        self._fill_models(models)
+        count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
+        if model and model not in models:
+            self.result.setText(f"Connected to {host} ({count}), but it does not list the chat model "
+                                f"{model}; pick one from the list.")
+        else:
+            self.result.setText(f"Connected to {host}: it offers {count}.")
+
+    def _test_failed(self, text: str) -> None:
+        self.test_button.setEnabled(True)
+        self.result.setText(text)
+
+    # ---- save ------------------------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the settings file and (on a task) put the key in the keychain; closes when done."""
+        settings = self.current()
+        key = self.key.text().strip()
+        forget = self.forget_key
+        home = self.home
+        self.buttons.setEnabled(False)
+
+        def write() -> bool:
+            save_settings(settings, home)
+            if key or forget:
+                return set_api_key(settings, key)
+            return True
+
+        def written(stored: Any) -> None:
+            self.buttons.setEnabled(True)
+            if not stored:
+                self.result.setText(NO_KEYCHAIN)
+                return
+            log.info("model settings saved (provider %s)", settings.provider)
+            self.accept()
+
+        def failed(text: str) -> None:
+            self.buttons.setEnabled(True)
+            self.result.setText(f"The settings could not be saved: {text}")
+
+        tasks.run_task(write, written, failed, self, "saveSettings")
+
+    def done(self, result: int) -> None:
+        tasks.detach(self)
+        super().done(result)
