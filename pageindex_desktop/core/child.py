@@ -6,6 +6,7 @@ than a small PDF takes), and imports nothing heavy beyond pymupdf: no Qt, no ope
 
 Protocol (tuples over a multiprocessing Connection):
   child → parent   ("hello", pid, heavy_modules)               once, after start-up
+                   ("fatal", message, traceback)                instead, when the engine cannot load
   parent → child   ("job", path, password, use_bookmarks, file_name, workers)   or None to stop
   child → parent   ("progress", stage, done, total)            any number, throttled
                    ("log", level, logger name, message)         warnings, re-logged by the parent
@@ -63,10 +64,13 @@ def worker_main(conn: Connection) -> None:
     root = logging.getLogger()
     root.addHandler(_PipeLogHandler(conn))
     root.setLevel(logging.WARNING)
-    from pageindex_desktop.core import pdf  # noqa: F401  (warm up MuPDF before the first job)
-    from pageindex_desktop.core.outline import build  # noqa: F401
-
     try:
+        try:  # warm up MuPDF and the tree builders before the first job
+            from pageindex_desktop.core import pdf  # noqa: F401
+            from pageindex_desktop.core.outline import build  # noqa: F401
+        except Exception as exc:  # a broken install: say so instead of dying with exit code 1
+            conn.send(("fatal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            return
         conn.send(("hello", os.getpid(), heavy_modules_loaded()))
         while True:
             try:

@@ -75,6 +75,8 @@ class Worker:
                     return self._crashed()
                 if message[0] == "log":
                     _relog(message)
+                elif message[0] == "fatal":
+                    return JobOutcome("error", error_kind="internal", message=message[1], details=message[2])
                 elif message[0] == "hello":
                     self.heavy = list(message[2])
                     if self.heavy:

@@ -61,9 +61,17 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
 
 
 def begin(
-    library: Library, record: DocumentRecord, file_name: str, on_progress: ProgressCallback | None
+    library: Library,
+    record: DocumentRecord,
+    file_name: str,
+    on_progress: ProgressCallback | None,
+    started: list[DocumentRecord] | None = None,
 ) -> Job | ImportResult:
-    """Take the document's import lock and mark it 'importing'; a result when that is not possible."""
+    """Take the document's import lock and mark it 'importing'; a result when that is not possible.
+
+    The record is added to `started` just before its status changes, so a caller interrupted at any point
+    (Ctrl+C can land between any two lines) knows which documents to `sweep`.
+    """
     job = Job(record, file_name, library.pdf_path(record.doc_id), record.status == "ready")
     emit(on_progress, job.doc_id, "queued", 0, 0, "Waiting to read the PDF.")
     if not job.locks.enter_context(import_lock(library.home, job.doc_id)):
@@ -71,8 +79,21 @@ def begin(
         return result_of(record, error="This document is being imported by another process right now.")
     if not job.source.is_file():
         return fail(library, job, on_progress, "The library's copy of this PDF is missing; import the file again.")
+    if started is not None:
+        started.append(record)
     library.set_status(job.doc_id, "importing")
     return job
+
+
+def sweep(library: Library, started: list[DocumentRecord]) -> None:
+    """After an interruption: documents this caller marked 'importing' and never finished end cancelled."""
+    for record in started:
+        current = library.get(record.doc_id)
+        if current is not None and current.status == "importing":
+            if record.status == "ready":
+                library.set_status(record.doc_id, "ready")
+            else:
+                library.set_status(record.doc_id, "failed", CANCELLED)
 
 
 def extract(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.errors import DocumentNotFound
-from pageindex_desktop.core.import_steps import Job, abandon, begin, extract, finish, prepare, result_of
+from pageindex_desktop.core.import_steps import Job, abandon, begin, extract, finish, prepare, result_of, sweep
 from pageindex_desktop.core.import_types import (
     CANCELLED,
     STAGES,
@@ -110,14 +110,18 @@ def _index(
     cancel: threading.Event | None,
 ) -> ImportResult:
     """One document, every step on the caller's thread (progress callbacks included)."""
-    job = begin(library, record, file_name, on_progress)
-    if isinstance(job, ImportResult):
-        return job
+    started: list[DocumentRecord] = []
+    job: Job | ImportResult | None = None
     try:
+        job = begin(library, record, file_name, on_progress, started)
+        if isinstance(job, ImportResult):
+            return job
         outcome = extract(job, password, use_bookmarks, on_progress, cancel)
         return finish(library, job, outcome, on_progress)
     except BaseException as exc:  # Ctrl+C, or a bug (in a callback, say)
-        abandon(library, job, exc)
+        if isinstance(job, Job):
+            abandon(library, job, exc)
+        sweep(library, started)
         raise
 
 
@@ -155,6 +159,7 @@ def import_many(
     pending: deque[tuple[Path, Job | ImportResult | str, Future[extract_worker.JobOutcome] | None]] = deque()
     abort = threading.Event()
     flag = AnyOf(cancel, abort)
+    started: list[DocumentRecord] = []
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="pageindex-import")
     try:
         while todo or pending:
@@ -165,7 +170,10 @@ def import_many(
                 if isinstance(item, DocumentRecord):
                     in_flight = {j.doc_id for _, j, _ in pending if isinstance(j, Job)}
                     # the same bytes twice in one batch: answer the second once the first is saved
-                    item = item.doc_id if item.doc_id in in_flight else begin(library, item, path.name, on_progress)
+                    if item.doc_id in in_flight:
+                        item = item.doc_id
+                    else:
+                        item = begin(library, item, path.name, on_progress, started)
                 if not isinstance(item, Job):
                     pending.append((path, item, None))
                     continue
@@ -201,3 +209,4 @@ def import_many(
                     log.warning("extraction of %s ended with an error while a batch stopped", item.doc_id)
                 abandon(library, item, KeyboardInterrupt())
         pool.shutdown(wait=True)
+        sweep(library, started)

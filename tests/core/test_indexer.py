@@ -355,3 +355,21 @@ def test_title_falls_back_to_a_cover_title_then_the_file_name() -> None:
     assert choose_title(_doc("Microsoft Word - x.doc", stamp + cover + body), "x.pdf") == "A Study of Widget Markets"
     assert choose_title(_doc("", stamp + body), "my-file.pdf") == "my-file"
     assert choose_title(_doc("Real Title Here", cover + body), "x.pdf") == "Real Title Here"
+
+
+def test_an_engine_that_cannot_load_in_the_child_is_a_clear_failure(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child inherits sys.path: a pymupdf that fails to import stands in for a broken install."""
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "pymupdf.py").write_text("raise ImportError('no MuPDF in this install')\n")
+    pdf = make_pdf(tmp_path / "a.pdf")
+    extract_worker.shutdown()  # no warm child: the next one starts with the broken path
+    monkeypatch.syspath_prepend(str(broken))
+    with Library(home) as library:
+        result = import_pdf(library, pdf)
+    monkeypatch.undo()
+    extract_worker.shutdown()
+    assert result.status == "failed"
+    assert "internal error" in result.error and "no MuPDF in this install" in result.error
