@@ -142,3 +142,41 @@ def test_corpus_book_with_drifting_page_offset() -> None:
     assert pages["CHAPTER ONE: Creators"] == 35  # printed 21
     assert pages["CHAPTER ELEVEN: Chimera"] == 187  # printed 177: the offset changed on the way
     assert pages["NOTES"] == 313
+
+
+def test_deeper_numbered_headings_are_added_under_listed_entries(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for _ in range(6):
+        doc.new_page(width=612, height=792)
+    pages = list(doc)
+    _write(pages[0], 200, "Field Manual", size=26, bold=True)
+    y = _write(pages[1], 90, "Contents", size=18, bold=True) + 10
+    y = _contents_line(pages[1], y, "1 Introduction", "1")
+    y = _contents_line(pages[1], y, "2 Methods", "3")
+    _contents_line(pages[1], y, "3 Results", "4")
+    sections = {3: ["1 Introduction", "1.1 Scope of the Manual"], 4: ["1.2 Earlier Editions"], 5: ["2 Methods"],
+                6: ["3 Results", "3.1 Main Findings"]}
+    for number, titles in sections.items():
+        y = 90.0
+        for title in titles:
+            y = _write(pages[number - 1], y, title, size=14 if "." not in title.split()[0] else 11, bold=True) + 4
+            y = _body(pages[number - 1], y, 8) + 8
+    path = tmp_path / "manual.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    found = [(h.title, h.level, h.page) for h in headings[1:]]
+    assert found == [("1 Introduction", 1, 3), ("1.1 Scope of the Manual", 2, 3), ("1.2 Earlier Editions", 2, 4),
+                     ("2 Methods", 1, 5), ("3 Results", 1, 6), ("3.1 Main Findings", 2, 6)]
+
+
+def test_corpus_regulation_contents_with_deeper_sections() -> None:
+    doc = extract(corpus_file("Regulation Best Interest_proposed rule.pdf"))
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    pages = {h.title: h.page for h in headings}
+    assert pages["I. INTRODUCTION"] == 6
+    assert pages["2. DOL Rulemaking"] == 26  # listed in the contents
+    assert pages["(1) Capacity"] == 104  # not listed: found in the text, one level deeper
+    levels = {h.title: h.level for h in headings}
+    assert levels["(1) Capacity"] > levels["1. Disclosure Obligation"]

@@ -41,6 +41,8 @@ class Analysis:
                     text = row.text
                     if len(text) > 160 or (len(text) > 70 and not row.bold and row.size < body + 0.5):
                         continue  # full-width body lines are not where titles are printed
+                    if text[0].islower() and text[1:2] not in (".", ")") and not row.bold:
+                        continue  # a sentence running on from the line above
                     if (row.page, i) in running:
                         continue
                     key = title_key(row.text)[:24]

@@ -16,6 +16,7 @@ from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, folio_value, running_key
 
 MAX_TOC_PAGES = 12
+EDGE = 0.07  # bottom share of a contents page where no entry is printed
 _EDGE_FOLIO = re.compile(r"^(?:[0-9]{1,4}|[ivxlcdm]{1,7})\s+|\s+(?:[0-9]{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 
 
@@ -69,6 +70,8 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[str]) -> list[Row
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
         if in_margin and (running_key(text) in running or running_key(_EDGE_FOLIO.sub("", text)) in running):
             continue  # a running header, possibly merged with the page number beside it
+        if row.y0 > (1 - EDGE) * page.height:
+            continue  # the contents page's own footer (copyright line, folio)
         out.append(row)
     return out
 

@@ -95,7 +95,22 @@ def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: list[Mapped
                 offset = folios.any_offset(roman)
             expected = value + offset
         _place(entry, hits, min(max(expected, 1), doc.page_count))
+    _place_unnumbered(entries, hits_of)
     _fill_missing(entries, doc.page_count)
+
+
+def _place_unnumbered(entries: list[MappedEntry], hits_of: list[list[Hit]]) -> None:
+    """An entry listed without a page number ("Appendixes") goes where its title is printed between its
+    neighbours, the earliest such page (a divider page before the next entry)."""
+    for i, (entry, hits) in enumerate(zip(entries, hits_of)):
+        if entry.page is not None or not hits:
+            continue
+        before = next((e.page for e in reversed(entries[:i]) if e.page is not None), 1)
+        after = next((e.page for e in entries[i + 1:] if e.page is not None), None)
+        inside = [h for h in hits if h[0] >= before and (after is None or h[0] <= after)]
+        if inside:
+            page, y, _margin = min(inside, key=lambda h: (h[0], h[1]))
+            entry.page, entry.y, entry.found = page, y, True
 
 
 class _FolioMap:

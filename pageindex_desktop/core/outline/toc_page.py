@@ -68,6 +68,12 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
         map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
         if sum(e.found for e in entries) * 2 < len(entries):
             return None
+    if sum(e.found for e in entries) * 2 < len(entries):
+        # most titles are not printed where the numbers point (an excerpt of a longer document): keep the
+        # entries whose titles were found, they are certain
+        entries = [e for e in entries if e.found]
+        if len(entries) < 3:
+            return None
     assign_levels(entries)
     headings: list[Heading] = []
     if heading_row is not None:
