@@ -9,43 +9,27 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pymupdf
 
-from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
-from pageindex_desktop.core.errors import PasswordRequired, PdfError
 from pageindex_desktop.core import pdf_helper
+from pageindex_desktop.core.document import ExtractedDocument, PageData
+from pageindex_desktop.core.errors import PasswordRequired, PdfError
+from pageindex_desktop.core.outline.bookmarks import outline_targets
+from pageindex_desktop.core.pdf_pages import clean_title, page_data
 
 log = logging.getLogger(__name__)
 
-# Expand ligatures, normalise whitespace, clip to the media box, no images: the cheapest walk that still gives
-# fonts, sizes and boxes.
-TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 # Pages a helper process takes at a time; a helper is started for documents of START_HELPER_PAGES pages or more
 # and, once warm, used for any document of USE_HELPER_PAGES pages or more.
 CHUNK = 12
 START_HELPER_PAGES = 40
 USE_HELPER_PAGES = 2 * CHUNK
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127]}
-_BOLD_FONTS: dict[str, bool] = {}
-_SPACES = re.compile(r"\s+")
-
-pymupdf.TOOLS.mupdf_display_errors(False)
-pymupdf.TOOLS.mupdf_display_warnings(False)
 
 Progress = Callable[[int, int], None]
-
-
-def clean_title(title: str) -> str:
-    """A bookmark or metadata title without control characters and with single spaces (they come from the file)."""
-    return _SPACES.sub(" ", _CONTROL.sub(" ", title or "")).strip()
 
 
 def open_pdf(path: Path, password: str | None) -> pymupdf.Document:
@@ -86,126 +70,6 @@ def open_pdf(path: Path, password: str | None) -> pymupdf.Document:
     return doc
 
 
-def _is_bold_font(font: str) -> bool:
-    """True for font names that say bold (cached: a document uses few fonts)."""
-    bold = _BOLD_FONTS.get(font)
-    if bold is None:
-        bold = _BOLD_FONTS[font] = bool(_BOLD_NAME.search(font))
-    return bold
-
-
-def _clean(text: str) -> str:
-    """Control characters to spaces, whitespace runs to one space, stripped."""
-    if not text.isprintable():
-        text = text.translate(_CONTROL_TO_SPACE)
-    return " ".join(text.split())
-
-
-def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float]) -> Line | None:
-    """One Line from a MuPDF line's spans: size and weight of the dominant span, None when only whitespace."""
-    if len(spans) == 1:
-        span = spans[0]
-        text = _clean(span["text"])
-        if not text:
-            return None
-        bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
-        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3])
-    parts: list[str] = []
-    best_chars = 0
-    size = 0.0
-    bold_chars = 0
-    chars = 0
-    for span in spans:
-        text = span["text"]
-        parts.append(text)
-        n = len(text) - text.count(" ")
-        if n <= 0:
-            continue
-        chars += n
-        if span["flags"] & 16 or _is_bold_font(span["font"]):
-            bold_chars += n
-        if n > best_chars:
-            best_chars = n
-            size = span["size"]
-    text = _clean("".join(parts))
-    if not text:
-        return None
-    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3])
-
-
-def _join_block(lines: list[str]) -> str:
-    """A block's lines as text, re-joining words hyphenated across a line break ("exam-" + "ple")."""
-    out = lines[0]
-    for nxt in lines[1:]:
-        if out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and nxt[:1].islower():
-            out = out[:-1] + nxt
-        else:
-            out += "\n" + nxt
-    return out
-
-
-def _label_rules(doc: pymupdf.Document) -> list[tuple[int, str]] | None:
-    """The document's page-label rules, read once per open document (pymupdf re-reads them for every page)."""
-    rules = getattr(doc, "_pageindex_label_rules", False)
-    if rules is False:
-        try:
-            rules = sorted(doc._get_page_labels())
-        except Exception:  # a private helper of pymupdf: fall back to the per-page public call
-            rules = None
-        doc._pageindex_label_rules = rules
-    return rules  # type: ignore[return-value]
-
-
-def _label(page: pymupdf.Page) -> str:
-    """The page's printed label ('' when the document has none or its label tree is broken)."""
-    try:
-        rules = _label_rules(page.parent)
-        if rules is None:
-            return page.get_label() or ""
-        return pymupdf.utils.get_label_pno(page.number, rules) if rules else ""
-    except Exception:
-        return ""
-
-
-def _page_data(page: pymupdf.Page, number: int) -> PageData:
-    """Text, label, size and lines of one page from a single dict walk."""
-    data = page.get_text("dict", flags=TEXT_FLAGS)
-    lines: list[Line] = []
-    blocks: list[str] = []
-    for block in data["blocks"]:
-        if block.get("type", 0) != 0:
-            continue
-        texts: list[str] = []
-        for raw in block["lines"]:
-            line = _line_of(raw["spans"], raw["bbox"])
-            if line is not None:
-                lines.append(line)
-                texts.append(line.text)
-        if texts:
-            blocks.append(_join_block(texts))
-    rect = page.rect
-    return PageData(number, clean_title(_label(page)), "\n\n".join(blocks), rect.width, rect.height, lines)
-
-
-def page_data(doc: pymupdf.Document, index: int) -> PageData:
-    """One page (0-based index) as PageData; a page whose content cannot be interpreted comes back empty."""
-    try:
-        page = doc.load_page(index)
-    except Exception as exc:
-        raise PdfError(f"Page {index + 1} cannot be read: the PDF's page tree is damaged.") from exc
-    try:
-        return _page_data(page, index + 1)
-    except Exception:  # a broken content stream loses that page's text, not the document
-        log.warning("text extraction failed on page %d", index + 1, exc_info=True)
-        rect = page.rect
-        return PageData(index + 1, "", "", rect.width, rect.height, [])
-
-
-def pages_of(doc: pymupdf.Document, start: int, stop: int) -> list[PageData]:
-    """Pages [start, stop) (0-based) of an open document."""
-    return [page_data(doc, index) for index in range(start, stop)]
-
-
 def _check_page_tree(doc: pymupdf.Document) -> None:
     """Raise PdfError when the page tree cannot be walked (a cycle, a dangling reference)."""
     try:
@@ -242,6 +106,7 @@ def extract(
     password: str | None = None,
     progress: Progress | None = None,
     workers: int | None = None,
+    use_bookmarks: bool | None = None,
 ) -> ExtractedDocument:
     """Read a PDF into plain data: per-page text, label, size and lines, plus the bookmarks and metadata title.
 
@@ -249,20 +114,15 @@ def extract(
     a one-sentence message for an empty file, a non-PDF, a damaged or truncated file, an unreadable page tree or
     a document with no pages.
 
-    Page text is MuPDF's reading order (blocks as the file's content stream groups them), one line per text line,
-    a blank line between blocks, words hyphenated across a line break re-joined.
-
-    `PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
-    block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
-    control characters removed, runs of whitespace collapsed to one space, stripped. `size` is the font size of
-    the span with the most non-space characters, rounded to 0.1 pt. `bold` is True when more than half of the
-    line's non-space characters are in bold spans (MuPDF bold flag, or a font name with Bold, Black, Heavy,
-    Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left origin, unrotated page space.
-    MuPDF may split one visual line into several lines when spans are far apart (table cells, right-aligned page
-    numbers), and it does not merge lines across blocks.
+    Page text and `PageData.lines` are described in `pdf_pages` (heading detection relies on the line semantics).
 
     `workers`: processes to use, this one included (None: 2 on a multi-core machine for documents long enough
     to gain from it, else 1). See `extract_pages`: the output never depends on the number of workers.
+
+    `use_bookmarks`: pass what you will pass to `build_outline`. None or False: lines on every page (the
+    contents-page and layout builders need them). True: when the embedded outline is usable by the same test
+    `build_outline` applies, lines only on the pages its entries point to and the page after each (all that
+    bookmark validation and spans read); every page still gets its full text.
     """
     path = Path(path)
     doc = open_pdf(path, password)
@@ -271,7 +131,12 @@ def extract(
         _check_page_tree(doc)
         toc = _toc(doc)
         title = _metadata_title(doc)
-        pages = extract_pages(doc, path, password, progress, workers)
+        line_pages = None
+        if use_bookmarks:
+            targets = outline_targets(toc, total)
+            if targets is not None:
+                line_pages = frozenset(p for t in targets for p in (t, t + 1) if p <= total)
+        pages = extract_pages(doc, path, password, progress, workers, line_pages)
     finally:
         doc.close()
     return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
@@ -287,7 +152,12 @@ def _auto_workers(total: int) -> int:
 
 
 def extract_pages(
-    doc: pymupdf.Document, path: Path, password: str | None, progress: Progress | None, workers: int | None
+    doc: pymupdf.Document,
+    path: Path,
+    password: str | None,
+    progress: Progress | None,
+    workers: int | None,
+    line_pages: frozenset[int] | None = None,
 ) -> list[PageData]:
     """Every page, this process reading from the front while helper processes take chunks from the back.
 
@@ -303,9 +173,17 @@ def extract_pages(
     held: dict[pdf_helper.Helper, tuple[int, int]] = {}
     front, back, done, reported = 0, total, 0, 0
 
+    def read(index: int) -> PageData:
+        return page_data(doc, index, line_pages is None or index + 1 in line_pages)
+
+    def subset(start: int, stop: int) -> frozenset[int] | None:
+        return None if line_pages is None else frozenset(p for p in line_pages if start < p <= stop)
+
     def hand_out(helper: pdf_helper.Helper) -> None:
         nonlocal back
-        if back - front > CHUNK and helper.send(("range", str(path), password, back - CHUNK, back)):
+        if back - front > CHUNK and helper.send(
+            ("range", str(path), password, back - CHUNK, back, subset(back - CHUNK, back))
+        ):
             held[helper] = (back - CHUNK, back)
             back -= CHUNK
 
@@ -321,13 +199,13 @@ def extract_pages(
         else:
             log.warning("PDF helper could not read pages %d-%d; reading them here", start + 1, stop)
             for index in range(start, stop):
-                pages[index] = page_data(doc, index)
+                pages[index] = read(index)
             done += stop - start
 
     for helper in helpers:
         hand_out(helper)
     while front < back:
-        pages[front] = page_data(doc, front)
+        pages[front] = read(front)
         front += 1
         done += 1
         for helper in list(held):
@@ -345,7 +223,7 @@ def extract_pages(
         helper.abandon()  # still busy (or still starting): read its chunk here
         del held[helper]
         for index in range(start, stop):
-            pages[index] = page_data(doc, index)
+            pages[index] = read(index)
     for helper in helpers:
         helper.send(("close",))
     if progress is not None:

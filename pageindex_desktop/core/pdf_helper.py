@@ -173,8 +173,9 @@ def stop_all() -> None:
 
 
 def main() -> int:
-    """Helper process loop: answer ("range", path, password, start, stop) and ("close",) until stdin ends."""
-    from pageindex_desktop.core.pdf import open_pdf, pages_of
+    """Helper process loop: answer ("range", path, password, start, stop, line_pages) and ("close",) until EOF."""
+    from pageindex_desktop.core.pdf import open_pdf
+    from pageindex_desktop.core.pdf_pages import pages_of
 
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     doc = None
@@ -189,13 +190,13 @@ def main() -> int:
                 doc.close()
             doc, key = None, None
             continue
-        _, path, password, start, stop = request
+        _, path, password, start, stop, line_pages = request
         try:
             if doc is None or key != (path, password):
                 if doc is not None:
                     doc.close()
                 doc, key = open_pdf(Path(path), password), (path, password)
-            write_frame(stdout, ("ok", pages_of(doc, start, stop)))
+            write_frame(stdout, ("ok", pages_of(doc, start, stop, line_pages)))
         except Exception as exc:  # the parent redoes the range itself and reports its own error
             write_frame(stdout, ("error", f"{type(exc).__name__}: {exc}"))
 

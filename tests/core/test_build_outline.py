@@ -89,6 +89,17 @@ def test_a_source_is_accepted_only_when_its_headings_are_printed(tmp_path: Path)
     assert accept("layout", printed[:1], doc, 2, 0.6) is None
 
 
+def test_extraction_for_bookmarks_skips_lines_but_not_the_tree(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = [[1, f"{i + 1} {name}", i + 2] for i, name in enumerate(SECTIONS)]
+    full = _paper(tmp_path, toc)
+    lean = extract(tmp_path / "paper.pdf", use_bookmarks=True)
+    assert [p.text for p in lean.pages] == [p.text for p in full.pages]
+    assert [p.number for p in lean.pages if p.lines] == [2, 3, 4, 5, 6, 7, 8]  # targets 2-7 and the page after
+    assert build_outline(lean) == build_outline(full)
+    junk = _paper(tmp_path, [[1, "Page 1", 1], [1, "Page 2", 2], [1, "Page 3", 3]])
+    assert extract(tmp_path / "paper.pdf", use_bookmarks=True) == junk  # junk outline: lines everywhere
+
+
 def test_corpus_scanned_document() -> None:
     outline = build_outline(extract(corpus_file("docling__nemotron_multipage.pdf")))
     assert outline.source == "pages" and len(outline.nodes) == 4
@@ -149,6 +160,9 @@ def test_corpus_trees_meet_the_contract(name: str) -> None:
         pytest.skip("the file is rejected with a PdfError (tested in test_pdf.py)")
     for use_bookmarks in (True, False):
         outline = build_outline(doc, use_bookmarks=use_bookmarks)
+        if use_bookmarks:
+            lean = extract(CORPUS / name, password="test", use_bookmarks=True)
+            assert build_outline(lean) == outline
         check_invariants(outline.nodes, doc.page_count)
         if not use_bookmarks:
             assert outline.source != "bookmarks"

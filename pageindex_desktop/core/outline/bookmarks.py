@@ -78,14 +78,34 @@ def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[
     return filled
 
 
+def _usable_entries(toc: list[tuple[int, str, int]], page_count: int) -> tuple[list[tuple[int, str, int]], str]:
+    """The outline's entries with repaired targets, or [] and the reason the outline is junk."""
+    entries = [(max(1, level), title, page) for level, title, page in toc if title.strip()]
+    reason = _junk_reason(entries, page_count)
+    if reason:
+        return [], reason
+    entries = _fill_targets(entries, page_count)
+    if len(entries) < MIN_ENTRIES:
+        return [], f"fewer than {MIN_ENTRIES} entries with a page"
+    return entries, ""
+
+
+def outline_targets(toc: list[tuple[int, str, int]], page_count: int) -> list[int] | None:
+    """The pages a usable outline points to (before validation moves any), or None when it is junk.
+
+    Extraction uses it to know, before reading pages, which ones bookmark validation will look at.
+    """
+    entries, reason = _usable_entries(toc, page_count)
+    return None if reason else [page for _, _, page in entries]
+
+
 def check_bookmarks(doc: ExtractedDocument) -> BookmarkCheck:
     """Validate the embedded outline: junk test, target repair, and each title looked for on its page ±1."""
-    entries = [(max(1, level), title, page) for level, title, page in doc.toc if title.strip()]
-    reason = _junk_reason(entries, doc.page_count)
+    entries, reason = _usable_entries(doc.toc, doc.page_count)
     if reason:
         return BookmarkCheck(junk=reason)
     check = BookmarkCheck()
-    for level, title, page in _fill_targets(entries, doc.page_count):
+    for level, title, page in entries:
         here = doc.pages[page - 1]
         y = locate(title, here)
         found = y is not None or is_printed(title, here)
@@ -100,8 +120,6 @@ def check_bookmarks(doc: ExtractedDocument) -> BookmarkCheck:
             found = is_printed(title, doc.pages[page - 2])
         check.headings.append(Heading(title=title, level=level, page=page, y=y))
         check.found.append(found)
-    if len(check.headings) < MIN_ENTRIES:
-        check.junk = f"fewer than {MIN_ENTRIES} entries with a page"
     return check
 
 
