@@ -1,8 +1,9 @@
 """Open and validate a PDF and extract, per page, the text, the printed label and the text lines with layout facts.
 
 This module loads MuPDF, so it runs in the indexer's child process (pymupdf must never run on two threads at
-once, and a malformed file must not take the GUI down). Each page is walked once: a single `get_text("dict")`
-gives both the plain text and the lines, and no TextPage is kept after its page is done.
+once, and a malformed file must not take the GUI down). Each page is read from one MuPDF text page that is
+dropped as soon as the page is done (`pdf_pages`); long documents are shared with a helper process
+(`pdf_helper`).
 """
 
 from __future__ import annotations
