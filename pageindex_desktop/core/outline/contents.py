@@ -116,8 +116,8 @@ def _find_region(doc: ExtractedDocument, running: set[str]) -> ContentsRegion | 
             if not more or any(_LISTS.match(r.text) for r in more[:3]):
                 break
             n_more, l_more = _toc_like(more)
-            if n_more < 3 or n_more * 2.5 < len(more):
-                break
+            if (n_more < 3 or n_more * 2.5 < len(more)) and not (len(more) <= 4 and n_more == len(more)):
+                break  # not a contents page (a short last page of entries still is)
             pages.append(nxt)
             collected.extend(_cut_lists(more))
         heading = rows[heading_at] if heading_at is not None else None

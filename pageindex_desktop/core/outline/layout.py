@@ -50,6 +50,7 @@ _NUMBER_START = re.compile(
 _LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
+_STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 _UNNUMBERED = frozenset({"none", "centred"})
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
@@ -293,7 +294,8 @@ def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
         num = leading_number(cand.text)
         readings = _readings(num) if num is not None else []
         fits = [(counter, value) for counter, value in readings
-                if value <= 2 or value - 1 in seen.get(counter, ()) or value - 2 in seen.get(counter, ())]
+                if value <= (2 if counter in _STRONG_COUNTERS else 1) or value - 1 in seen.get(counter, ())
+                or value - 2 in seen.get(counter, ())]
         if fits:
             counter, value = fits[0]
             seen.setdefault(counter, set()).add(value)

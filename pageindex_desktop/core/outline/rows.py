@@ -92,5 +92,7 @@ def _is_bare_number(text: str) -> bool:
     """A row that is only a section number ("1.", "II.", "(a)", "A.")."""
     if len(text) > 8:
         return False
+    if len(text) == 1 and text.isupper():
+        return True  # an appendix letter set apart from its title ("A   Federal Reserve System Organization")
     num = leading_number(text)
     return num is not None and not num.rest
