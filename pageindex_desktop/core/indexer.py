@@ -18,7 +18,17 @@ from pathlib import Path
 
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.errors import DocumentNotFound
-from pageindex_desktop.core.import_steps import Job, abandon, begin, extract, finish, prepare, result_of, sweep
+from pageindex_desktop.core.import_steps import (
+    Job,
+    abandon,
+    begin,
+    extract,
+    failed_without_record,
+    finish,
+    prepare,
+    result_of,
+    sweep,
+)
 from pageindex_desktop.core.import_types import (
     CANCELLED,
     STAGES,
@@ -151,7 +161,8 @@ def import_many(
 
     Hashing, copying and saving run on the caller's thread (the Library is not shared); extraction runs on
     helper threads, so `on_progress` may be called from those threads. Closing the iterator early, Ctrl+C or
-    `cancel` stop the children still working and leave their documents failed with the cancel message.
+    `cancel` stop the children still working and leave their documents failed with the cancel message; after
+    `cancel`, files not started yet are yielded as failed without being copied into the library.
     """
     jobs = jobs or default_jobs()
     per_child = 1 if jobs > 1 else None  # the cores are already shared out: no helper processes inside a child
@@ -166,6 +177,9 @@ def import_many(
             running = [f for _, _, f in pending if f is not None and not f.done()]
             while todo and len(running) < jobs and len(pending) < jobs * MAX_AHEAD:
                 path = todo.popleft()
+                if flag.is_set():  # cancelled: files not started yet are not copied into the library at all
+                    pending.append((path, failed_without_record(path, CANCELLED), None))
+                    continue
                 item: Job | ImportResult | DocumentRecord | str = prepare(library, path, on_progress)
                 if isinstance(item, DocumentRecord):
                     in_flight = {j.doc_id for _, j, _ in pending if isinstance(j, Job)}
@@ -194,7 +208,10 @@ def import_many(
                 continue
             assert isinstance(item, Job)
             try:
-                result = finish(library, item, future.result(), on_progress)
+                outcome = future.result()
+                if flag.is_set():  # cancelled while this one waited for its turn: not saved either
+                    outcome = extract_worker.JobOutcome("cancelled")
+                result = finish(library, item, outcome, on_progress)
             except BaseException as exc:
                 abandon(library, item, exc)
                 raise

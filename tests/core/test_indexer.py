@@ -18,7 +18,15 @@ from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
 from pageindex_desktop.core.errors import DocumentNotFound
 from pageindex_desktop.core.import_lock import import_lock
-from pageindex_desktop.core.indexer import CANCELLED, ImportProgress, import_many, import_pdf, pdf_paths, reindex
+from pageindex_desktop.core.indexer import (
+    CANCELLED,
+    MAX_AHEAD,
+    ImportProgress,
+    import_many,
+    import_pdf,
+    pdf_paths,
+    reindex,
+)
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.title import choose_title, metadata_title_ok
 
@@ -238,6 +246,24 @@ def test_closing_a_batch_early_leaves_nothing_importing(home: Path, tmp_path: Pa
         for doc in library.documents():
             if doc.status == "failed":
                 assert counts(home, doc.doc_id) == (0, 0)
+
+
+def test_cancelling_a_batch_skips_the_files_not_started(home: Path, tmp_path: Path) -> None:
+    files = [make_pdf(tmp_path / f"c{i}.pdf", sections=1, pages_per_section=1, title=f"Cancel test {i}")
+             for i in range(12)]
+    cancel = threading.Event()
+    with Library(home) as library:
+        results = []
+        for path, result in import_many(library, files, cancel=cancel, jobs=2):
+            results.append((path, result))
+            cancel.set()
+        assert [p for p, _ in results] == files
+        assert results[0][1].status == "ready"
+        assert all(r.status == "failed" and r.error == CANCELLED for _, r in results[1:])
+        # before the first result is saved, at most MAX_AHEAD files per job were started; none after the cancel
+        assert len(library.documents()) <= 2 * MAX_AHEAD < len(files)
+        assert all(d.status in ("ready", "failed") for d in library.documents())
+        assert results[-1][1].doc_id == ""
 
 
 def test_missing_file_fails_without_a_record(home: Path, tmp_path: Path) -> None:
