@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
 import os
 import sqlite3
 import sys
@@ -298,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; returns the exit code (0 ok, 1 failure, 2 usage, 130 interrupted)."""
+    multiprocessing.freeze_support()  # in a frozen bundle, an extraction child re-enters here and stops here
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
