@@ -164,3 +164,24 @@ def test_centred_small_caps_title_between_paragraphs(tmp_path: Path) -> None:
     path = tmp_path / "centred.pdf"
     doc.save(path)
     assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [("Recorded Music", 2)]
+
+
+def test_plain_isolated_titles_when_nothing_is_emphasised(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    sentence = "The workers were asked about their shifts and the time they spent with family."
+    for number, title in enumerate(["Method", "Results", "Discussion"], start=1):
+        lines: list[tuple[float, float, str, float, bool]] = []
+        y = 80.0
+        for _ in range(8):
+            lines.append((72, y, sentence, 10, False))
+            y += 13
+        lines.append((72, y + 12, title, 10, False))  # set apart by a blank line, then its text
+        y += 25
+        for _ in range(20):
+            lines.append((72, y, sentence, 10, False))
+            y += 13
+        _page_of(doc, lines)
+    path = tmp_path / "plain.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [(h.title, h.page) for h in headings] == [("Method", 1), ("Results", 2), ("Discussion", 3)]

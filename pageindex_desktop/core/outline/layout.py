@@ -51,7 +51,8 @@ _LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
-_UNNUMBERED = frozenset({"none", "centred"})
+_UNNUMBERED = frozenset({"none", "centred", "isolated"})
+_PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
     "das von zu im".split()
@@ -116,6 +117,9 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
                     continue
             cand.last_index = i
             candidates.append(cand)
+    if len(candidates) < max(3, len(doc.pages) // 10):
+        # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
+        candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
     candidates = _in_sequence(candidates, body)
     candidates = _drop_labels(candidates, label_counts)
@@ -227,6 +231,38 @@ def _prose(text: str) -> bool:
     words = text.split()
     longer = [w for w in words if len(w) > 3 and w[0].isalpha()]
     return len(words) >= 4 and bool(longer) and sum(w[0].islower() for w in longer) >= 0.5 * len(longer)
+
+
+def _with_isolated_lines(
+    candidates: list[_Candidate], analysis: Analysis, skip_pages: set[int], first_text: int | None, body: float
+) -> list[_Candidate]:
+    """`candidates` plus short body-size lines at the left margin that follow a finished paragraph after extra
+    space and read like titles, in reading order."""
+    found = list(candidates)
+    for page_index, rows in enumerate(analysis.rows):
+        if page_index + 1 in skip_pages or len(rows) < 3:
+            continue
+        start = _title_block_end(rows, body) + 1 if page_index == first_text else 1
+        left = min(r.x0 for r in rows)
+        width = max(r.x1 for r in rows) - left
+        for i in range(start, len(rows) - 1):
+            row, prev, nxt = rows[i], rows[i - 1], rows[i + 1]
+            text = row.text.strip()
+            if len(text) > 60 or abs(row.size - body) > 0.6 or row.crowded or analysis.is_running(row, i):
+                continue
+            if row.x0 - left > 0.03 * width or row.x1 - row.x0 > 0.6 * width or width <= 0:
+                continue
+            height = row.y1 - row.y0
+            if row.y0 - prev.y1 < 0.8 * height or not _PARAGRAPH_END.search(prev.text) or nxt.y0 - row.y1 > height:
+                continue
+            words = text.split()
+            if len(words) > 8 or _SENTENCE_END.search(text) or text.endswith((".", ":")) or _MATH.search(text):
+                continue
+            if not _title_like(words) or not _WORD4.search(text) or text[0].islower():
+                continue
+            found.append(_Candidate(row, text, (round(row.size), row.bold, "isolated"), last_index=i, bottom=row.y1))
+    found.sort(key=lambda c: (c.row.page, c.last_index))
+    return found
 
 
 def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, left: float) -> bool:
