@@ -218,7 +218,8 @@ class PageView(QAbstractScrollArea):
             self._programmatic = False
         self._pinned = page
         self._update_current()
-        self._schedule()
+        self._request_timer.stop()
+        self._request_visible()  # a jump: ask at once rather than on the next event-loop pass
         self.viewport().update()
 
     def visible_pages(self) -> range:
@@ -228,8 +229,8 @@ class PageView(QAbstractScrollArea):
         y0 = self.verticalScrollBar().value()
         y1 = y0 + self.viewport().height()
         first = max(0, bisect.bisect_right(self._tops, y0) - 1)
-        if first < len(self._tops) and self._tops[first] + self._page_px(first + 1)[1] < y0:
-            first += 1
+        if first < len(self._tops) - 1 and self._tops[first + 1] - GAP <= y0:
+            first += 1  # only the gap below this page shows
         last = max(first, bisect.bisect_left(self._tops, y1) - 1)
         return range(first + 1, min(len(self._tops), last + 1) + 1)
 

@@ -13,11 +13,12 @@ import multiprocessing as mp
 import queue
 import threading
 from collections import OrderedDict
+from multiprocessing import shared_memory
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from pageindex_desktop.ui.qt import QImage, QObject, QThread, Signal
-from pageindex_desktop.ui.render_server import serve
+from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, serve
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ class RenderThread(QThread):
         self._wake_lock = threading.Lock()
         self._wake_pending = False
         self._stopping = False
+        self.pid = 0  # the render process, once started
 
     def post(self, msg: tuple[Any, ...]) -> None:
         """Queue a request for the render process (never blocks the caller)."""
@@ -68,8 +70,10 @@ class RenderThread(QThread):
         ctx = mp.get_context("spawn")
         req_r, req_w = ctx.Pipe(duplex=False)
         res_r, res_w = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=serve, args=(req_r, res_w), name="pageindex-render", daemon=True)
+        self._arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
+        proc = ctx.Process(target=serve, args=(req_r, res_w, self._arena.name), name="pageindex-render", daemon=True)
         proc.start()
+        self.pid = proc.pid or 0
         req_r.close()
         res_w.close()
         try:
@@ -81,6 +85,8 @@ class RenderThread(QThread):
             if proc.is_alive():
                 proc.kill()
                 proc.join(1)
+            self._arena.close()
+            self._arena.unlink()
 
     def _loop(self, req_w: Connection, res_r: Connection) -> None:
         while True:
@@ -93,7 +99,7 @@ class RenderThread(QThread):
                     return
             if res_r in ready:
                 try:
-                    self._receive(res_r)
+                    self._receive(res_r, req_w)
                 except (EOFError, OSError):
                     log.error("the render process ended unexpectedly")
                     return
@@ -114,13 +120,18 @@ class RenderThread(QThread):
                 return False
         return True
 
-    def _receive(self, res_r: Connection) -> None:
+    def _receive(self, res_r: Connection, req_w: Connection) -> None:
         msg = res_r.recv()
         if msg[0] == "image":
-            _, key, page, scale, width, height, stride = msg
-            data = res_r.recv_bytes()
-            image = QImage(data, width, height, stride, QImage.Format.Format_RGB888)
-            image = image.convertToFormat(QImage.Format.Format_RGB32)
+            _, key, page, scale, width, height, stride, slot = msg
+            start = slot * SLOT_BYTES
+            view = self._arena.buf[start : start + stride * height]
+            try:
+                image = QImage(view, width, height, stride, QImage.Format.Format_RGB888)
+                image = image.convertToFormat(QImage.Format.Format_RGB32)  # a copy: the slot can be reused
+            finally:
+                view.release()
+            req_w.send(("ack", slot))
             self.imageReady.emit(key, page, scale, image)
         else:
             self.message.emit(msg)
@@ -173,6 +184,7 @@ class PageCache:
 class RenderService(QObject):
     """Main-thread front of the render thread: typed requests in, typed signals out."""
 
+    ready = Signal()  # the render process is up (pymupdf loaded)
     opened = Signal(str, int, float, float, str)  # key, page_count, first width, first height (points), error
     sizesReady = Signal(str, int, list)  # key, first page number, [(w, h), ...]
     imageReady = Signal(str, int, float)  # key, page, scale (the image is in `cache`)
@@ -187,6 +199,7 @@ class RenderService(QObject):
         super().__init__(parent)
         self.cache = PageCache(cache_bytes)
         self._ids = itertools.count(1)
+        self.is_ready = False
         self._thread = RenderThread(self)
         self._thread.message.connect(self._on_message)
         self._thread.imageReady.connect(self._on_image)
@@ -231,6 +244,10 @@ class RenderService(QObject):
         """Stop the render process and the thread; called when the window closes."""
         self._thread.stop()
 
+    def process_id(self) -> int:
+        """Pid of the render process (0 before it started); benchmarks add its memory to the window's."""
+        return self._thread.pid
+
     def is_running(self) -> bool:
         """True while the render thread runs."""
         return self._thread.isRunning()
@@ -241,7 +258,10 @@ class RenderService(QObject):
 
     def _on_message(self, msg: tuple[Any, ...]) -> None:
         verb = msg[0]
-        if verb == "opened":
+        if verb == "ready":
+            self.is_ready = True
+            self.ready.emit()
+        elif verb == "opened":
             _, key, count, (w, h), error = msg
             self.opened.emit(key, count, float(w), float(h), error)
         elif verb == "sizes":

@@ -1,0 +1,202 @@
+"""Viewer speed and memory on a 2,000-page PDF assembled from corpus pages (issue 3's four figures).
+
+Run: `QT_QPA_PLATFORM=offscreen /tmp/venv/bin/python -m pytest -q -s -m bench tests/bench/bench_viewer.py`
+
+- open_document → first page painted (render process warm, as in the app after start-up): < 300 ms.
+- main-thread stalls, a 5 ms QTimer probe, while a second 2,000-page PDF imports and the open one scrolls
+  (one wheel-sized step every 16 ms): p99 < 50 ms.
+- peak memory (window process + render process, VmHWM) after scrolling the 2,000 pages end to end at fit
+  width, each screen painted sharp before the next: < 500 MB.
+- time to show an uncached page (request → painted) against pymupdf's own `load_page().get_pixmap()` at the
+  same scale, both measured in this run on the same pages: median ratio <= 1.3.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pymupdf
+import pytest
+
+import pageindex_desktop.ui.qt  # noqa: F401  (PySide6/3.11 workaround first)
+from pageindex_desktop.core.indexer import import_pdf
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui.qt import QSettings, QTimer
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+SOURCES = ["Regulation Best Interest_proposed rule.pdf", "pdfjs__freeculture.pdf", "2023-annual-report.pdf",
+           "py-pdf__GeoTopo-komprimiert.pdf"]
+PAGES = 2000
+
+
+def _assemble(path: Path, pages: int, extra_text: str = "") -> Path:
+    out = pymupdf.open()
+    sources = [pymupdf.open(CORPUS / name) for name in SOURCES]
+    while out.page_count < pages:
+        for src in sources:
+            take = min(src.page_count, pages - out.page_count)
+            if take <= 0:
+                break
+            out.insert_pdf(src, from_page=0, to_page=take - 1)
+    if extra_text:
+        out[0].insert_text((72, 40), extra_text, fontsize=9)
+    out.save(path, garbage=1)
+    out.close()
+    for src in sources:
+        src.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def big_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Path]]:
+    """A library holding the 2,000-page PDF, its doc id, and a second 2,000-page PDF to import live."""
+    if not all((CORPUS / n).exists() for n in SOURCES):
+        pytest.skip("corpus not available")
+    root = tmp_path_factory.mktemp("viewer-bench")
+    big = _assemble(root / "big.pdf", PAGES)
+    other = _assemble(root / "other.pdf", PAGES, extra_text="a different file")
+    home = root / "library"
+    with Library(home) as library:
+        result = import_pdf(library, big)
+    assert result.status == "ready", result.error
+    yield home, result.doc_id, other
+
+
+def _window(home: Path, qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    from pageindex_desktop.ui.main_window import MainWindow
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    window = MainWindow(home)
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def _hwm_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@pytest.mark.bench
+def test_first_page_and_render_ratio(big_library, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    home, doc_id, _other = big_library
+    window = _window(home, qtbot, tmp_path)
+    view = window.viewer.view
+    try:
+        # warm the render process as the app does at start-up (it starts with the window)
+        qtbot.waitUntil(lambda: window.renderer.is_ready, timeout=20000)
+        start = time.perf_counter()
+        with qtbot.waitSignal(view.pageShown, timeout=10000):
+            window.open_document(doc_id)
+        first = (time.perf_counter() - start) * 1000
+        print(f"\nopen_document -> first page painted (2,000 pages): {first:.0f} ms (target < 300 ms)")
+
+        scale = view.render_scale()
+        pages = list(range(40, 1960, 97))  # far apart: never prefetched by the previous step
+        viewer_ms: list[float] = []
+        for page in pages:
+            qtbot.wait(400)  # let the render process finish prefetching neighbours
+            with qtbot.waitSignal(view.pageShown, timeout=10000, check_params_cb=lambda p, want=page: p == want):
+                start = time.perf_counter()
+                view.go_to_page(page)
+            viewer_ms.append((time.perf_counter() - start) * 1000)
+        doc = pymupdf.open(window.library.pdf_path(doc_id))
+        direct_ms: list[float] = []
+        for page in pages:
+            start = time.perf_counter()
+            doc.load_page(page - 1).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+            direct_ms.append((time.perf_counter() - start) * 1000)
+        doc.close()
+        ratio = statistics.median(viewer_ms) / statistics.median(direct_ms)
+        total_ratio = sum(viewer_ms) / sum(direct_ms)
+        print(f"show a page: viewer median {statistics.median(viewer_ms):.1f} ms vs get_pixmap "
+              f"{statistics.median(direct_ms):.1f} ms at scale {scale}: ratio {ratio:.2f} (sum ratio "
+              f"{total_ratio:.2f}; target <= 1.3)")
+        assert first < 300
+        assert ratio <= 1.3
+    finally:
+        window.close()
+
+
+@pytest.mark.bench
+def test_stalls_while_importing_and_scrolling(big_library, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    home, doc_id, other = big_library
+    window = _window(home, qtbot, tmp_path)
+    view = window.viewer.view
+    try:
+        with qtbot.waitSignal(view.pageShown, timeout=20000):
+            window.open_document(doc_id)
+        gaps: list[float] = []
+        last = [time.perf_counter()]
+
+        def probe() -> None:
+            now = time.perf_counter()
+            gaps.append((now - last[0]) * 1000 - 5)
+            last[0] = now
+
+        def scroll() -> None:
+            bar = view.verticalScrollBar()
+            bar.setValue(bar.value() + 120 if bar.value() < bar.maximum() else 0)
+
+        probe_timer = QTimer(interval=5, timerType=QTimer.TimerType.PreciseTimer)
+        probe_timer.timeout.connect(probe)
+        scroll_timer = QTimer(interval=16)
+        scroll_timer.timeout.connect(scroll)
+        (job,) = window.import_paths([other], open_when_done=False)
+        start = time.perf_counter()
+        last[0] = start
+        probe_timer.start()
+        scroll_timer.start()
+        with qtbot.waitSignal(window.worker.jobFinished, timeout=300000):
+            pass
+        probe_timer.stop()
+        scroll_timer.stop()
+        seconds = time.perf_counter() - start
+        gaps.sort()
+        p99 = gaps[int(len(gaps) * 0.99)]
+        print(f"\nimport of a 2,000-page PDF while scrolling: {seconds:.1f} s, {len(gaps)} probes, stall p50 "
+              f"{gaps[len(gaps) // 2]:.1f} ms, p99 {p99:.1f} ms, max {gaps[-1]:.1f} ms (target p99 < 50 ms); "
+              f"scrolled to page {view.current_page()}")
+        assert job.stage == "done"
+        assert p99 < 50
+    finally:
+        window.close()
+
+
+@pytest.mark.bench
+def test_memory_after_scrolling_end_to_end(big_library, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import resource
+
+    home, doc_id, _other = big_library
+    window = _window(home, qtbot, tmp_path)
+    view = window.viewer.view
+    try:
+        with qtbot.waitSignal(view.pageShown, timeout=20000):
+            window.open_document(doc_id)
+        bar = view.verticalScrollBar()
+        start = time.perf_counter()
+        screens = 0
+        while True:
+            visible = list(view.visible_pages())
+            qtbot.waitUntil(lambda: all(view.was_shown(p) for p in visible), timeout=20000)
+            screens += 1
+            if bar.value() >= bar.maximum():
+                break
+            bar.setValue(bar.value() + bar.pageStep())
+        seconds = time.perf_counter() - start
+        gui_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        render_mb = _hwm_mb(window.renderer.process_id())
+        print(f"\nscrolled {PAGES} pages end to end at fit width ({screens} screens, {seconds:.0f} s): peak RSS "
+              f"window {gui_mb:.0f} MB + render process {render_mb:.0f} MB = {gui_mb + render_mb:.0f} MB "
+              f"(target < 500 MB); cache {window.renderer.cache.bytes / 2**20:.0f} MB in {len(window.renderer.cache)} pages")
+        assert view.current_page() >= PAGES - 2
+        assert gui_mb + render_mb < 500
+    finally:
+        window.close()
