@@ -143,9 +143,19 @@ def extract(
     return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
 
 
+def _idle_core() -> bool:
+    """True when the machine seems to have a spare core (a helper on a busy machine only adds overhead)."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows: no load average, trust the core count
+        return cores > 1
+    return cores > 1 and load < cores - 0.5
+
+
 def _auto_workers(total: int) -> int:
-    """2 when a second process is worth it (multi-core, not a frozen build, enough pages), else 1."""
-    if (os.cpu_count() or 1) < 2 or getattr(sys, "frozen", False) or total < USE_HELPER_PAGES:
+    """2 when a second process is worth it (a spare core, not a frozen build, enough pages), else 1."""
+    if getattr(sys, "frozen", False) or total < USE_HELPER_PAGES or not _idle_core():
         return 1
     if total >= START_HELPER_PAGES or pdf_helper.warm():
         return 2

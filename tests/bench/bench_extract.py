@@ -1,0 +1,142 @@
+"""Extraction + tree speed over the corpus against PyPDF2's plain text extraction, and peak memory on 2,000 pages.
+
+Run: `QT_QPA_PLATFORM=offscreen /tmp/venv/bin/python -m pytest -q -s -m bench tests/bench/bench_extract.py`
+Both sides are measured in the same run on the same files (PyPDF2 with the same password for the encrypted one);
+files either side cannot open are left out of both counts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core.errors import PdfError
+from pageindex_desktop.core.outline.build import build_outline
+from pageindex_desktop.core.pdf import extract
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+REPO = Path(__file__).resolve().parents[2]
+PASSWORD = "test"  # pdfplumber__password-example.pdf
+
+
+def _corpus() -> list[Path]:
+    """The corpus PDFs, or a skip when the corpus is not beside the checkout."""
+    files = sorted(CORPUS.glob("*.pdf"))
+    if not files:
+        pytest.skip("corpus not available")
+    return files
+
+
+def _ours(files: list[Path], workers: int | None = None) -> tuple[int, float, float, dict[str, int]]:
+    """Pages, wall seconds and CPU seconds (this process) of extract + build_outline as an import runs them
+    (bookmarks on); the files that opened, with their page counts."""
+    opened: dict[str, int] = {}
+    start, cpu = time.perf_counter(), time.process_time()
+    for path in files:
+        try:
+            doc = extract(path, password=PASSWORD, workers=workers, use_bookmarks=True)
+        except PdfError:
+            continue
+        build_outline(doc, use_bookmarks=True)
+        opened[path.name] = doc.page_count
+    return sum(opened.values()), time.perf_counter() - start, time.process_time() - cpu, opened
+
+
+def _pypdf2(files: list[Path]) -> tuple[int, float, float]:
+    """Pages, wall seconds and CPU seconds for PyPDF2's `extract_text` of every page of the same files."""
+    import PyPDF2
+
+    logging.getLogger("PyPDF2").setLevel(logging.CRITICAL)
+    pages = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for path in files:
+            reader = PyPDF2.PdfReader(str(path))
+            if reader.is_encrypted:
+                reader.decrypt(PASSWORD)
+            for page in reader.pages:
+                page.extract_text()
+                pages += 1
+    return pages, time.perf_counter() - start, time.process_time() - cpu
+
+
+@pytest.mark.bench
+def test_extraction_speed_against_pypdf2() -> None:
+    files = _corpus()
+    _ours(files[:3])  # warm the import caches so both sides start equal
+    one_pages, one_wall, one_cpu, _ = _ours(files, workers=1)
+    pages, wall, cpu, opened = _ours(files)
+    base_pages, base_wall, base_cpu = _pypdf2([CORPUS / name for name in opened])
+    assert base_pages == pages == one_pages
+    ours, one, base = pages / wall, pages / one_wall, pages / base_wall
+    print(
+        f"\nextract+tree (bookmarks on), {len(opened)} files: {pages} pages in {wall:.2f} s = {ours:.0f} pages/s"
+        f" (one process: {one_wall:.2f} s = {one:.0f} pages/s, CPU {one_cpu:.2f} s = {pages / one_cpu:.0f} pages/s)"
+        f"\nPyPDF2 extract_text: {base_wall:.2f} s = {base:.0f} pages/s (CPU {base_cpu:.2f} s)"
+        f"\nratio {ours / base:.1f}x (one process {one / base:.1f}x, CPU time {base_cpu / one_cpu:.1f}x);"
+        f" targets >= 300 pages/s and >= 6x"
+    )
+    assert ours >= 300
+    assert ours >= 6 * base
+
+
+def _big_pdf(path: Path, pages: int = 2000) -> Path:
+    """A long PDF made of corpus pages repeated (text-heavy books and reports) until it has `pages` pages."""
+    sources = [CORPUS / "pdfjs__freeculture.pdf", CORPUS / "Regulation Best Interest_proposed rule.pdf"]
+    out = pymupdf.open()
+    while out.page_count < pages:
+        for source in sources:
+            with pymupdf.open(str(source)) as src:
+                take = min(src.page_count, pages - out.page_count)
+                if take > 0:
+                    out.insert_pdf(src, from_page=0, to_page=take - 1, links=False, annots=False)
+    out.save(str(path), garbage=1)
+    out.close()
+    return path
+
+
+_MEASURE = """
+import json, resource, sys, time
+from pathlib import Path
+from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.outline.build import build_outline
+from pageindex_desktop.core import pdf_helper
+start = time.perf_counter()
+doc = extract(Path(sys.argv[1]), workers=int(sys.argv[2]))
+outline = build_outline(doc)
+seconds = time.perf_counter() - start
+pdf_helper.stop_all()  # wait for the helper so that its peak RSS is counted below
+own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+helpers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"pages": doc.page_count, "seconds": seconds, "own_mb": own, "helper_mb": helpers,
+                  "source": outline.source}))
+"""
+
+
+@pytest.mark.bench
+def test_two_thousand_pages_memory(tmp_path: Path) -> None:
+    _corpus()
+    big = _big_pdf(tmp_path / "big.pdf")
+    for workers in (1, 2):
+        result = subprocess.run(
+            [sys.executable, "-c", _MEASURE, str(big), str(workers)],
+            capture_output=True, text=True, check=True, cwd=REPO,
+        )
+        figures = json.loads(result.stdout.strip().splitlines()[-1])
+        total = figures["own_mb"] + figures["helper_mb"]
+        print(
+            f"\n2,000 pages, workers={workers}: {figures['seconds']:.2f} s "
+            f"({figures['pages'] / figures['seconds']:.0f} pages/s), peak RSS {figures['own_mb']:.0f} MB "
+            f"+ helper {figures['helper_mb']:.0f} MB = {total:.0f} MB, source {figures['source']}"
+        )
+        assert figures["pages"] == 2000
+        assert total < 500
