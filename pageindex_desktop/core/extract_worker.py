@@ -185,9 +185,10 @@ def acquire(cancel: CancelFlag | None = None) -> tuple[Worker | None, JobOutcome
 
 
 def release(worker: Worker, outcome: JobOutcome, pages: int) -> None:
-    """Give a child back after a clean job, or stop it after a cancel, crash, stall or very large document."""
+    """Give a child back after a clean job, or stop it after a cancel, crash, stall, internal error (its state is
+    unknown) or a very large document (MuPDF's caches have grown)."""
     reusable = (
-        outcome.kind in ("result", "error")
+        (outcome.kind == "result" or (outcome.kind == "error" and outcome.error_kind != "internal"))
         and worker.alive()
         and pages < RECYCLE_AFTER_PAGES
         and worker.jobs < RECYCLE_AFTER_JOBS
