@@ -71,6 +71,15 @@ def probe_keys(settings: ModelSettings) -> KeyState:
     return KeyState(available, stored, env)
 
 
+def with_client(make: Callable[[], Endpoint], call: Callable[[LLMClient], Any]) -> Any:
+    """Run one call on a fresh client (one attempt, no retries) and close its connections afterwards."""
+    client = LLMClient(make(), RetryPolicy(attempts=1))
+    try:
+        return call(client)
+    finally:
+        client.client.close()
+
+
 class SettingsDialog(QDialog):
     """Edits the model settings of one library home; `accepted` means they were saved."""
 
@@ -271,7 +280,7 @@ class SettingsDialog(QDialog):
             if not quiet:
                 self.result.setText(text)
 
-        tasks.run_task(lambda: LLMClient(make(), RetryPolicy(attempts=1)).list_models(), listed, failed, self, "modelList")
+        tasks.run_task(lambda: with_client(make, LLMClient.list_models), listed, failed, self, "modelList")
 
     def _fill_models(self, models: list[str]) -> None:
         self.models = models
@@ -291,7 +300,7 @@ class SettingsDialog(QDialog):
         make = self._endpoint_maker()
         self.test_button.setEnabled(False)
         self.result.setText("Testing…")
-        tasks.run_task(lambda: check_connection(LLMClient(make(), RetryPolicy(attempts=1))),
+        tasks.run_task(lambda: with_client(make, check_connection),
                        lambda models: self._tested(url, model, models), self._test_failed, self, "testConnection")
 
     def _tested(self, url: str, model: str, models: list[str]) -> None:

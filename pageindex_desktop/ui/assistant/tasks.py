@@ -65,10 +65,10 @@ class _Relay(QObject):
             self.on_error(text)
 
     def end(self) -> None:
-        """The thread finished: forget the task."""
+        """The thread finished: forget the task (Python frees it once the thread has fully ended)."""
+        self.task.wait()
         _running.discard(self.task)
         self.task.relay = None
-        self.task.deleteLater()
 
 
 def run_task(
@@ -99,8 +99,8 @@ def detach(owner: QObject) -> None:
 
 
 def running() -> list[Task]:
-    """Tasks still running (for shutdown and tests)."""
-    return [t for t in _running if t.isRunning()]
+    """Tasks not done yet: still running, or their result not yet delivered on the window thread."""
+    return list(_running)
 
 
 def wait_all(timeout_ms: int = 15000) -> bool:

@@ -47,6 +47,15 @@ def describe_endpoint(endpoint: Endpoint | None) -> str:
     return f"{endpoint.model} at {host}"
 
 
+def close_client(client: LLMClient | None) -> None:
+    """Close the HTTP connections a model client keeps open (keep-alive), e.g. before the thread ends."""
+    if client is not None:
+        try:
+            client.client.close()
+        except Exception:  # noqa: BLE001 - closing is best effort
+            log.debug("closing the model client failed", exc_info=True)
+
+
 class AssistantWorker(QThread):
     """One long-lived thread per pane; start() once, stop() when the pane goes away."""
 
@@ -116,6 +125,8 @@ class AssistantWorker(QThread):
                         self.failed.emit(payload[0], f"The assistant stopped on an internal error "
                                                      f"({type(exc).__name__}); see Help ▸ Show Log.", False)
         finally:
+            for session in self._sessions.values():
+                close_client(session.client)
             library.close()
 
     def _run_job(self, library: Library, kind: str, payload: Any) -> None:
@@ -123,6 +134,8 @@ class AssistantWorker(QThread):
             self._endpoint = chat_endpoint(load_settings(self.home), self.home)
             client = LLMClient(self._endpoint) if self._endpoint else None
             for session in self._sessions.values():
+                if session.client is not client:
+                    close_client(session.client)
                 session.client = client
             self.modelChanged.emit(describe_endpoint(self._endpoint))
         elif kind == "scope":
@@ -190,4 +203,5 @@ class AssistantWorker(QThread):
                 done = stored[-1] if stored else Exchange(question, event.answer)
                 self.answered.emit(qid, done)
             elif isinstance(event, Failed):
-                self.failed.emit(qid, event.message, event.cancelled)
+                # after Stop, the stream may end as "broke off" rather than Cancelled: the user stopped it either way
+                self.failed.emit(qid, event.message, event.cancelled or self._cancel.is_set())

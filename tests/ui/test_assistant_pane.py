@@ -1,0 +1,253 @@
+"""The assistant pane against the fake model server: streamed answer, citation clicks, Stop, errors, no-model
+search results, history reload, and (in the real window) a citation opening its page with the passage marked."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from pageindex_desktop.core.settings import ModelSettings, save_settings
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui.assistant import AssistantPane, tasks
+from pageindex_desktop.ui.assistant.transcript import AMBER
+from pageindex_desktop.ui.qt import QApplication, QPoint, Qt
+from pageindex_desktop.ui.assistant._qt import QTextCursor
+from pageindex_desktop.ui.settings_dialog import SettingsDialog
+from tests.integration.fake_openai import FakeOpenAI, error, text, tool
+from tests.integration.libdata import annual_report
+
+TIMEOUT = 15_000
+NET_INCOME = "Net income rose to $1,234 million in 2023"
+
+
+@pytest.fixture(autouse=True)
+def _no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def doc(home: Path) -> str:
+    with Library(home) as library:
+        return annual_report(library)
+
+
+def use_fake(home: Path, fake: FakeOpenAI) -> None:
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+
+
+def make_pane(home: Path, qtbot, model: bool) -> AssistantPane:  # type: ignore[no-untyped-def]
+    pane = AssistantPane(None, home)
+    qtbot.addWidget(pane)
+    pane.resize(460, 720)
+    pane.show()
+    qtbot.waitUntil(lambda: pane.scope_label.text() != "" and pane.model_label.text() != "", timeout=TIMEOUT)
+    assert bool(pane.model) is model
+    return pane
+
+
+@pytest.fixture
+def panes(home: Path, qtbot) -> Iterator[list[AssistantPane]]:  # type: ignore[no-untyped-def]
+    made: list[AssistantPane] = []
+    yield made
+    for pane in made:
+        pane.shutdown()
+    tasks.wait_all()
+
+
+@dataclass
+class Anchor:
+    href: str
+    text: str
+    tooltip: str
+    colour: str
+    position: int
+
+
+def anchors(pane: AssistantPane) -> list[Anchor]:
+    """Every link in the transcript, read from the QTextBrowser's document as it is displayed."""
+    found: list[Anchor] = []
+    block = pane.browser.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isAnchor() and fmt.anchorHref():
+                found.append(Anchor(fmt.anchorHref(), fragment.text(), fmt.toolTip(),
+                                    fmt.foreground().color().name(), fragment.position()))
+            it += 1
+        block = block.next()
+    return found
+
+
+def click_anchor(qtbot, pane: AssistantPane, anchor: Anchor) -> None:  # type: ignore[no-untyped-def]
+    """A real mouse click in the middle of the link's text."""
+    cursor = QTextCursor(pane.browser.document())
+    cursor.setPosition(anchor.position + max(1, len(anchor.text) // 2))
+    pane.browser.ensureCursorVisible()
+    pane.browser.setTextCursor(cursor)
+    pane.browser.ensureCursorVisible()
+    rect = pane.browser.cursorRect(cursor)
+    point = QPoint(rect.center().x(), rect.center().y())
+    qtbot.mouseClick(pane.browser.viewport(), Qt.MouseButton.LeftButton, pos=point)
+
+
+def type_question(qtbot, pane: AssistantPane, question: str) -> None:  # type: ignore[no-untyped-def]
+    pane.focus_question()
+    qtbot.keyClicks(pane.question, question)
+    qtbot.keyClick(pane.question, Qt.Key.Key_Return)
+
+
+def test_streamed_answer_with_citations_that_open_pages(home: Path, doc: str, fake: FakeOpenAI, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
+    use_fake(home, fake)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    assert pane.setup_note.isHidden() and "fake-chat" in pane.model_label.text()
+    answer = (f"**{NET_INCOME}** [Annual Report 2023, p. 12]. The main risks include cyber attacks "
+              "[Annual Report 2023, p. 20].")
+    fake.script(tool("get_page_content", {"doc": doc, "pages": "12"}), text(answer, chunk_delay=0.03))
+    type_question(qtbot, pane, "What was net income?")
+    assert pane.question.text() == "" and pane.is_running() and not pane.ask_button.isEnabled()
+    # text appears while the answer is still streaming
+    qtbot.waitUntil(lambda: "Net income" in pane.browser.toPlainText() and pane.is_running(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    shown = pane.browser.toPlainText()
+    assert "You: What was net income?" in shown and "tokens sent" in shown and "Reading trail · 1 step" in shown
+    links = [a for a in anchors(pane) if a.href.startswith("cite:")]
+    assert [a.href for a in links] == ["cite:0:0", "cite:0:1"]
+    checked, unverified = links
+    assert "Checked" in checked.tooltip and "1,234" in checked.tooltip and checked.colour != AMBER
+    assert "Not verified" in unverified.tooltip and "never read" in unverified.tooltip and unverified.colour == AMBER
+    assert "p. 12 ✓" in shown.replace("\u2009", " ").replace("\xa0", " ")
+    assert "p. 20 ?" in shown.replace("\u2009", " ").replace("\xa0", " ")
+    with qtbot.waitSignal(pane.citationActivated, timeout=TIMEOUT) as clicked:
+        click_anchor(qtbot, pane, checked)
+    doc_id, page, passage = clicked.args
+    assert (doc_id, page) == (doc, 12) and NET_INCOME in passage
+    trail = next(a for a in anchors(pane) if a.href == "trail:0")
+    click_anchor(qtbot, pane, trail)
+    assert "Read pages 12 of Annual Report 2023" in pane.browser.toPlainText()
+    assert len(fake.chat_requests()) == 2
+
+
+def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
+                                                                       panes, qtbot) -> None:
+    use_fake(home, fake)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    fake.script(text("A long and slow answer " * 40, chunk_delay=0.2), text("Second answer."))
+    pane.ask("Tell me everything")
+    qtbot.waitUntil(lambda: "A long and slow" in pane.browser.toPlainText(), timeout=TIMEOUT)
+    started = time.monotonic()
+    qtbot.mouseClick(pane.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    assert time.monotonic() - started < 1.0
+    assert "Stopped." in pane.browser.toPlainText() and pane.ask_button.isEnabled()
+    assert pane.ask("And now?")
+    qtbot.waitUntil(lambda: "Second answer." in pane.browser.toPlainText(), timeout=TIMEOUT)
+
+
+def test_a_wrong_key_is_one_sentence_not_a_traceback(home: Path, doc: str, fake: FakeOpenAI, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
+    use_fake(home, fake)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    fake.script(error(401, "Incorrect API key provided"))
+    pane.ask("What was net income?")
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    shown = pane.browser.toPlainText()
+    assert "refused the API key (401); check the key in Model settings." in shown
+    assert "Traceback" not in shown and "Error code" not in shown
+    pane.focus_question()
+    assert pane.question.hasFocus() and pane.ask_button.isEnabled()
+
+
+def test_without_a_model_questions_get_search_results_as_page_links(home: Path, doc: str, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
+    pane = make_pane(home, qtbot, model=False)
+    panes.append(pane)
+    assert not pane.setup_note.isHidden() and "OpenAI API key" in pane.setup_note.findChild(
+        type(pane.model_label)).text()
+    type_question(qtbot, pane, "net income")
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    shown = pane.browser.toPlainText()
+    assert "Search results" in shown and "not an answer" in shown
+    links = [a for a in anchors(pane) if a.href.startswith("cite:")]
+    assert links and all("Search result" in a.tooltip for a in links)
+    with qtbot.waitSignal(pane.citationActivated, timeout=TIMEOUT) as clicked:
+        click_anchor(qtbot, pane, links[0])
+    assert clicked.args[:2] == [doc, 12] and "income" in clicked.args[2].lower()
+    qtbot.mouseClick(pane.setup_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: any(isinstance(w, SettingsDialog) and w.isVisible()
+                                for w in QApplication.topLevelWidgets()), timeout=TIMEOUT)
+    dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, SettingsDialog))
+    dialog.reject()
+
+
+def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc: str, fake: FakeOpenAI, panes,  # type: ignore[no-untyped-def]
+                                                                  qtbot) -> None:
+    use_fake(home, fake)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    fake.script(tool("get_page_content", {"doc": doc, "pages": "12"}),
+                text(f"{NET_INCOME} [Annual Report 2023, p. 12]."))
+    pane.ask("What was net income?")
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    pane.shutdown()
+    again = make_pane(home, qtbot, model=True)
+    panes.append(again)
+    qtbot.waitUntil(lambda: "What was net income?" in again.browser.toPlainText(), timeout=TIMEOUT)
+    shown = again.browser.toPlainText()
+    assert NET_INCOME in shown and "tokens sent" in shown and "Reading trail · 1 step" in shown
+    link = next(a for a in anchors(again) if a.href == "cite:0:0")
+    assert "Checked" in link.tooltip
+    again.set_scope([doc])  # another scope has its own (empty) history
+    qtbot.waitUntil(lambda: "Annual Report 2023" in again.scope_label.text(), timeout=TIMEOUT)
+    assert "What was net income?" not in again.browser.toPlainText()
+    again.set_scope([])
+    qtbot.waitUntil(lambda: "What was net income?" in again.browser.toPlainText(), timeout=TIMEOUT)
+    again.new_chat()
+    qtbot.waitUntil(lambda: "What was net income?" not in again.browser.toPlainText(), timeout=TIMEOUT)
+
+
+def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(window, report_pdf: Path,  # type: ignore[no-untyped-def]
+                                                                               fake: FakeOpenAI, qtbot) -> None:
+    window.import_paths([report_pdf])
+    qtbot.waitUntil(lambda: bool(window.current_doc) and window.viewer.view.page_count() > 0, timeout=TIMEOUT)
+    doc_id = window.current_doc
+    title = window.library.get(doc_id).title
+    use_fake(window.home, fake)
+    pane = window.assistant
+    with qtbot.waitSignal(pane.modelChanged, timeout=TIMEOUT):
+        pane.refresh_model()
+    assert window.findChild(AssistantPane, "assistantPane") is pane
+    assert "fake-chat" in window.findChild(type(pane.model_label), "modelStatus").text()
+    qtbot.waitUntil(lambda: title in pane.scope_label.text(), timeout=TIMEOUT)  # the opened document is selected
+    fake.script(tool("get_page_content", {"doc": doc_id, "pages": "9"}),
+                text(f"On page 9 the report says net interest margin widened this year [{title}, p. 9]."))
+    window.findChild(type(pane.ask_button), "askButton")  # the pane's own button is there
+    next(a for a in window.actions_list if a.objectName() == "actionAsk").trigger()  # Ctrl+L
+    assert pane.question.hasFocus()
+    qtbot.keyClicks(pane.question, "What happened to the margin?")
+    qtbot.keyClick(pane.question, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    link = next(a for a in anchors(pane) if a.href == "cite:0:0")
+    assert "Checked" in link.tooltip, pane.browser.toPlainText()
+    view = window.viewer.view
+    view.go_to_page(2)
+    with qtbot.waitSignal(view.passageShown, timeout=TIMEOUT) as shown:
+        click_anchor(qtbot, pane, link)
+    page, rects = shown.args
+    assert page == 9 and rects >= 1
+    assert view.current_page() == 9 and window.current_doc == doc_id
+    assert view.overlays.passage[0] == 9  # type: ignore[index]
+    assert "What happened to the margin?" in pane.browser.toPlainText()  # opening the page kept the chat

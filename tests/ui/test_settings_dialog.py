@@ -1,0 +1,162 @@
+"""Model settings dialog: presets, model list and Test connection against the fake server (on tasks), the key
+in the keychain only (or a clear note when there is none), nothing secret in the file or the log."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Iterator
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+from keyring.backends import fail
+
+from pageindex_desktop.core.settings import KEYRING_SERVICE, ModelSettings, load_settings, save_settings, settings_path
+from pageindex_desktop.ui.assistant import tasks
+from pageindex_desktop.ui.settings_dialog import SettingsDialog
+from pageindex_desktop.ui.qt import Qt
+from tests.integration.fake_openai import FakeOpenAI, error, free_port, text
+
+TIMEOUT = 15_000
+SECRET = "sk-test-very-secret-123"
+
+
+class MemoryKeyring(KeyringBackend):
+    """An in-process keychain (this machine has none)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)
+
+
+@pytest.fixture(autouse=True)
+def _clean(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    assert tasks.wait_all()
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def no_keychain() -> Iterator[None]:
+    """keyring's own 'fail' backend, as on a system without a keychain (MemoryKeyring above would otherwise be
+    found by keyring's backend discovery, since it subclasses KeyringBackend)."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    yield
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+def open_dialog(home: Path, qtbot) -> SettingsDialog:  # type: ignore[no-untyped-def]
+    dialog = SettingsDialog(home)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: not tasks.running(), timeout=TIMEOUT)
+    return dialog
+
+
+def test_model_list_and_test_connection_against_the_server(home: Path, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    dialog = open_dialog(home, qtbot)
+    box = dialog.chat_model
+    qtbot.waitUntil(lambda: box.count() == 2, timeout=TIMEOUT)  # filled from GET /models when the dialog opened
+    assert [box.itemText(i) for i in range(2)] == ["fake-chat", "fake-index"] and box.currentText() == "fake-chat"
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    assert not dialog.test_button.isEnabled()  # the call runs on a task; the dialog stays live
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert dialog.result.text() == f"Connected to {fake.url.split('//')[1].split('/')[0]}: it offers 2 models."
+    box.setEditText("no-such-model")
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert "does not list the chat model no-such-model" in dialog.result.text()
+
+
+def test_test_connection_failures_are_sentences(home: Path, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
+    fake.has_model_list = False  # the test falls back to a one-token completion, which is refused
+    fake.script(error(401, "Incorrect API key provided"))
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    dialog = open_dialog(home, qtbot)
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert dialog.result.text() == f"The endpoint {fake.url} refused the API key (401); check the key in Model settings."
+    fake.script(text("pong"))
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert "the model fake-chat answered" in dialog.result.text()
+    dialog.url.setText(f"http://127.0.0.1:{free_port()}/v1")
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert dialog.result.text().startswith("Could not reach the model at") and "running?" in dialog.result.text()
+
+
+def test_presets_fill_the_url_and_no_keychain_is_explained(home: Path, no_keychain: None, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = open_dialog(home, qtbot)
+    assert dialog.provider.currentText() == "OpenAI" and dialog.url.text() == "https://api.openai.com/v1"
+    assert not dialog.key.isEnabled() and "OPENAI_API_KEY" in dialog.key_note.text()  
+    names = [dialog.provider.itemText(i) for i in range(dialog.provider.count())]
+    assert names == ["OpenAI", "Azure OpenAI", "Ollama", "LM Studio", "Custom (OpenAI-compatible)"]
+    dialog.provider.setCurrentIndex(names.index("Ollama"))
+    assert dialog.url.text() == "http://localhost:11434/v1" and dialog.chat_model.currentText() == ""
+    dialog.provider.setCurrentIndex(names.index("LM Studio"))
+    assert dialog.url.text() == "http://localhost:1234/v1"
+    dialog.url.setText("http://my-server:8000/v1")
+    dialog.provider.setCurrentIndex(names.index("Custom (OpenAI-compatible)"))
+    assert dialog.url.text() == "http://my-server:8000/v1"  # a URL the user typed is kept
+    dialog.chat_model.setEditText("qwen2.5:7b")
+    qtbot.waitUntil(lambda: not tasks.running(), timeout=TIMEOUT)
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
+        dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert load_settings(home) == ModelSettings(provider="custom", base_url="http://my-server:8000/v1",
+                                                chat_model="qwen2.5:7b")
+
+
+def test_the_key_goes_to_the_keychain_never_the_file_or_log(home: Path, fake: FakeOpenAI, memory_keyring: MemoryKeyring,  # type: ignore[no-untyped-def]
+                                                             qtbot, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="pageindex_desktop")
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    dialog = open_dialog(home, qtbot)
+    assert dialog.key.isEnabled() and "keychain" in dialog.key_note.text()
+    qtbot.keyClicks(dialog.key, SECRET)
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert dialog.result.text().startswith("Connected")
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
+        dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    assert memory_keyring.store == {(KEYRING_SERVICE, fake.url): SECRET}
+    assert SECRET not in settings_path(home).read_text() and json.loads(settings_path(home).read_text())["model"]
+    assert SECRET not in caplog.text
+    again = open_dialog(home, qtbot)
+    assert again.key.text() == "" and "stored in the keychain" in again.key.placeholderText()
+    assert again.forget_button.isVisibleTo(again)
+    qtbot.mouseClick(again.forget_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(again.accepted, timeout=TIMEOUT):
+        again.buttons.button(again.buttons.StandardButton.Save).click()
+    assert memory_keyring.store == {}
