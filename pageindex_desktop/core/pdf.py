@@ -122,8 +122,9 @@ def extract(
 
     `use_bookmarks`: pass what you will pass to `build_outline`. None or False: lines on every page (the
     contents-page and layout builders need them). True: when the embedded outline is usable by the same test
-    `build_outline` applies, lines only on the pages its entries point to and the page after each (all that
-    bookmark validation and spans read); every page still gets its full text.
+    `build_outline` applies, lines only on page 1 (the cover, where a title is looked for) and on the pages its
+    entries point to and the page after each (all that bookmark validation and spans read); every page still
+    gets its full text.
     """
     path = Path(path)
     doc = open_pdf(path, password)
@@ -136,7 +137,7 @@ def extract(
         if use_bookmarks:
             targets = outline_targets(toc, total)
             if targets is not None:
-                line_pages = frozenset(p for t in targets for p in (t, t + 1) if p <= total)
+                line_pages = frozenset({1} | {p for t in targets for p in (t, t + 1) if p <= total})
         pages = extract_pages(doc, path, password, progress, workers, line_pages)
     finally:
         doc.close()
