@@ -71,9 +71,17 @@ def active_child_pid() -> int:
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
         text = (task / "children").read_text()
         found += [int(pid) for pid in text.split()]
-    busy = [pid for pid in found if pid not in idle]
-    assert busy, "no busy extraction child found"
-    return busy[-1]
+    busy = [pid for pid in found if pid not in idle and _is_spawned_worker(pid)]
+    assert len(busy) == 1, f"expected one busy extraction child, found {busy}"
+    return busy[0]
+
+
+def _is_spawned_worker(pid: int) -> bool:
+    """A multiprocessing 'spawn' child (not the resource tracker, not a test's own subprocess)."""
+    try:
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
