@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 
 MIN_ENTRIES = 3
 _GENERIC = re.compile(
-    r"^\s*(?:(?:page|p|pg|seite|pagina|página|bookmark|untitled|slide|folie|sheet|blatt)\.?\s*\d*|\d+"
+    r"^\s*(?:(?:page|p|pg|seite|pagina|página|bookmark|untitled|slide|folie|sheet|blatt)\.?\s*"
+    r"(?:\d+|[ivxlcdm]+)?(?:\s*(?:of|/|von|de)\s*\d+)?|\d+"
     r"|[\w\-. ()]+\.(?:html?|pdf|docx?|xlsx?|pptx?|txt|rtf|indd|tex|odt))\s*$",
     re.IGNORECASE,
 )
