@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
-from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page
+from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page, title_key
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, folio_value, running_key
 
@@ -121,7 +121,8 @@ def _find_region(doc: ExtractedDocument, running: set[str]) -> ContentsRegion | 
             pages.append(nxt)
             collected.extend(_cut_lists(more))
         heading = rows[heading_at] if heading_at is not None else None
-        return ContentsRegion(heading, pages, collected)
+        collected = _until_body(collected)
+        return ContentsRegion(heading, sorted({r.page for r in collected} | {number}), collected)
     return None
 
 
@@ -130,4 +131,18 @@ def _cut_lists(rows: list[Row]) -> list[Row]:
     for i, row in enumerate(rows):
         if _LISTS.match(row.text):
             return rows[:i]
+    return rows
+
+
+def _until_body(rows: list[Row]) -> list[Row]:
+    """The contents rows before the body starts on the same page (the first title printed again, or prose)."""
+    first_key = ""
+    for i, row in enumerate(rows):
+        title, printed, dots = split_trailing_page(row.text.strip())
+        key = title_key(title)
+        if printed is None and not dots:
+            if len(row.text) > 110 or len(row.text.split()) >= 14 or (first_key and key == first_key and i > 2):
+                return rows[:i]
+        if not first_key:
+            first_key = key
     return rows

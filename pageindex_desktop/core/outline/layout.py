@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind
+from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -80,20 +80,25 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
     first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)
     region = find_contents(doc, analysis)
     contents_pages = set(region.pages) if region is not None else set()
+    contents_end: dict[int, float] = {}  # contents page -> bottom of its last entry (text below is the body)
+    if region is not None:
+        for page_number in region.pages:
+            contents_end[page_number] = max((r.y1 for r in region.rows if r.page == page_number), default=1e9)
+        if region.heading is not None:
+            contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
     candidates: list[_Candidate] = []
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
-        if page_index + 1 in contents_pages:
-            continue  # contents entries are headings of other pages
         start = _title_block_end(rows, body) if page_index == first_text else 0
+        end_of_contents = contents_end.get(page_index + 1, -1.0)
         page = doc.pages[page_index]
         caption_bottom, caption_style = -1.0, (0.0, False)
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         for i in range(start, len(rows)):
             row = rows[i]
-            if analysis.is_running(row, i):
-                continue
+            if analysis.is_running(row, i) or row.y0 < end_of_contents:
+                continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text):
                 caption_bottom, caption_style = row.y1, (row.size, row.bold)
                 continue
@@ -121,6 +126,8 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
+    candidates = [c for c in candidates if _WORD4.search(c.text)]
+    candidates = _drop_repeated_runs(candidates)
     candidates = _in_sequence(candidates, body)
     candidates = _drop_labels(candidates, label_counts)
     candidates = _drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
@@ -369,6 +376,30 @@ def _drop_labels(candidates: list[_Candidate], label_counts: dict[str, int]) -> 
             continue
         kept.append(cand)
     return kept
+
+
+def _drop_repeated_runs(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Three or more headings in a row that repeat earlier titles in another style (endnotes grouped by
+    chapter, per-chapter figure lists) are a back-matter index of the sections, not new sections. Repeats in
+    the same style ("(1) Initial Costs" under each obligation) are real sections."""
+    seen: dict[str, tuple[str, tuple[float, bool]]] = {}
+    repeats: list[bool] = []
+    for cand in candidates:
+        key = title_key(cand.text)
+        num = leading_number(cand.text)
+        words = num.rest if num is not None and num.rest else cand.text
+        first = seen.setdefault(key, (words, cand.style[:2]))
+        repeats.append(first[0] != words or first[1] != cand.style[:2])
+    drop: set[int] = set()
+    i = 0
+    while i < len(candidates):
+        j = i
+        while j < len(candidates) and repeats[j]:
+            j += 1
+        if j - i >= 3:
+            drop.update(range(i, j))
+        i = j + 1 if j == i else j
+    return [c for k, c in enumerate(candidates) if k not in drop]
 
 
 def _drop_frame_titles(candidates: list[_Candidate], text_pages: int) -> list[_Candidate]:

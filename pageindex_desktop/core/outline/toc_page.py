@@ -16,7 +16,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings
-from pageindex_desktop.core.outline.numbering import leading_number, parse_page_number, split_trailing_page, title_key
+from pageindex_desktop.core.outline.numbering import leading_number, parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import assign_levels
 from pageindex_desktop.core.outline.toc_mapping import map_printed, map_sequential
@@ -88,7 +88,6 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
 
 def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     """Contents rows -> entries: page numbers split off, wrapped titles joined, bare page numbers attached."""
-    rows = _until_body(rows)
     right = max((r.x1 for r in rows), default=0.0)
     entries: list[Entry] = []
     pending: Row | None = None
@@ -125,20 +124,6 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
         entries.append(Entry(title=title, printed=value, x0=first.x0, size=first.size, bold=first.bold,
                              toc_page=first.page, y_toc=row.y1, numbered=num.depth if num else 0))
     return entries
-
-
-def _until_body(rows: list[Row]) -> list[Row]:
-    """The contents rows before the body starts on the same page (the first title printed again, or prose)."""
-    first_key = ""
-    for i, row in enumerate(rows):
-        title, printed, dots = split_trailing_page(row.text.strip())
-        key = title_key(title)
-        if printed is None and not dots:
-            if len(row.text) > 110 or len(row.text.split()) >= 14 or (first_key and key == first_key and i > 2):
-                return rows[:i]
-        if not first_key:
-            first_key = key
-    return rows
 
 
 def _wraps(row: Row, nxt: Row, right: float) -> bool:
