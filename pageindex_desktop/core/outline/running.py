@@ -92,13 +92,14 @@ def _same_or_folio(hits: list[tuple[int, str]]) -> bool:
     ("22 FREE CULTURE", "23 FREE CULTURE"); numbered headings at a fixed spot ("Definition 3") are not."""
     if len({text for _page, text in hits}) == 1:
         return True
-    numbered = []
-    for page, text in sorted(hits):
-        m = _DIGITS.search(text)
-        if m:
-            numbered.append((page, int(m.group())))
-    in_step = sum(1 for (p1, n1), (p2, n2) in zip(numbered, numbered[1:]) if p2 - p1 == n2 - n1)
-    return len(numbered) >= 2 and in_step >= 0.6 * (len(numbered) - 1)
+    ordered = sorted(hits)
+    numbers = [[int(n) for n in _DIGITS.findall(text)] for _page, text in ordered]
+    for position in range(min(len(n) for n in numbers)):  # "Chapter 4: Function reference 12": the 2nd moves
+        pairs = [(page, n[position]) for (page, _text), n in zip(ordered, numbers)]
+        in_step = sum(1 for (p1, n1), (p2, n2) in zip(pairs, pairs[1:]) if p2 - p1 == n2 - n1)
+        if len(pairs) >= 2 and in_step >= 0.6 * (len(pairs) - 1):
+            return True
+    return False
 
 
 def _consistent(folios: dict[int, tuple[int, bool]]) -> dict[int, tuple[int, bool]]:
