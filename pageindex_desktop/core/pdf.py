@@ -214,30 +214,34 @@ def extract_pages(
                 pages[index] = read(index)
             done += stop - start
 
-    for helper in helpers:
-        hand_out(helper)
-    while front < back:
-        pages[front] = read(front)
-        front += 1
-        done += 1
-        for helper in list(held):
+    try:
+        for helper in helpers:
+            hand_out(helper)
+        while front < back:
+            pages[front] = read(front)
+            front += 1
+            done += 1
+            for helper in list(held):
+                reply = helper.poll()
+                if reply is not None:
+                    collect(helper, reply)
+            if progress is not None and done - reported >= 10:
+                progress(done, total)
+                reported = done
+        for helper, (start, stop) in list(held.items()):
             reply = helper.poll()
             if reply is not None:
                 collect(helper, reply)
-        if progress is not None and done - reported >= 10:
-            progress(done, total)
-            reported = done
-    for helper, (start, stop) in list(held.items()):
-        reply = helper.poll()
-        if reply is not None:
-            collect(helper, reply)
-            continue
-        helper.abandon()  # still busy (or still starting): read its chunk here
-        del held[helper]
-        for index in range(start, stop):
-            pages[index] = read(index)
-    for helper in helpers:
-        helper.send(("close",))
+                continue
+            helper.abandon()  # still busy (or still starting): read its chunk here
+            del held[helper]
+            for index in range(start, stop):
+                pages[index] = read(index)
+    finally:  # on an error or a cancel too: late replies must not be taken for the next document's
+        for helper in held:
+            helper.abandon()
+        for helper in helpers:
+            helper.send(("close",))
     if progress is not None:
         progress(total, total)
     return [page for page in pages if page is not None]

@@ -108,7 +108,7 @@ class Helper:
             write_frame(self.process.stdin, message)
         except (OSError, ValueError):
             return False
-        if message[0] == "range":
+        if message[0] in ("range", "ping"):
             self.outstanding += 1
         return True
 
@@ -151,6 +151,25 @@ def helpers(count: int) -> list[Helper]:
         return ready[:count]
 
 
+def warm_up(count: int = 1, timeout: float = 30.0) -> int:
+    """Start `count` helpers and wait until each answers (so the next long document is split from its first page).
+
+    Returns how many are ready. Callers that know a long import is coming (a batch, a test) may call it early.
+    """
+    ready = 0
+    for helper in helpers(count):
+        if not helper.send(("ping",)):
+            continue
+        try:
+            reply = helper.replies.get(timeout=timeout)
+        except queue.Empty:
+            helper.abandon()
+            continue
+        helper.outstanding -= 1
+        ready += reply is not None and reply[0] == "pong"
+    return ready
+
+
 def pages_served() -> int:
     """Pages the running helpers have delivered so far (for tests and benchmarks)."""
     with _lock:
@@ -173,7 +192,7 @@ def stop_all() -> None:
 
 
 def main() -> int:
-    """Helper process loop: answer ("range", path, password, start, stop, line_pages) and ("close",) until EOF."""
+    """Helper loop: answer ("range", path, password, start, stop, line_pages), ("ping",), ("close",) until EOF."""
     from pageindex_desktop.core.pdf import open_pdf
     from pageindex_desktop.core.pdf_pages import pages_of
 
@@ -185,6 +204,9 @@ def main() -> int:
             request = read_frame(stdin)
         except EOFError:
             return 0
+        if request[0] == "ping":
+            write_frame(stdout, ("pong", None))
+            continue
         if request[0] == "close":
             if doc is not None:
                 doc.close()

@@ -83,11 +83,29 @@ def test_a_warm_helper_reads_part_of_a_long_document(tmp_path: Path) -> None:
     pages = [[heading(f"Chapter {i}"), *body(12)] for i in range(1, 121)]
     path = make_pdf(tmp_path / "long.pdf", pages)
     alone = extract(path, workers=1)
-    extract(path, workers=2)  # starts the helper if none is running yet
+    assert pdf_helper.warm_up(1) == 1
     before = pdf_helper.pages_served()
     assert extract(path, workers=2) == alone
     assert pdf_helper.pages_served() > before
     assert extract(path, workers=2, password="unused") == alone  # a new key: the helper reopens the file
+
+
+def test_an_interrupted_split_leaves_the_helpers_clean(tmp_path: Path) -> None:
+    first = make_pdf(tmp_path / "first.pdf", [[heading(f"First {i}"), *body(12)] for i in range(1, 121)])
+    second = make_pdf(tmp_path / "second.pdf", [[heading(f"Second {i}"), *body(12)] for i in range(1, 121)])
+    assert pdf_helper.warm_up(1) == 1
+
+    def cancel(done: int, total: int) -> None:
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        extract(first, workers=2, progress=cancel)  # the helper is still reading a chunk of `first`
+    served = pdf_helper.pages_served()
+    assert served > 0
+    assert pdf_helper.warm_up(1) == 1
+    assert extract(second, workers=2) == extract(second, workers=1)
+    assert pdf_helper.pages_served() > served
 
 
 def test_image_only_pages_are_flagged(tmp_path: Path) -> None:
