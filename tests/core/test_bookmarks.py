@@ -61,6 +61,7 @@ def test_link_landing_before_a_page_break_moves_to_the_heading(tmp_path: Path) -
         ([[1, "Overview", 1], [1, "Methods", 2]], "fewer than"),
         ([[1, "Page 1", 1], [1, "Page 2", 2], [1, "Page 3", 3], [1, "Methods", 2]], "generic"),
         ([[1, "1", 1], [1, "2", 2], [1, "3", 3]], "generic"),
+        ([[1, "Page 1 of 3", 1], [1, "Page ii", 2], [1, "Untitled", 3]], "generic"),
         ([[1, "index.html", 1], [1, "part2.html", 2], [1, "part3.htm", 3]], "generic"),
         ([[1, "Section", 1], [1, "Section", 2], [1, "Section", 3], [1, "Methods", 2]], "duplicate"),
     ],
