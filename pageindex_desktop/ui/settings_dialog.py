@@ -128,6 +128,8 @@ class SettingsDialog(QDialog):
         self.key_note = QLabel(self)
         self.key_note.setObjectName("keyNote")
         self.key_note.setWordWrap(True)
+        self.key_note.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.key_note.setMinimumWidth(440)  # word-wrapped labels in a form are sized for their minimum width
         self.chat_model = self._model_box("chatModelBox")
         self.index_model = self._model_box("indexModelBox")
         self.refresh_button = QPushButton("Refresh list", self)
@@ -143,7 +145,7 @@ class SettingsDialog(QDialog):
         self.result.setObjectName("connectionResult")
         self.result.setWordWrap(True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        form = QFormLayout()
+        form = self.form = QFormLayout()
         form.addRow("Provider:", self.provider)
         form.addRow("Base URL:", self.url)
         form.addRow("", self.url_note)
@@ -161,8 +163,10 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(test_row)
+        layout.addStretch(1)
         layout.addWidget(self.buttons)
-        self.resize(560, self.sizeHint().height())
+        self.setMinimumWidth(580)
+        self.resize(600, 10)
 
     def _model_box(self, name: str) -> QComboBox:
         box = QComboBox(self)
@@ -215,7 +219,7 @@ class SettingsDialog(QDialog):
             notes.append(f"PAGEINDEX_CHAT_MODEL is set ({os.environ['PAGEINDEX_CHAT_MODEL']}) and overrides the "
                          "chat model.")
         self.url_note.setText(" ".join(notes))
-        self.url_note.setVisible(bool(notes))
+        self.form.setRowVisible(self.url_note, bool(notes))
         preset = PRESETS.get(str(self.provider.currentData()))
         needs = preset is not None and preset.needs_key
         if not self.keys.keychain:
@@ -234,6 +238,20 @@ class SettingsDialog(QDialog):
                     text += " Without one, OPENAI_API_KEY from the environment is used."
         self.forget_button.setVisible(self.keys.keychain and self.keys.stored and not self.forget_key)
         self.key_note.setText(text)
+        self._fit_height()
+
+    def _say(self, text: str) -> None:
+        """Show a result sentence under the buttons."""
+        self.result.setText(text)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Grow to fit wrapped notes (a word-wrapped label's height depends on the width it gets)."""
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+            needed = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() else -1
+            self.resize(self.width(), max(self.height(), needed, self.sizeHint().height()))
 
     def _forget(self) -> None:
         self.forget_key = True
@@ -273,12 +291,12 @@ class SettingsDialog(QDialog):
             self.refresh_button.setEnabled(True)
             self._fill_models(list(models))
             if not quiet:
-                self.result.setText(f"The endpoint offers {len(models)} model{'s' if len(models) != 1 else ''}.")
+                self._say(f"The endpoint offers {len(models)} model{'s' if len(models) != 1 else ''}.")
 
         def failed(text: str) -> None:
             self.refresh_button.setEnabled(True)
             if not quiet:
-                self.result.setText(text)
+                self._say(text)
 
         tasks.run_task(lambda: with_client(make, LLMClient.list_models), listed, failed, self, "modelList")
 
@@ -295,11 +313,11 @@ class SettingsDialog(QDialog):
         settings = self.current()
         url, model = settings.effective_base_url(), settings.effective_chat_model()
         if not url:
-            self.result.setText("Enter the endpoint's base URL first.")
+            self._say("Enter the endpoint's base URL first.")
             return
         make = self._endpoint_maker()
         self.test_button.setEnabled(False)
-        self.result.setText("Testing…")
+        self._say("Testing…")
         tasks.run_task(lambda: with_client(make, check_connection),
                        lambda models: self._tested(url, model, models), self._test_failed, self, "testConnection")
 
@@ -307,19 +325,19 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(True)
         host = url.split("://", 1)[-1].split("/", 1)[0]
         if not models:
-            self.result.setText(f"Connected to {host}: the model {model} answered.")
+            self._say(f"Connected to {host}: the model {model} answered.")
             return
         self._fill_models(models)
         count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
         if model and model not in models:
-            self.result.setText(f"Connected to {host} ({count}), but it does not list the chat model "
+            self._say(f"Connected to {host} ({count}), but it does not list the chat model "
                                 f"{model}; pick one from the list.")
         else:
-            self.result.setText(f"Connected to {host}: it offers {count}.")
+            self._say(f"Connected to {host}: it offers {count}.")
 
     def _test_failed(self, text: str) -> None:
         self.test_button.setEnabled(True)
-        self.result.setText(text)
+        self._say(text)
 
     # ---- save ------------------------------------------------------------------------------------------
 
@@ -340,14 +358,14 @@ class SettingsDialog(QDialog):
         def written(stored: Any) -> None:
             self.buttons.setEnabled(True)
             if not stored:
-                self.result.setText(NO_KEYCHAIN)
+                self._say(NO_KEYCHAIN)
                 return
             log.info("model settings saved (provider %s)", settings.provider)
             self.accept()
 
         def failed(text: str) -> None:
             self.buttons.setEnabled(True)
-            self.result.setText(f"The settings could not be saved: {text}")
+            self._say(f"The settings could not be saved: {text}")
 
         tasks.run_task(write, written, failed, self, "saveSettings")
 
