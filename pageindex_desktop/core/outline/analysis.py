@@ -31,7 +31,7 @@ class Analysis:
         return (row.page, index) in self.furniture.running
 
     def title_index(self) -> dict[str, list[tuple[int, int]]]:
-        """Key of the first 24 characters of each content row -> [(page, row index)], built on first use."""
+        """Key of the first KEY_CHARS characters of each content row -> [(page, row index)], built on first use."""
         if self._index is None:
             index: dict[str, list[tuple[int, int]]] = {}
             running = self.furniture.running
@@ -45,13 +45,14 @@ class Analysis:
                         continue  # a sentence running on from the line above
                     if (row.page, i) in running:
                         continue
-                    key = title_key(row.text)[:24]
+                    key = title_key(row.text)[:KEY_CHARS]
                     if key:
                         index.setdefault(key, []).append((row.page, i))
             self._index = index
         return self._index
 
 
+KEY_CHARS = 12  # short enough that the first line of a title wrapped in the text is found under it
 _CACHE: list[tuple[weakref.ref[ExtractedDocument], Analysis]] = []
 
 

@@ -13,7 +13,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page, title_key
 from pageindex_desktop.core.outline.rows import Row, page_rows
-from pageindex_desktop.core.outline.running import MARGIN, folio_value, running_key
+from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
 
 MAX_TOC_PAGES = 12
 EDGE = 0.07  # bottom share of a contents page where no entry is printed
@@ -32,7 +32,7 @@ class ContentsRegion:
 CONTENTS = re.compile(
     r"^(?:table\s+of\s+contents?|contents|contents\s+at\s+a\s+glance|inhaltsverzeichnis|inhalt|"
     r"table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|sumário|inhoud|spis\s+treści|"
-    r"目录|目次|目\s*录)\s*:?$",
+    r"目录|目次|目\s*录)\s*:?\s*(?:\((?:continued|cont\.?|suite|fortsetzung)\))?$",
     re.IGNORECASE,
 )
 _CONTENTS_ANYWHERE = re.compile(
@@ -56,7 +56,7 @@ def find_contents(doc: ExtractedDocument, analysis: Analysis) -> ContentsRegion 
     return region if isinstance(region, ContentsRegion) else None
 
 
-def _rows_of(doc: ExtractedDocument, number: int, running: set[str]) -> list[Row]:
+def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]]) -> list[Row]:
     """Fully merged rows of a physical page without page numbers, running headers and rows with no words."""
     page = doc.pages[number - 1]
     out = []
@@ -68,7 +68,9 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[str]) -> list[Row
         if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None:
             continue  # decorative glyph strips, rules
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
-        if in_margin and (running_key(text) in running or running_key(_EDGE_FOLIO.sub("", text)) in running):
+        band = band_of(row.y0)
+        keys = (running_key(text), running_key(_EDGE_FOLIO.sub("", text)))
+        if in_margin and any((key, b) in running for key in keys for b in (band - 1, band, band + 1)):
             continue  # a running header, possibly merged with the page number beside it
         if row.y0 > (1 - EDGE) * page.height:
             continue  # the contents page's own footer (copyright line, folio)
@@ -86,7 +88,7 @@ def _toc_like(rows: list[Row]) -> tuple[int, int]:
     return numbered, leaders
 
 
-def _find_region(doc: ExtractedDocument, running: set[str]) -> ContentsRegion | None:
+def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> ContentsRegion | None:
     """The contents heading row (if any), the contents pages and their entry rows."""
     limit = min(doc.page_count, max(20, doc.page_count // 5), 40)
     for number in range(1, limit + 1):
@@ -112,11 +114,11 @@ def _find_region(doc: ExtractedDocument, running: set[str]) -> ContentsRegion | 
         pages = [number]
         collected = list(body)
         for nxt in range(number + 1, min(doc.page_count, number + MAX_TOC_PAGES) + 1):
-            more = _rows_of(doc, nxt, running)
+            more = [r for r in _rows_of(doc, nxt, running) if not CONTENTS.match(_EDGE_FOLIO.sub("", r.text.strip()))]
             if not more or any(_LISTS.match(r.text) for r in more[:3]):
                 break
             n_more, l_more = _toc_like(more)
-            if (n_more < 3 or n_more * 2.5 < len(more)) and not (len(more) <= 4 and n_more == len(more)):
+            if (n_more < 3 or n_more * 2.5 < len(more)) and not (len(more) <= 4 and 1 <= n_more >= len(more) - 1):
                 break  # not a contents page (a short last page of entries still is)
             pages.append(nxt)
             collected.extend(_cut_lists(more))

@@ -30,7 +30,12 @@ class Furniture:
 
     running: set[tuple[int, int]]  # (page, row index) of rows that are headers, footers or folios
     folios: dict[int, tuple[int, bool]]  # physical page -> printed page number (value, is_roman)
-    texts: set[str]  # running_key of every header/footer text
+    texts: set[tuple[str, int]]  # (running_key, band) of every header/footer: its text and where it sits
+
+
+def band_of(y: float) -> int:
+    """The 6-point vertical band a running header is recognised in."""
+    return int(y // 6)
 
 
 def running_key(text: str) -> str:
@@ -67,10 +72,10 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
                 running.add((number, i))
                 folios.setdefault(number, folio)
                 continue
-            key = (running_key(row.text), int(row.y0 // 6))
+            key = (running_key(row.text), band_of(row.y0))
             where[key].append((number, i))
-    texts: set[str] = set()
-    for (text, _band), hits in where.items():
+    texts: set[tuple[str, int]] = set()
+    for (text, band), hits in where.items():
         if len(hits) < 3:
             continue
         pages = sorted({p for p, _ in hits})
@@ -79,7 +84,7 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
         close = sum(1 for a, b in zip(pages, pages[1:]) if b - a <= 2)
         if close * 2 >= len(pages) - 1 and _same_or_folio([(p, rows_by_page[p - 1][i].text) for p, i in hits]):
             running.update(hits)
-            texts.add(text)
+            texts.add((text, band))
             for number, i in hits:  # "22 FREE CULTURE", "Chapter 3 | 41": the header carries the folio
                 m = _EDGE_NUMBER.search(rows_by_page[number - 1][i].text)
                 if m and number not in folios:

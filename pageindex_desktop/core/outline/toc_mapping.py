@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Protocol
 
 from pageindex_desktop.core.document import ExtractedDocument
-from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.analysis import KEY_CHARS, Analysis
 from pageindex_desktop.core.outline.numbering import title_key
 
 SEARCH_RADIUS = 3
@@ -34,7 +34,7 @@ def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
     if len(key) < 2:
         return []
     found: list[Hit] = []
-    for page, index in analysis.title_index().get(key[:24], ()):
+    for page, index in analysis.title_index().get(key[:KEY_CHARS], ()):
         if page in skip:
             continue
         row = analysis.rows[page - 1][index]
