@@ -91,14 +91,17 @@ def test_import_speed_against_pypdf2(tmp_path: Path) -> None:
     for path in files:  # both sides start with the files in the OS cache
         path.read_bytes()
     one_pages, one_seconds, _ = _import_all(tmp_path / "one-by-one", files, batch=False)
-    pages, seconds, ready = _import_all(tmp_path / "library", files, batch=True)
+    # ours before and after the baseline, averaged: other load on the machine hits both sides alike
+    pages, before, ready = _import_all(tmp_path / "library", files, batch=True)
     assert one_pages == pages
     base_pages, base_seconds = _pypdf2(ready)
     assert base_pages == pages
+    _, after, _ = _import_all(tmp_path / "library-again", files, batch=True)
+    seconds = (before + after) / 2
     ours, base, one = pages / seconds, base_pages / base_seconds, one_pages / one_seconds
     print(
         f"\nimport_many (CLI path; extract + tree in children, store): {len(ready)} files, {pages} pages"
-        f" in {seconds:.2f} s = {ours:.0f} pages/s"
+        f" in {before:.2f} s before and {after:.2f} s after the baseline = {ours:.0f} pages/s"
         f"\nimport_pdf one file at a time: {one_seconds:.2f} s = {one:.0f} pages/s"
         f"\nPyPDF2 extract_text, same files: {base_pages} pages in {base_seconds:.2f} s = {base:.0f} pages/s"
         f"\nratio: {ours / base:.1f}x (one at a time {one / base:.1f}x); targets: >= 300 pages/s, >= 6x"
