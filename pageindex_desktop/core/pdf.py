@@ -173,8 +173,9 @@ def extract_pages(
 ) -> list[PageData]:
     """Every page, this process reading from the front while helper processes take chunks from the back.
 
-    Chunks go to a helper only while more than one chunk is left; when this process reaches a chunk a helper
-    still holds, it reads that chunk itself and the helper's late reply is dropped. A chunk a helper fails on is
+    Chunks shrink as the pages left run out (at most a third of them goes to a helper at once); when this
+    process reaches a chunk a helper still holds, it reads that chunk itself and the helper's late reply is
+    dropped. A chunk a helper fails on is
     read here too. So the result is the same for any number of workers, and a slow or dead helper costs nothing
     but its share.
     """
@@ -193,11 +194,10 @@ def extract_pages(
 
     def hand_out(helper: pdf_helper.Helper) -> None:
         nonlocal back
-        if back - front > CHUNK and helper.send(
-            ("range", str(path), password, back - CHUNK, back, subset(back - CHUNK, back))
-        ):
-            held[helper] = (back - CHUNK, back)
-            back -= CHUNK
+        size = min(CHUNK, (back - front) // 3)  # smaller chunks near the end: less to redo if one is late
+        if size >= 1 and helper.send(("range", str(path), password, back - size, back, subset(back - size, back))):
+            held[helper] = (back - size, back)
+            back -= size
 
     def collect(helper: pdf_helper.Helper, reply: tuple[str, object]) -> None:
         nonlocal done
