@@ -10,11 +10,10 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing as mp
-import queue
 import threading
 from collections import OrderedDict
 from multiprocessing import shared_memory
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from typing import Any
 
 from pageindex_desktop.ui.qt import QImage, QObject, QThread, Signal
@@ -31,7 +30,11 @@ def scale_key(scale: float) -> float:
 
 
 class RenderThread(QThread):
-    """Starts the render process, forwards requests to it and turns its answers into signals."""
+    """Starts the render process and turns its answers into signals; requests go straight to the process.
+
+    Requests are small tuples written to the process's pipe by whichever thread asks (under a lock), so a
+    page request costs no thread hop; the process reads its pipe between any two units of work.
+    """
 
     message = Signal(object)
     imageReady = Signal(str, int, float, QImage)
@@ -39,30 +42,32 @@ class RenderThread(QThread):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("renderThread")
-        self._commands: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-        self._wake_r, self._wake_w = mp.Pipe(duplex=False)
-        self._wake_lock = threading.Lock()
-        self._wake_pending = False
+        self._lock = threading.Lock()
+        self._req_w: Connection | None = None
+        self._early: list[tuple[Any, ...]] = []  # requests made before the process started
         self._stopping = False
         self.pid = 0  # the render process, once started
 
     def post(self, msg: tuple[Any, ...]) -> None:
-        """Queue a request for the render process (never blocks the caller)."""
-        if self._stopping:
-            return
-        self._commands.put(msg)
-        with self._wake_lock:
-            if self._wake_pending:
+        """Send a request to the render process (queued until it has started)."""
+        with self._lock:
+            if self._stopping and msg[0] != "quit":
                 return
-            self._wake_pending = True
-        self._wake_w.send_bytes(b"w")
+            if self._req_w is None:
+                self._early.append(msg)
+                return
+            try:
+                self._req_w.send(msg)
+            except OSError:  # the process is gone; the thread reports it and ends
+                pass
 
     def stop(self, timeout_ms: int = 5000) -> None:
         """Ask the process to quit and wait for the thread to finish."""
         if not self.isRunning():
             return
         self.post(("quit",))
-        self._stopping = True
+        with self._lock:
+            self._stopping = True
         if not self.wait(timeout_ms):
             log.warning("render thread did not stop in %d ms", timeout_ms)
 
@@ -76,9 +81,21 @@ class RenderThread(QThread):
         self.pid = proc.pid or 0
         req_r.close()
         res_w.close()
+        with self._lock:
+            for msg in self._early:
+                req_w.send(msg)
+            self._early.clear()
+            self._req_w = req_w
         try:
-            self._loop(req_w, res_r)
+            while True:
+                self._receive(res_r)
+        except (EOFError, OSError):
+            if not self._stopping:
+                log.error("the render process ended unexpectedly")
         finally:
+            with self._lock:
+                self._stopping = True
+                self._req_w = None
             req_w.close()
             res_r.close()
             proc.join(3)
@@ -88,39 +105,7 @@ class RenderThread(QThread):
             self._arena.close()
             self._arena.unlink()
 
-    def _loop(self, req_w: Connection, res_r: Connection) -> None:
-        while True:
-            ready = wait([res_r, self._wake_r])
-            if self._wake_r in ready:
-                with self._wake_lock:
-                    self._wake_r.recv_bytes()
-                    self._wake_pending = False
-                if not self._forward(req_w):
-                    return
-            if res_r in ready:
-                try:
-                    self._receive(res_r, req_w)
-                except (EOFError, OSError):
-                    log.error("the render process ended unexpectedly")
-                    return
-
-    def _forward(self, req_w: Connection) -> bool:
-        batch: list[tuple[Any, ...]] = []
-        while True:
-            try:
-                batch.append(self._commands.get_nowait())
-            except queue.Empty:
-                break
-        last_want = max((i for i, m in enumerate(batch) if m[0] == "want"), default=-1)
-        for index, msg in enumerate(batch):
-            if msg[0] == "want" and index != last_want:
-                continue  # a newer render list supersedes this one
-            req_w.send(msg)
-            if msg[0] == "quit":
-                return False
-        return True
-
-    def _receive(self, res_r: Connection, req_w: Connection) -> None:
+    def _receive(self, res_r: Connection) -> None:
         msg = res_r.recv()
         if msg[0] == "image":
             _, key, page, scale, width, height, stride, slot = msg
@@ -131,7 +116,7 @@ class RenderThread(QThread):
                 image = image.convertToFormat(QImage.Format.Format_RGB32)  # a copy: the slot can be reused
             finally:
                 view.release()
-            req_w.send(("ack", slot))
+            self.post(("ack", slot))
             self.imageReady.emit(key, page, scale, image)
         else:
             self.message.emit(msg)

@@ -29,7 +29,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-SIZE_CHUNK = 250
+SIZE_CHUNK = 40  # pages measured per step, so a render request waits at most a few ms
+SIZE_BATCH = 400  # pages per 'sizes' message (each one re-lays out the view)
 SEARCH_PROGRESS_EVERY = 50
 Rect = tuple[float, float, float, float]
 
@@ -75,6 +76,7 @@ class _Server:
         self.docs: dict[str, Any] = {}
         self.wanted: list[tuple[str, int, float]] = []
         self.sizes_todo: dict[str, int] = {}
+        self.sizes_done: dict[str, list[tuple[float, float]]] = {}
         self.searches: OrderedDict[int, list[Any]] = OrderedDict()
         self.queries: list[tuple[Any, ...]] = []
         self.renders = 0
@@ -118,6 +120,7 @@ class _Server:
         elif verb == "close":
             doc = self.docs.pop(msg[1], None)
             self.sizes_todo.pop(msg[1], None)
+            self.sizes_done.pop(msg[1], None)
             self.wanted = [w for w in self.wanted if w[0] != msg[1]]
             if doc is not None:
                 doc.close()
@@ -142,6 +145,7 @@ class _Server:
             old.close()
         self.docs[key] = doc
         self.results.send(("opened", key, doc.page_count, (first.width, first.height), ""))
+        self.sizes_done.pop(key, None)
         self.sizes_todo[key] = 0
 
     def step(self) -> None:
@@ -183,15 +187,18 @@ class _Server:
         doc = self.docs[key]
         start = self.sizes_todo[key]
         end = min(doc.page_count, start + SIZE_CHUNK)
-        sizes = []
+        sizes = self.sizes_done.setdefault(key, [])
         for index in range(start, end):
             try:
                 rect = doc.load_page(index).rect
                 sizes.append((rect.width, rect.height))
             except Exception:
                 sizes.append((0.0, 0.0))  # the view keeps its estimate for this page
-        self.results.send(("sizes", key, start + 1, sizes))
-        if end >= doc.page_count:
+        finished = end >= doc.page_count
+        if finished or len(sizes) >= SIZE_BATCH:
+            self.results.send(("sizes", key, end - len(sizes) + 1, sizes))
+            self.sizes_done.pop(key)
+        if finished:
             del self.sizes_todo[key]
         else:
             self.sizes_todo[key] = end
