@@ -75,6 +75,15 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
     if not doc.pages:
         return []
     analysis = analyse(doc)
+    cached = analysis.extra.get("layout")
+    if not isinstance(cached, list):
+        cached = _find(doc, analysis)
+        analysis.extra["layout"] = cached
+    return [Heading(h.title, h.level, h.page, h.y) for h in cached]
+
+
+def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
+    """The layout pass itself (see find_layout_headings)."""
     body = analysis.body_size
     body_bold = _body_is_bold(analysis, body)
     first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)
@@ -95,8 +104,14 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
         caption_bottom, caption_style = -1.0, (0.0, False)
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
+        emphasis = body + 1.0
         for i in range(start, len(rows)):
             row = rows[i]
+            text = row.text
+            if not row.bold and row.size < emphasis and (candidates and candidates[-1].last_index != i - 1) and (
+                (text[0].islower() or len(text) > 60) and not _NUMBER_START.match(text)
+            ):
+                continue  # a line of running text: neither a heading nor the next line of one
             if analysis.is_running(row, i) or row.y0 < end_of_contents:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text):
@@ -117,7 +132,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
             cand = _judge(row, body, body_bold, left)
             if cand is None:
-                cand = _centred(rows, i, left, right, body)
+                cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
                 if cand is None:
                     continue
             cand.last_index = i

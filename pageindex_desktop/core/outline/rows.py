@@ -12,7 +12,7 @@ from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """One visual line of a page: joined text, the style of its first part and its box (points, top-left origin)."""
 
@@ -55,8 +55,10 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             continue
         target = None
         crowded_with: Row | None = None
-        for row in reversed(rows[-4:]):
-            if row.x1 <= line.x0 + 1 and _same_row(row, line):
+        x0 = line.x0 + 1
+        for back in range(1, min(4, len(rows)) + 1):
+            row = rows[-back]
+            if row.x1 <= x0 and _same_row(row, line):
                 if merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
                     target = row
                 elif (row.x1 < mid) == (line.x0 < mid):
