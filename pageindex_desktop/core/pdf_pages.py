@@ -5,7 +5,8 @@ block, in the same order as the text; whitespace-only lines are dropped. `text` 
 control characters removed, runs of whitespace collapsed to one space, stripped. `size` is the font size of the
 span with the most non-space characters, rounded to 0.1 pt. `bold` is True when more than half of the line's
 non-space characters are in bold spans (MuPDF bold flag, or a font name with Bold, Black, Heavy, Semibold or
-Demi). `x0, y0, x1, y1` is the line's box in points, top-left origin, unrotated page space. MuPDF may split one
+Demi). `x0, y0, x1, y1` is the line's box in points, top-left origin, on the page as it is shown (a /Rotate
+is applied, like `PageData.width` and `height`). MuPDF may split one
 visual line into several lines when spans are far apart (table cells, right-aligned page numbers), and it does
 not merge lines across blocks.
 
@@ -139,14 +140,17 @@ def _text_of(blocks: list[tuple[Any, ...]]) -> str:
     return "\n\n".join(parts)
 
 
-def _lines_of(data: dict[str, Any]) -> list[Line]:
-    """Every non-blank text line of a MuPDF dict walk, in its order."""
+def _lines_of(data: dict[str, Any], rotation: pymupdf.Matrix | None = None) -> list[Line]:
+    """Every non-blank text line of a MuPDF dict walk, in its order; boxes turned as the page is shown."""
     lines: list[Line] = []
     for block in data["blocks"]:
         if block.get("type", 0) != 0:
             continue
         for raw in block["lines"]:
-            line = _line_of(raw["spans"], raw["bbox"])
+            bbox = raw["bbox"]
+            if rotation is not None:
+                bbox = tuple((pymupdf.Rect(bbox) * rotation).normalize())
+            line = _line_of(raw["spans"], bbox)
             if line is not None:
                 lines.append(line)
     return lines
@@ -157,7 +161,8 @@ def _page_data(page: pymupdf.Page, number: int, with_lines: bool = True) -> Page
     rect = page.rect
     textpage = page.get_textpage(flags=TEXT_FLAGS)
     text = _text_of(textpage.extractBLOCKS())
-    lines = _lines_of(textpage.extractDICT()) if with_lines else []
+    rotation = page.rotation_matrix if page.rotation else None
+    lines = _lines_of(textpage.extractDICT(), rotation) if with_lines else []
     return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines)
 
 

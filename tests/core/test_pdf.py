@@ -63,6 +63,19 @@ def test_mixed_line_takes_the_dominant_span(tmp_path: Path) -> None:
     assert (line.size, line.bold) == (11.0, False)
 
 
+def test_rotated_page_lines_are_in_shown_orientation(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    page.insert_text((100, 400), "Landscape table title", fontsize=12, rotate=90)  # reads upright once turned
+    page.set_rotation(90)
+    doc.save(str(tmp_path / "rotated.pdf"))
+    shown = extract(tmp_path / "rotated.pdf").pages[0]
+    line = shown.lines[0]
+    assert (shown.width, shown.height) == (800, 600)
+    assert 0 <= line.x0 < line.x1 <= 800 and 0 <= line.y0 < line.y1 <= 600
+    assert line.x1 - line.x0 > line.y1 - line.y0  # horizontal as the reader sees it
+
+
 def test_progress_reaches_the_end(report: Path) -> None:
     seen: list[tuple[int, int]] = []
     extract(report, progress=lambda done, total: seen.append((done, total)))
