@@ -1,0 +1,48 @@
+"""Viewer parts on their own: the byte-bounded page cache, text selection and copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pageindex_desktop.ui.main_window import MainWindow
+from pageindex_desktop.ui.qt import QApplication, QEvent, QImage, QMouseEvent, QPoint, QPointF, Qt
+from pageindex_desktop.ui.render import PageCache
+from tests.ui.test_window import wait_open
+
+
+def test_page_cache_evicts_least_recently_used_pages_past_its_byte_budget() -> None:
+    image = QImage(100, 100, QImage.Format.Format_RGB32)  # 40,000 bytes
+    cache = PageCache(max_bytes=100_000)
+    cache.put("d", 1, 1.0, image)
+    cache.put("d", 2, 1.0, image)
+    assert cache.get("d", 1, 1.0) is not None  # page 1 is now the most recent
+    cache.put("d", 3, 1.0, image)
+    assert len(cache) == 2 and cache.bytes == 80_000
+    assert cache.get("d", 2, 1.0) is None and cache.get("d", 1, 1.0) is not None
+    assert cache.any_scale("d", 3) is not None and cache.get("d", 3, 2.0) is None
+    cache.drop("d")
+    assert len(cache) == 0 and cache.bytes == 0
+
+
+def test_dragging_over_a_line_selects_its_words_and_ctrl_c_copies_them(window: MainWindow, report_pdf: Path,
+                                                                       qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    view.go_to_page(2)
+    rect = view.page_rect(2)
+    zoom = view.zoom()
+    # page 2 prints "This is page 2 of the sample report." with its baseline at y = 72 pt, from x = 72 pt
+    start = QPoint(round(rect.x() + 74 * zoom), round(rect.y() + 68 * zoom))
+    end = QPoint(round(rect.x() + 300 * zoom), round(rect.y() + 68 * zoom))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    qtbot.waitUntil(lambda: 2 in view.selection.words, timeout=20000)
+    drag = QMouseEvent(QEvent.Type.MouseMove, QPointF(end), QPointF(view.viewport().mapToGlobal(end)),
+                       Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), drag)  # a move with the button held (qtbot.mouseMove holds none)
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
+    assert view.selection.text() == "This is page 2 of the sample report."
+    view.setFocus()
+    QApplication.clipboard().clear()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.clipboard().text() == "This is page 2 of the sample report."
