@@ -69,6 +69,14 @@ def analyse(doc: ExtractedDocument) -> Analysis:
             sizes[round(line.size * 2) / 2] += len(line.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     analysis = Analysis(rows=rows, furniture=furniture, body_size=body)
-    _CACHE.append((weakref.ref(doc), analysis))
+    entry = (weakref.ref(doc), analysis)
+    _CACHE.append(entry)
+    weakref.finalize(doc, _forget, entry)  # the rows of a large document go when the document goes
     del _CACHE[:-3]
     return analysis
+
+
+def _forget(entry: tuple[weakref.ref[ExtractedDocument], Analysis]) -> None:
+    """Drop a cached analysis whose document was collected."""
+    if entry in _CACHE:
+        _CACHE.remove(entry)
