@@ -230,6 +230,8 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     with qtbot.waitSignal(pane.modelChanged, timeout=TIMEOUT):
         pane.refresh_model()
     assert window.findChild(AssistantPane, "assistantPane") is pane
+    names = {a.objectName() for a in window.actions_list}
+    assert {"actionModelSettings", "actionSummarize", "actionNewChat", "actionAsk"} <= names
     assert "fake-chat" in window.findChild(type(pane.model_label), "modelStatus").text()
     qtbot.waitUntil(lambda: title in pane.scope_label.text(), timeout=TIMEOUT)  # the opened document is selected
     fake.script(tool("get_page_content", {"doc": doc_id, "pages": "9"}),
@@ -251,3 +253,35 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert view.current_page() == 9 and window.current_doc == doc_id
     assert view.overlays.passage[0] == 9  # type: ignore[index]
     assert "What happened to the margin?" in pane.browser.toPlainText()  # opening the page kept the chat
+
+
+def test_summarize_writes_summaries_on_a_task_and_says_so(home: Path, doc: str, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import re
+
+    from pageindex_desktop.ui.assistant.summarize import NO_MODEL, Summarizer
+
+    summarizer = Summarizer(home)
+    messages: list[str] = []
+    summarizer.message.connect(messages.append)
+    with qtbot.waitSignal(summarizer.finished, timeout=TIMEOUT) as done:
+        assert summarizer.run([doc])
+    assert done.args == [[]] and messages[-1] == NO_MODEL  # no model configured yet
+
+    def reply(body: dict) -> object:
+        prompt = body["messages"][-1]["content"]
+        data: dict = {"summaries": {i: f"Summary of section {i}." for i in re.findall(r"### id (\S+):", prompt)}}
+        if '"description"' in prompt:
+            data["description"] = "The 2023 annual report of a bank."
+        return text(json.dumps(data))
+
+    fake.policy = reply  # type: ignore[assignment]
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    with qtbot.waitSignal(summarizer.finished, timeout=TIMEOUT) as done:
+        assert summarizer.run([doc])
+        assert not summarizer.run([doc])  # one run at a time
+    (report,) = done.args[0]
+    assert report.calls >= 1 and messages[-1].startswith("Summaries written for 1 document")
+    with Library(home) as library:
+        assert library.get(doc).description == "The 2023 annual report of a bank."  # type: ignore[union-attr]
+    tasks.wait_all()

@@ -235,7 +235,7 @@ class AssistantPane(QWidget):
         for hook in self.shutdown_hooks:
             hook()
         self.worker.stop()
-        tasks.wait_all(5000)
+        tasks.wait_all(5.0)
 
     # ---- rendering -------------------------------------------------------------------------------------
 

@@ -7,8 +7,10 @@ import logging
 import threading
 from pathlib import Path
 
+from pageindex_desktop.core.llm import LLMClient
+from pageindex_desktop.core.settings import index_endpoint, load_settings
 from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.summaries import SummaryReport, summarize_with_settings
+from pageindex_desktop.core.summaries import SummaryReport, summarize_document
 from pageindex_desktop.ui.assistant import tasks
 from pageindex_desktop.ui.assistant._qt import QObject, Signal
 
@@ -43,16 +45,17 @@ class Summarizer(QObject):
         self.message.emit(f"Writing summaries for {len(ids)} document{'s' if len(ids) != 1 else ''}…")
 
         def work() -> list[SummaryReport] | None:
-            with Library(home) as library:
-                reports = []
-                for doc_id in ids:
-                    if cancel.is_set():
-                        break
-                    report = summarize_with_settings(library, doc_id, cancel=cancel)
-                    if report is None:
-                        return None
-                    reports.append(report)
-                return reports
+            # summarize_with_settings, with one client for the whole run that is closed afterwards
+            endpoint = index_endpoint(load_settings(home), home)
+            if endpoint is None:
+                return None
+            client = LLMClient(endpoint)
+            try:
+                with Library(home) as library:
+                    return [summarize_document(library, doc_id, client, cancel=cancel)
+                            for doc_id in ids if not cancel.is_set()]
+            finally:
+                client.client.close()
 
         tasks.run_task(work, self._done, self._failed, None, "summarize")
         return True

@@ -1,74 +1,70 @@
-"""One-shot background calls (model lists, Test connection, keychain, Summarize) on their own QThread.
+"""One-shot background calls (model lists, Test connection, keychain, Summarize) off the window thread.
 
-`run_task(fn, on_done, on_error)` runs `fn` off the window thread and calls back on it through queued signals.
-Tasks are kept alive here until they end, so closing a dialog never destroys a running thread; `detach(owner)`
-drops the callbacks of a closing dialog, and `wait_all()` lets a shutdown (or a test) wait for the rest.
+`run_task(fn, on_done, on_error)` runs `fn` on a Python thread and calls back on the window thread through
+queued signals. A plain `threading.Thread` (not a QThread) because the calls start thread pools of their own,
+and CPython 3.11 keeps a never-removed "dummy" entry for every non-Python thread that starts one. Tasks are kept
+here until they end, so closing a dialog never loses a running call; `detach(owner)` drops the callbacks of a
+closing dialog, and `wait_all()` lets a shutdown (or a test) wait for the rest.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any, Callable
 
 from pageindex_desktop.core.errors import PageIndexError
-from pageindex_desktop.ui.assistant._qt import QObject, QThread, Signal
+from pageindex_desktop.ui.assistant._qt import QObject, Signal
 
 log = logging.getLogger(__name__)
 
 _running: set["Task"] = set()
 
 
-class Task(QThread):
-    """Runs one callable; `done(result)` or `error(sentence)` arrive on the thread that connected them."""
+class Task(QObject):
+    """One callable on its own thread; the object lives on the window thread, so its slots run there."""
 
     done = Signal(object)
     error = Signal(str)
+    ended = Signal()
 
-    def __init__(self, fn: Callable[[], Any], name: str) -> None:
+    def __init__(self, fn: Callable[[], Any], name: str, on_done: Callable[[Any], None],
+                 on_error: Callable[[str], None], owner: QObject | None) -> None:
         super().__init__(None)
-        self.setObjectName(name)
-        self.fn = fn
-        self.owner: QObject | None = None
-        self.relay: QObject | None = None
+        self.fn, self.on_done, self.on_error = fn, on_done, on_error
+        self.owner, self.owned = owner, owner is not None
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.done.connect(self._deliver)
+        self.error.connect(self._fail)
+        self.ended.connect(self._end)
 
-    def run(self) -> None:
+    def _run(self) -> None:
         try:
             result = self.fn()
         except PageIndexError as exc:  # typed errors carry the sentence to show
             self.error.emit(str(exc))
         except Exception as exc:  # an unexpected failure: logged with its traceback, shown as a sentence
-            log.exception("background task %s failed", self.objectName())
+            log.exception("background task %s failed", self.thread.name)
             self.error.emit(f"That failed unexpectedly ({type(exc).__name__}); see Help ▸ Show Log.")
         else:
             self.done.emit(result)
-
-
-class _Relay(QObject):
-    """Lives on the window thread, so the task's signals reach the callbacks there (queued)."""
-
-    def __init__(self, task: Task, on_done: Callable[[Any], None], on_error: Callable[[str], None],
-                 owned: bool) -> None:
-        super().__init__(None)
-        self.task, self.on_done, self.on_error, self.owned = task, on_done, on_error, owned
+        finally:
+            self.ended.emit()
 
     def _live(self) -> bool:
-        return not self.owned or self.task.owner is not None
+        return not self.owned or self.owner is not None
 
-    def deliver(self, result: object) -> None:
-        """Hand a result to its callback unless the owner has closed."""
+    def _deliver(self, result: object) -> None:
         if self._live():
             self.on_done(result)
 
-    def fail(self, text: str) -> None:
-        """Hand an error sentence to its callback unless the owner has closed."""
+    def _fail(self, text: str) -> None:
         if self._live():
             self.on_error(text)
 
-    def end(self) -> None:
-        """The thread finished: forget the task (Python frees it once the thread has fully ended)."""
-        self.task.wait()
-        _running.discard(self.task)
-        self.task.relay = None
+    def _end(self) -> None:
+        self.thread.join()
+        _running.discard(self)
 
 
 def run_task(
@@ -76,18 +72,12 @@ def run_task(
     on_done: Callable[[Any], None],
     on_error: Callable[[str], None],
     owner: QObject | None = None,
-    name: str = "assistantTask",
+    name: str = "assistant-task",
 ) -> Task:
     """Start `fn` on a new thread; the callbacks run on the window thread unless `owner` was detached."""
-    task = Task(fn, name)
-    task.owner = owner
-    relay = _Relay(task, on_done, on_error, owner is not None)
-    task.relay = relay
-    task.done.connect(relay.deliver)
-    task.error.connect(relay.fail)
-    task.finished.connect(relay.end)
+    task = Task(fn, name, on_done, on_error, owner)
     _running.add(task)
-    task.start()
+    task.thread.start()
     return task
 
 
@@ -103,6 +93,8 @@ def running() -> list[Task]:
     return list(_running)
 
 
-def wait_all(timeout_ms: int = 15000) -> bool:
-    """Wait for every running task to end; False when one did not end in time."""
-    return all(t.wait(timeout_ms) for t in list(_running))
+def wait_all(timeout_s: float = 15.0) -> bool:
+    """Wait for every task's thread to end; False when one did not end in time."""
+    for task in list(_running):
+        task.thread.join(timeout_s)
+    return not any(t.thread.is_alive() for t in list(_running))
