@@ -8,12 +8,14 @@ dies, so a crashed import is never mistaken for a live one.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 LOCKS_DIR = "locks"
+log = logging.getLogger(__name__)
 
 try:
     import fcntl
@@ -21,8 +23,10 @@ try:
     def _try_lock(handle: IO[bytes]) -> bool:
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False
+        except BlockingIOError:
+            return False  # another open file holds it
+        except OSError as exc:  # a file system without locks (some network mounts): never block imports on it
+            log.warning("import locks unavailable in this folder (%s); continuing without", exc.strerror)
         return True
 
 except ImportError:  # Windows
@@ -31,8 +35,10 @@ except ImportError:  # Windows
     def _try_lock(handle: IO[bytes]) -> bool:
         try:
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
+        except PermissionError:
+            return False  # another open file holds it
+        except OSError as exc:
+            log.warning("import locks unavailable in this folder (%s); continuing without", exc.strerror)
         return True
 
 

@@ -309,6 +309,25 @@ def test_recover_leaves_a_live_import_alone(home: Path, tmp_path: Path) -> None:
         assert library.get(doc.doc_id).status == "failed"  # type: ignore[union-attr]
 
 
+def test_a_document_locked_by_another_import_is_left_alone(home: Path, tmp_path: Path) -> None:
+    pdf = make_pdf(tmp_path / "a.pdf")
+    with Library(home) as library:
+        failed = import_pdf(library, pdf, cancel=_set_event())
+        assert failed.status == "failed"
+        with import_lock(home, failed.doc_id) as held:
+            assert held
+            busy = import_pdf(library, pdf)
+            assert busy.status == "failed" and "another process" in busy.error
+            assert library.get(failed.doc_id).error == CANCELLED  # type: ignore[union-attr]
+        assert import_pdf(library, pdf).status == "ready"
+
+
+def _set_event() -> threading.Event:
+    event = threading.Event()
+    event.set()
+    return event
+
+
 @needs_proc
 def test_killing_the_whole_cli_mid_import_leaves_a_retryable_document(home: Path, tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "big.pdf", sections=60, pages_per_section=10)
