@@ -253,6 +253,7 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert view.current_page() == 9 and window.current_doc == doc_id
     assert view.overlays.passage[0] == 9  # type: ignore[index]
     assert "What happened to the margin?" in pane.browser.toPlainText()  # opening the page kept the chat
+    assert "tokens used" in window.findChild(type(pane.model_label), "modelStatus").text()
 
 
 def test_summarize_writes_summaries_on_a_task_and_says_so(home: Path, doc: str, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -35,7 +35,7 @@ def test_citations_become_links_styled_by_verdict() -> None:
     html = answer_html(3, Exchange("q", ANSWER, cites), Theme(link="#0b57d0"))
     assert html.count('href="cite:3:') == 3
     assert 'href="cite:3:0"' in html and "color:#0b57d0" in html and "✓" in html
-    assert f'href="cite:3:1" title="' in html and f"color:{AMBER}" in html and html.count("?</span>") == 2
+    assert 'href="cite:3:1" title="' in html and f"color:{AMBER}" in html and html.count("?</span>") == 2
     assert "p.&nbsp;21" in html and "[Annual Report 2023" not in html.split('href="cite:3:0"')[0]
     tip = tooltip(cites[1], search=False)
     assert "Not verified" in tip and "never read" in tip

@@ -57,6 +57,7 @@ class AssistantPane(QWidget):
 
     citationActivated = Signal(str, int, str)
     modelChanged = Signal(str)  # '' when no model is configured
+    tokensUsed = Signal(int, int)  # prompt and completion tokens of an answer that just ended
 
     def __init__(self, parent: QWidget | None = None, home: Path | None = None) -> None:
         super().__init__(parent)
@@ -353,6 +354,8 @@ class AssistantPane(QWidget):
                 step.ok = False
         if self._running == qid:
             self._set_running(None)
+        if exchange.prompt_tokens or exchange.completion_tokens:
+            self.tokensUsed.emit(exchange.prompt_tokens, exchange.completion_tokens)
         self._render_timer.stop()
         self.render()
 

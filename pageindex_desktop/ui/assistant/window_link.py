@@ -85,7 +85,18 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     model_label = QLabel("", window)
     model_label.setObjectName("modelStatus")
     window.statusBar().addPermanentWidget(model_label)
-    pane.modelChanged.connect(lambda text: model_label.setText(f"Model: {text}" if text else "No model"))
+    used = [0]
+
+    def show_model(text: str) -> None:
+        tokens = f" · {used[0]:,} tokens used" if used[0] else ""
+        model_label.setText((f"Model: {text}" if text else "No model") + tokens)
+
+    def add_tokens(prompt: int, completion: int) -> None:
+        used[0] += prompt + completion
+        show_model(pane.model)
+
+    pane.modelChanged.connect(show_model)
+    pane.tokensUsed.connect(add_tokens)
 
     bar = window.menuBar()
     menu = QMenu("&Assistant", bar)
