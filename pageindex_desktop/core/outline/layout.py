@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
+from pageindex_desktop.core.outline.numbering import (
+    Numbering,
+    clean_title,
+    leading_number,
+    ordinal,
+    sequence_kind,
+    title_key,
+)
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -149,7 +156,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = _drop_title_pages(candidates, analysis, body)
     candidates = _numbered_system(candidates, body)
     levels = _style_levels(candidates)
-    return [Heading(title=c.text, level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
+    return [Heading(title=clean_title(c.text), level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
 
 
 def _body_is_bold(analysis: Analysis, body: float) -> bool:

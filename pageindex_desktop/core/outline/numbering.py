@@ -43,6 +43,7 @@ TRAILING_PAGE = re.compile(
 )
 LEADER_TAIL = re.compile(r"(?:\s*(?:\.\s?|…|·|_){2,})\s*$")
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,11 @@ def sequence_kind(num: Numbering) -> str:
     if num.kind == "paren":
         return "paren-" + ("digit" if num.token.isdigit() else "roman" if len(num.token) > 1 else "letter")
     return num.kind
+
+
+def clean_title(text: str) -> str:
+    """A heading as shown to the user: soft hyphens and doubled spaces removed."""
+    return _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
 
 
 def title_key(text: str) -> str:

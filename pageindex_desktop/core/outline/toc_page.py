@@ -16,7 +16,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings
-from pageindex_desktop.core.outline.numbering import leading_number, parse_page_number, split_trailing_page
+from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import assign_levels
 from pageindex_desktop.core.outline.toc_mapping import map_printed, map_sequential
@@ -81,7 +81,7 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     for entry in entries:
         if entry.page is None:
             continue
-        headings.append(Heading(title=entry.title, level=entry.level, page=entry.page, y=entry.y))
+        headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     return add_deeper_headings(headings, doc)
 
