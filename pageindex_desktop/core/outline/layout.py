@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.numbering import (
-    Numbering,
-    clean_title,
-    leading_number,
-    ordinal,
-    sequence_kind,
-    title_key,
-)
+from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.layout_filters import (
+    LABEL_WORD,
+    Candidate,
+    drop_frame_titles,
+    drop_labels,
+    drop_repeated_runs,
+    drop_title_pages,
+    in_sequence,
+    numbered_system,
+    style_levels,
+)
 from pageindex_desktop.core.outline.tree import Heading
 
 log = logging.getLogger(__name__)
@@ -39,11 +42,6 @@ _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
-_NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
-_SECTION_WORDS = frozenset(
-    "chapter section part article appendix annex annexe schedule exhibit item book lecture unit kapitel teil "
-    "abschnitt anhang chapitre partie capítulo capitulo capitolo parte titre title lesson module step".split()
-)
 _MATH = re.compile(r"[=<>∈∉⊂⊆⊇∀∃⇒⇔→≤≥±×∑∫√∞≠≈∆△]")
 _LETTER = re.compile(r"[^\W\d_]")
 # Cheap test for "could open with a section number" before the full numbering parse.
@@ -54,27 +52,13 @@ _NUMBER_START = re.compile(
     r"|book|lecture|unit|kapitel|teil|abschnitt|anhang|chapitre|partie|cap[íi]tulo|capitolo|parte|titre|title)\s",
     re.IGNORECASE,
 )
-_LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
-_STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
-_UNNUMBERED = frozenset({"none", "centred", "isolated"})
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
     "das von zu im".split()
 )
-
-
-@dataclass
-class _Candidate:
-    """A row that passed the heading tests, with the style that decides its level."""
-
-    row: Row
-    text: str
-    style: tuple[float, bool, str]
-    last_index: int = -1  # index of its last row on the page (multi-line headings grow it)
-    bottom: float = 0.0  # y1 of its last row
 
 
 def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
@@ -102,7 +86,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             contents_end[page_number] = max((r.y1 for r in region.rows if r.page == page_number), default=1e9)
         if region.heading is not None:
             contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
-    candidates: list[_Candidate] = []
+    candidates: list[Candidate] = []
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
         start = _title_block_end(rows, body) if page_index == first_text else 0
@@ -134,7 +118,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 prev.bottom = row.y1
                 continue
             if row.bold or row.size > body + 1:
-                m = _LABEL_WORD.match(row.text)
+                m = LABEL_WORD.match(row.text)
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
             cand = _judge(row, body, body_bold, left)
@@ -149,13 +133,13 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
     candidates = [c for c in candidates if _WORD4.search(c.text)]
-    candidates = _drop_repeated_runs(candidates)
-    candidates = _in_sequence(candidates, body)
-    candidates = _drop_labels(candidates, label_counts)
-    candidates = _drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
-    candidates = _drop_title_pages(candidates, analysis, body)
-    candidates = _numbered_system(candidates, body)
-    levels = _style_levels(candidates)
+    candidates = drop_repeated_runs(candidates)
+    candidates = in_sequence(candidates, body)
+    candidates = drop_labels(candidates, label_counts)
+    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
+    candidates = drop_title_pages(candidates, analysis, body)
+    candidates = numbered_system(candidates, body)
+    levels = style_levels(candidates)
     return [Heading(title=clean_title(c.text), level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
 
 
@@ -185,7 +169,7 @@ def _title_block_end(rows: list[Row], body: float) -> int:
     return len(rows)
 
 
-def _judge(row: Row, body: float, body_bold: bool, left: float) -> _Candidate | None:
+def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | None:
     """A candidate when the row looks like a heading, else None."""
     text = row.text.strip()
     n = len(text)
@@ -223,13 +207,13 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> _Candidate | 
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
-        return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+        return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
-    return _Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+    return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
 
 
-def _centred(rows: list[Row], i: int, left: float, right: float, body: float) -> _Candidate | None:
+def _centred(rows: list[Row], i: int, left: float, right: float, body: float) -> Candidate | None:
     """A short body-size title centred in the text column with white space above and below ("Film")."""
     row = rows[i]
     text = row.text.strip()
@@ -252,7 +236,7 @@ def _centred(rows: list[Row], i: int, left: float, right: float, body: float) ->
         return None
     if not _title_like(words) or leading_number(text) is not None or not _WORD4.search(text):
         return None
-    return _Candidate(row, text, (round(row.size), row.bold, "centred"), bottom=row.y1)
+    return Candidate(row, text, (round(row.size), row.bold, "centred"), bottom=row.y1)
 
 
 def _prose(text: str) -> bool:
@@ -263,8 +247,8 @@ def _prose(text: str) -> bool:
 
 
 def _with_isolated_lines(
-    candidates: list[_Candidate], analysis: Analysis, skip_pages: set[int], first_text: int | None, body: float
-) -> list[_Candidate]:
+    candidates: list[Candidate], analysis: Analysis, skip_pages: set[int], first_text: int | None, body: float
+) -> list[Candidate]:
     """`candidates` plus short body-size lines at the left margin that follow a finished paragraph after extra
     space and read like titles, in reading order."""
     found = list(candidates)
@@ -289,7 +273,7 @@ def _with_isolated_lines(
                 continue
             if not _title_like(words) or not _WORD4.search(text) or text[0].islower():
                 continue
-            found.append(_Candidate(row, text, (round(row.size), row.bold, "isolated"), last_index=i, bottom=row.y1))
+            found.append(Candidate(row, text, (round(row.size), row.bold, "isolated"), last_index=i, bottom=row.y1))
     found.sort(key=lambda c: (c.row.page, c.last_index))
     return found
 
@@ -320,7 +304,7 @@ def _title_like(words: list[str]) -> bool:
     return caps >= 0.6 * len(significant) or len(significant) <= 3
 
 
-def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
+def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded:
         return False
@@ -341,161 +325,3 @@ def _continues(prev: _Candidate, row: Row, index: int, body: float, width: float
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
-
-
-def _in_sequence(candidates: list[_Candidate], body: float) -> list[_Candidate]:
-    """Numbered candidates must continue a count ("C." after "A." or "B."; "(2)" after "(1)").
-
-    Initials ("J. David Smith"), stray list items and sub-figure labels break the count: a body-size one is
-    dropped, an emphasised one stays as an unnumbered heading.
-    """
-    seen: dict[str, set[int]] = {}
-    kept: list[_Candidate] = []
-    for cand in candidates:
-        kind = cand.style[2]
-        if kind in _UNNUMBERED or kind.startswith("keyword") or kind.startswith("decimal") and kind != "decimal1":
-            kept.append(cand)
-            continue
-        num = leading_number(cand.text)
-        readings = _readings(num) if num is not None else []
-        fits = [(counter, value) for counter, value in readings
-                if value <= (2 if counter in _STRONG_COUNTERS else 1) or value - 1 in seen.get(counter, ())
-                or value - 2 in seen.get(counter, ())]
-        if fits:
-            counter, value = fits[0]
-            seen.setdefault(counter, set()).add(value)
-            kept.append(cand)
-        elif cand.row.bold or cand.row.size >= body + 1.0:
-            cand.style = (cand.style[0], cand.style[1], "none")
-            kept.append(cand)
-    return kept
-
-
-def _drop_labels(candidates: list[_Candidate], label_counts: dict[str, int]) -> list[_Candidate]:
-    """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
-
-    A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
-    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too.
-    """
-    counts: dict[str, int] = {}
-    keys: list[str] = []
-    for cand in candidates:
-        text = cand.text.lower()
-        key = _NUMBERS.sub("#", text)
-        if key == text:
-            key = "=" + text
-        elif key.split(" ", 1)[0] in _SECTION_WORDS or key.startswith("#"):
-            key = ""
-        keys.append(key)
-        if key:
-            counts[key] = counts.get(key, 0) + 1
-    kept = []
-    for cand, key in zip(candidates, keys):
-        if key and counts[key] >= (8 if key.startswith("=") else 4):
-            continue
-        m = _LABEL_WORD.match(cand.text)
-        if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4:
-            continue
-        kept.append(cand)
-    return kept
-
-
-def _drop_repeated_runs(candidates: list[_Candidate]) -> list[_Candidate]:
-    """Three or more headings in a row that repeat earlier titles in another style (endnotes grouped by
-    chapter, per-chapter figure lists) are a back-matter index of the sections, not new sections. Repeats in
-    the same style ("(1) Initial Costs" under each obligation) are real sections."""
-    seen: dict[str, tuple[str, tuple[float, bool]]] = {}
-    repeats: list[bool] = []
-    for cand in candidates:
-        key = title_key(cand.text)
-        num = leading_number(cand.text)
-        words = num.rest if num is not None and num.rest else cand.text
-        first = seen.setdefault(key, (words, cand.style[:2]))
-        repeats.append(first[0] != words or first[1] != cand.style[:2])
-    drop: set[int] = set()
-    i = 0
-    while i < len(candidates):
-        j = i
-        while j < len(candidates) and repeats[j]:
-            j += 1
-        if j - i >= 3:
-            drop.update(range(i, j))
-        i = j + 1 if j == i else j
-    return [c for k, c in enumerate(candidates) if k not in drop]
-
-
-def _drop_frame_titles(candidates: list[_Candidate], text_pages: int) -> list[_Candidate]:
-    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section."""
-    if text_pages < 6:
-        return candidates
-    spots: dict[tuple[tuple[float, bool, str], int, int], set[int]] = {}
-    for cand in candidates:
-        if cand.style[2] not in _UNNUMBERED:
-            continue  # numbered in sequence: chapters that each open a page
-        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), set()).add(cand.row.page)
-    crowded = {key for key, pages in spots.items() if len(pages) >= max(5, 0.4 * text_pages)}
-    return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
-
-
-def _drop_title_pages(candidates: list[_Candidate], analysis: Analysis, body: float) -> list[_Candidate]:
-    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section."""
-    per_page: dict[int, int] = {}
-    for cand in candidates:
-        per_page[cand.row.page] = per_page.get(cand.row.page, 0) + 1
-    covers = set()
-    for page, count in per_page.items():
-        if count >= 4 and not any(
-            abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in analysis.rows[page - 1]
-        ):
-            covers.add(page)
-    return [c for c in candidates if c.row.page not in covers]
-
-
-def _readings(num: Numbering) -> list[tuple[str, int]]:
-    """(counter, position) readings of a number: "I."/"i."/"V."/"x." may be roman numerals or letters."""
-    value = ordinal(num)
-    readings = [(sequence_kind(num), value)] if value is not None else []
-    token = num.token
-    if num.kind in ("roman", "lower-roman") and len(token) == 1:
-        readings.append(("upper-letter" if token.isupper() else "lower-letter", ord(token.lower()) - 96))
-    return readings
-
-
-def _numbered_system(candidates: list[_Candidate], body: float) -> list[_Candidate]:
-    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them."""
-    numbered = sum(1 for c in candidates if c.style[2] not in _UNNUMBERED)
-    if numbered < 5 or numbered < 0.6 * len(candidates):
-        return candidates
-    return [c for c in candidates if c.style[2] not in _UNNUMBERED or c.style[0] >= body + max(1.0, 0.12 * body)]
-
-
-def _style_levels(candidates: list[_Candidate]) -> dict[tuple[float, bool, str], int]:
-    """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
-
-    An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
-    "7 Conclusion" is a sibling, not a child).
-    """
-    first_seen: dict[tuple[float, bool, str], int] = {}
-    first_kind: dict[tuple[float, bool], str] = {}
-    for i, cand in enumerate(candidates):
-        first_seen.setdefault(cand.style, i)
-        if cand.style[2] not in _UNNUMBERED:
-            first_kind.setdefault(cand.style[:2], cand.style[2])
-
-    def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:
-        kind = style[2] if style[2] != "none" else first_kind.get(style[:2], "none")
-        return (style[0], style[1], kind)
-
-    keys = {style: key(style) for style in first_seen}
-    seen_key: dict[tuple[float, bool, str], int] = {}
-    for style, k in keys.items():
-        seen_key[k] = min(seen_key.get(k, first_seen[style]), first_seen[style])
-
-    def order(k: tuple[float, bool, str]) -> tuple[float, int, int, int]:
-        size, bold, kind = k
-        depth = int(kind[7:]) if kind.startswith("decimal") else 0
-        return (-size, 0 if bold else 1, depth, seen_key[k])
-
-    ranked = sorted(seen_key, key=order)
-    rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
-    return {style: rank[k] for style, k in keys.items()}

@@ -1,0 +1,193 @@
+"""Second pass over layout heading candidates: counts, repeats, labels, slides and covers, then levels.
+
+The first pass (layout.py) judges rows one by one; these passes look at all candidates together: a number
+must continue a count, a label repeated through the book is an environment, a title printed at the same
+spot on most pages is a slide frame, and levels follow the rank of each heading style.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
+from pageindex_desktop.core.outline.rows import Row
+
+_NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
+_SECTION_WORDS = frozenset(
+    "chapter section part article appendix annex annexe schedule exhibit item book lecture unit kapitel teil "
+    "abschnitt anhang chapitre partie capítulo capitulo capitolo parte titre title lesson module step".split()
+)
+LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
+_STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
+UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
+
+
+@dataclass
+class Candidate:
+    """A row that passed the heading tests, with the style that decides its level."""
+
+    row: Row
+    text: str
+    style: tuple[float, bool, str]
+    last_index: int = -1  # index of its last row on the page (multi-line headings grow it)
+    bottom: float = 0.0  # y1 of its last row
+
+
+def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
+    """Numbered candidates must continue a count ("C." after "A." or "B."; "(2)" after "(1)").
+
+    Initials ("J. David Smith"), stray list items and sub-figure labels break the count: a body-size one is
+    dropped, an emphasised one stays as an unnumbered heading.
+    """
+    seen: dict[str, set[int]] = {}
+    kept: list[Candidate] = []
+    for cand in candidates:
+        kind = cand.style[2]
+        if kind in UNNUMBERED or kind.startswith("keyword") or kind.startswith("decimal") and kind != "decimal1":
+            kept.append(cand)
+            continue
+        num = leading_number(cand.text)
+        readings = _readings(num) if num is not None else []
+        fits = [(counter, value) for counter, value in readings
+                if value <= (2 if counter in _STRONG_COUNTERS else 1) or value - 1 in seen.get(counter, ())
+                or value - 2 in seen.get(counter, ())]
+        if fits:
+            counter, value = fits[0]
+            seen.setdefault(counter, set()).add(value)
+            kept.append(cand)
+        elif cand.row.bold or cand.row.size >= body + 1.0:
+            cand.style = (cand.style[0], cand.style[1], "none")
+            kept.append(cand)
+    return kept
+
+
+def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> list[Candidate]:
+    """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
+
+    A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
+    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too.
+    """
+    counts: dict[str, int] = {}
+    keys: list[str] = []
+    for cand in candidates:
+        text = cand.text.lower()
+        key = _NUMBERS.sub("#", text)
+        if key == text:
+            key = "=" + text
+        elif key.split(" ", 1)[0] in _SECTION_WORDS or key.startswith("#"):
+            key = ""
+        keys.append(key)
+        if key:
+            counts[key] = counts.get(key, 0) + 1
+    kept = []
+    for cand, key in zip(candidates, keys):
+        if key and counts[key] >= (8 if key.startswith("=") else 4):
+            continue
+        m = LABEL_WORD.match(cand.text)
+        if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4:
+            continue
+        kept.append(cand)
+    return kept
+
+
+def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
+    """Three or more headings in a row that repeat earlier titles in another style (endnotes grouped by
+    chapter, per-chapter figure lists) are a back-matter index of the sections, not new sections. Repeats in
+    the same style ("(1) Initial Costs" under each obligation) are real sections."""
+    seen: dict[str, tuple[str, tuple[float, bool]]] = {}
+    repeats: list[bool] = []
+    for cand in candidates:
+        key = title_key(cand.text)
+        num = leading_number(cand.text)
+        words = num.rest if num is not None and num.rest else cand.text
+        first = seen.setdefault(key, (words, cand.style[:2]))
+        repeats.append(first[0] != words or first[1] != cand.style[:2])
+    drop: set[int] = set()
+    i = 0
+    while i < len(candidates):
+        j = i
+        while j < len(candidates) and repeats[j]:
+            j += 1
+        if j - i >= 3:
+            drop.update(range(i, j))
+        i = j + 1 if j == i else j
+    return [c for k, c in enumerate(candidates) if k not in drop]
+
+
+def drop_frame_titles(candidates: list[Candidate], text_pages: int) -> list[Candidate]:
+    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section."""
+    if text_pages < 6:
+        return candidates
+    spots: dict[tuple[tuple[float, bool, str], int, int], set[int]] = {}
+    for cand in candidates:
+        if cand.style[2] not in UNNUMBERED:
+            continue  # numbered in sequence: chapters that each open a page
+        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), set()).add(cand.row.page)
+    crowded = {key for key, pages in spots.items() if len(pages) >= max(5, 0.4 * text_pages)}
+    return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
+
+
+def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: float) -> list[Candidate]:
+    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section."""
+    per_page: dict[int, int] = {}
+    for cand in candidates:
+        per_page[cand.row.page] = per_page.get(cand.row.page, 0) + 1
+    covers = set()
+    for page, count in per_page.items():
+        if count >= 4 and not any(
+            abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in analysis.rows[page - 1]
+        ):
+            covers.add(page)
+    return [c for c in candidates if c.row.page not in covers]
+
+
+def _readings(num: Numbering) -> list[tuple[str, int]]:
+    """(counter, position) readings of a number: "I."/"i."/"V."/"x." may be roman numerals or letters."""
+    value = ordinal(num)
+    readings = [(sequence_kind(num), value)] if value is not None else []
+    token = num.token
+    if num.kind in ("roman", "lower-roman") and len(token) == 1:
+        readings.append(("upper-letter" if token.isupper() else "lower-letter", ord(token.lower()) - 96))
+    return readings
+
+
+def numbered_system(candidates: list[Candidate], body: float) -> list[Candidate]:
+    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them."""
+    numbered = sum(1 for c in candidates if c.style[2] not in UNNUMBERED)
+    if numbered < 5 or numbered < 0.6 * len(candidates):
+        return candidates
+    return [c for c in candidates if c.style[2] not in UNNUMBERED or c.style[0] >= body + max(1.0, 0.12 * body)]
+
+
+def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], int]:
+    """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
+
+    An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
+    "7 Conclusion" is a sibling, not a child).
+    """
+    first_seen: dict[tuple[float, bool, str], int] = {}
+    first_kind: dict[tuple[float, bool], str] = {}
+    for i, cand in enumerate(candidates):
+        first_seen.setdefault(cand.style, i)
+        if cand.style[2] not in UNNUMBERED:
+            first_kind.setdefault(cand.style[:2], cand.style[2])
+
+    def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:
+        kind = style[2] if style[2] != "none" else first_kind.get(style[:2], "none")
+        return (style[0], style[1], kind)
+
+    keys = {style: key(style) for style in first_seen}
+    seen_key: dict[tuple[float, bool, str], int] = {}
+    for style, k in keys.items():
+        seen_key[k] = min(seen_key.get(k, first_seen[style]), first_seen[style])
+
+    def order(k: tuple[float, bool, str]) -> tuple[float, int, int, int]:
+        size, bold, kind = k
+        depth = int(kind[7:]) if kind.startswith("decimal") else 0
+        return (-size, 0 if bold else 1, depth, seen_key[k])
+
+    ranked = sorted(seen_key, key=order)
+    rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
+    return {style: rank[k] for style, k in keys.items()}
