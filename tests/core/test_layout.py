@@ -35,7 +35,7 @@ def _report(path: Path) -> ExtractedDocument:
     doc = pymupdf.open()
     for _ in range(6):
         doc.new_page(width=612, height=792)
-    pages = list(doc)
+    pages = [doc[i] for i in range(doc.page_count)]
     _write(pages[0], 220, "Survey of the Northern Lakes", size=28, bold=True)
     _write(pages[0], 270, "Prepared for the Regional Water Board", size=14)
     for number in range(2, 7):
@@ -137,7 +137,9 @@ def test_repeated_environment_labels_and_initials_are_not_sections(tmp_path: Pat
     doc = pymupdf.open()
     _page_of(doc, _paragraph(72, 80, 50, 80))
     for number in range(1, 4):
-        lines = [(72, 80, f"{number} Chapter Title Number {number}", 14, True)]
+        lines: list[tuple[float, float, str, float, bool]] = [
+            (72, 80, f"{number} Chapter Title Number {number}", 14, True)
+        ]
         y = 110.0 + 30 * number
         for k in range(2):
             lines.append((72, y, f"Definition {2 * number + k - 1}", 10, True))

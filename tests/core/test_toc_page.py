@@ -53,7 +53,7 @@ def _book(path: Path, labels: bool, folios: bool) -> ExtractedDocument:
     doc = pymupdf.open()
     for _ in range(9):
         doc.new_page(width=612, height=792)
-    pages = list(doc)
+    pages = [doc[i] for i in range(doc.page_count)]
     _write(pages[0], 200, "Annual Review of Rivers", size=26, bold=True)
     _write(pages[0], 250, "Board of Waters", size=14)
     y = _write(pages[1], 90, "Contents", size=18, bold=True) + 10
@@ -93,7 +93,7 @@ def test_wrapped_entries_are_joined_and_lists_without_numbers_are_searched(tmp_p
     doc = pymupdf.open()
     for _ in range(5):
         doc.new_page(width=612, height=792)
-    pages = list(doc)
+    pages = [doc[i] for i in range(doc.page_count)]
     y = _write(pages[0], 90, "Table of Contents", size=16, bold=True) + 8
     for title in ("I. Introduction", "II. Interpretation and Application", "III. Economic Considerations"):
         y = _write(pages[0], y, title)
@@ -148,7 +148,7 @@ def test_deeper_numbered_headings_are_added_under_listed_entries(tmp_path: Path)
     doc = pymupdf.open()
     for _ in range(6):
         doc.new_page(width=612, height=792)
-    pages = list(doc)
+    pages = [doc[i] for i in range(doc.page_count)]
     _write(pages[0], 200, "Field Manual", size=26, bold=True)
     y = _write(pages[1], 90, "Contents", size=18, bold=True) + 10
     y = _contents_line(pages[1], y, "1 Introduction", "1")

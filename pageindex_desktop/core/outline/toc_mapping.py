@@ -8,6 +8,7 @@ those explain the titles better. Each entry is then put on the occurrence of its
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Protocol
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -55,7 +56,7 @@ def _label_pages(doc: ExtractedDocument) -> dict[str, int]:
     return labels
 
 
-def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: list[MappedEntry], skip: set[int]) -> None:
+def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: Sequence[MappedEntry], skip: set[int]) -> None:
     """Map printed page numbers to physical pages, then place each entry on its printed title.
 
     Offsets can drift inside one file (pages dropped or inserted), so each entry's page comes from local
@@ -82,7 +83,8 @@ def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: list[Mapped
         if expected is None:
             support: Counter[int] = Counter()
             for j in range(max(0, i - 5), min(len(entries), i + 6)):
-                if j != i and entries[j].printed is not None and entries[j].printed[1] == roman:
+                other = entries[j].printed
+                if j != i and other is not None and other[1] == roman:
                     support.update(candidates[j])
             folio = folios.page_for(value, roman)
             if folio is not None:
@@ -99,7 +101,7 @@ def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: list[Mapped
     _fill_missing(entries, doc.page_count)
 
 
-def _place_unnumbered(entries: list[MappedEntry], hits_of: list[list[Hit]]) -> None:
+def _place_unnumbered(entries: Sequence[MappedEntry], hits_of: list[list[Hit]]) -> None:
     """An entry listed without a page number ("Appendixes") goes where its title is printed between its
     neighbours, the earliest such page (a divider page before the next entry)."""
     for i, (entry, hits) in enumerate(zip(entries, hits_of)):
@@ -138,7 +140,7 @@ class _FolioMap:
         return counter.most_common(1)[0][0] if counter else 0
 
 
-def _local_agree(entries: list[MappedEntry], hits_of: list[list[Hit]], candidates: list[set[int]]) -> int:
+def _local_agree(entries: Sequence[MappedEntry], hits_of: list[list[Hit]], candidates: list[set[int]]) -> int:
     """How many entries share a title offset with a neighbouring entry (what local offsets can explain)."""
     agree = 0
     for i in range(len(entries)):
@@ -152,7 +154,7 @@ def _local_agree(entries: list[MappedEntry], hits_of: list[list[Hit]], candidate
     return agree
 
 
-def _labels_agree(entries: list[MappedEntry], hits_of: list[list[Hit]], labels: dict[str, int]) -> int:
+def _labels_agree(entries: Sequence[MappedEntry], hits_of: list[list[Hit]], labels: dict[str, int]) -> int:
     """How many entries' titles are printed within a page of where the page labels put them."""
     agree = 0
     for entry, hits in zip(entries, hits_of):
@@ -176,7 +178,7 @@ def _place(entry: MappedEntry, hits: list[Hit], expected: int | None) -> None:
         entry.page = expected
 
 
-def _fill_missing(entries: list[MappedEntry], page_count: int) -> None:
+def _fill_missing(entries: Sequence[MappedEntry], page_count: int) -> None:
     """Entries printed without a page number take the page of the next entry that has one."""
     following: int | None = None
     for entry in reversed(entries):
@@ -193,7 +195,7 @@ def _fill_missing(entries: list[MappedEntry], page_count: int) -> None:
 
 
 def map_sequential(
-    doc: ExtractedDocument, analysis: Analysis, entries: list[MappedEntry], skip: set[int], last: int, below: float
+    doc: ExtractedDocument, analysis: Analysis, entries: Sequence[MappedEntry], skip: set[int], last: int, below: float
 ) -> None:
     """A contents list without page numbers: find each title in order after the list (same page or later)."""
     cursor = last

@@ -110,14 +110,12 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             if nxt is not None and first is row and _wraps(row, nxt, right):
                 pending, pending_text = row, title
                 continue
-        if printed is None and dots:
-            nxt = rows[i + 1] if i + 1 < len(rows) else None
-            if nxt is not None and parse_page_number(nxt.text.strip()) is not None:
-                printed = parse_page_number(nxt.text.strip())
+        value = parse_page_number(printed) if printed is not None else None
+        if printed is None and dots and i + 1 < len(rows):
+            value = parse_page_number(rows[i + 1].text.strip())  # the number went to the next line
         title = title.strip()
         if not title or len(title) > 200 or title.replace(".", "").strip().isdigit():
             continue
-        value = parse_page_number(printed) if isinstance(printed, str) else printed
         if value is not None and value[0] > limit:
             value = None  # a year or a figure, not a page of this document
         num = leading_number(title)
