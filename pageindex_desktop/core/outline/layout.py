@@ -132,7 +132,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
-    candidates = [c for c in candidates if _WORD4.search(c.text)]
+    # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
+    candidates = [c for c in candidates if _WORD4.search(c.text) or c.row.size >= body + 2]
     candidates = drop_repeated_runs(candidates)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
@@ -203,7 +204,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
     if larger or bold:
-        if num is None and not _title_like(words):
+        if num is None and not _title_like(words) and not _sentence_case_title(text, words, larger):
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
@@ -291,6 +292,14 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
     return _title_like(words[1:]) or num.rest.isupper()
+
+
+def _sentence_case_title(text: str, words: list[str], larger: bool) -> bool:
+    """A heading in sentence case ("Pistes cyclables et sentiers utilitaires"): capital first letter, short, no
+    sentence punctuation inside; bold body-size lines must be shorter than larger ones."""
+    if not text[0].isupper() or len(words) > (MAX_WORDS if larger else 10):
+        return False
+    return not any(mark in text for mark in (". ", "; ", ", ")) or larger and len(words) <= 8
 
 
 def _title_like(words: list[str]) -> bool:
