@@ -187,3 +187,15 @@ def test_plain_isolated_titles_when_nothing_is_emphasised(tmp_path: Path) -> Non
     doc.save(path)
     headings = find_layout_headings(extract(path))
     assert [(h.title, h.page) for h in headings] == [("Method", 1), ("Results", 2), ("Discussion", 3)]
+
+
+def test_sentence_case_heading_set_larger_is_found(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    _page_of(doc, _paragraph(72, 80, 50, 80))
+    _page_of(doc, [(72, 80, "Pistes cyclables et sentiers utilitaires", 16, False), *_paragraph(72, 110, 40, 80)])
+    _page_of(doc, [(72, 80, "the survey went on with questions about winter upkeep", 10, False),
+                   *_paragraph(72, 96, 40, 80)])
+    path = tmp_path / "sentence.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [(h.title, h.page) for h in headings] == [("Pistes cyclables et sentiers utilitaires", 2)]
