@@ -17,7 +17,7 @@ from pageindex_desktop.ui.assistant.transcript import AMBER
 from pageindex_desktop.ui.qt import QApplication, QPoint, Qt
 from pageindex_desktop.ui.assistant._qt import QTextCursor
 from pageindex_desktop.ui.settings_dialog import SettingsDialog
-from tests.integration.fake_openai import FakeOpenAI, error, text, tool
+from tests.integration.fake_openai import FakeOpenAI, error, free_port, text, tool
 from tests.integration.libdata import annual_report
 
 TIMEOUT = 15_000
@@ -129,8 +129,8 @@ def test_streamed_answer_with_citations_that_open_pages(home: Path, doc: str, fa
     checked, unverified = links
     assert "Checked" in checked.tooltip and "1,234" in checked.tooltip and checked.colour != AMBER
     assert "Not verified" in unverified.tooltip and "never read" in unverified.tooltip and unverified.colour == AMBER
-    assert "p. 12 ✓" in shown.replace("\u2009", " ").replace("\xa0", " ")
-    assert "p. 20 ?" in shown.replace("\u2009", " ").replace("\xa0", " ")
+    assert "p. 12 ✓" in shown.replace("\xa0", " ")
+    assert "p. 20 ?" in shown.replace("\xa0", " ")
     with qtbot.waitSignal(pane.citationActivated, timeout=TIMEOUT) as clicked:
         click_anchor(qtbot, pane, checked)
     doc_id, page, passage = clicked.args
@@ -170,6 +170,23 @@ def test_a_wrong_key_is_one_sentence_not_a_traceback(home: Path, doc: str, fake:
     assert "Traceback" not in shown and "Error code" not in shown
     pane.focus_question()
     assert pane.question.hasFocus() and pane.ask_button.isEnabled()
+
+
+def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(home: Path, doc: str, panes,  # type: ignore[no-untyped-def]
+                                                                                  qtbot) -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    save_settings(ModelSettings(provider="custom", base_url=url, chat_model="fake-chat"), home)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    pane.ask("What was net income?")
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=20_000)  # after the client's backoff retries
+    assert f"Could not reach the model at {url}. Is the local model server running?" in pane.browser.toPlainText()
+    pane.ask("Again?")
+    qtbot.wait(300)  # now inside a backoff wait
+    started = time.monotonic()
+    pane.stop()
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    assert time.monotonic() - started < 1.0 and pane.exchanges[-1].cancelled
 
 
 def test_without_a_model_questions_get_search_results_as_page_links(home: Path, doc: str, panes, qtbot) -> None:  # type: ignore[no-untyped-def]

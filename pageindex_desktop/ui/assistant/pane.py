@@ -7,8 +7,9 @@ back as queued signals; streamed text is redrawn at most ten times a second.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from pageindex_desktop.config import library_home
 from pageindex_desktop.ui.assistant._qt import (
@@ -20,7 +21,10 @@ from pageindex_desktop.ui.assistant._qt import (
     QPalette,
     QPushButton,
     Qt,
+    QTextBlockFormat,
     QTextBrowser,
+    QTextCharFormat,
+    QTextCursor,
     QTimer,
     QUrl,
     QVBoxLayout,
@@ -70,12 +74,13 @@ class AssistantPane(QWidget):
         self._running: int | None = None
         self._next_id = 1
         self._cache: dict[int, str] = {}
+        self._live_start: int | None = None  # where the streamed answer starts in the transcript document
         self.shutdown_hooks: list[Callable[[], object]] = []  # run by shutdown() (e.g. cancel a Summarize)
         self._build()
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
-        self._render_timer.timeout.connect(self.render)
+        self._render_timer.timeout.connect(self.render_live)
         self.worker = AssistantWorker(self.home, self)
         self._connect_worker()
         self.worker.start()
@@ -253,22 +258,56 @@ class AssistantPane(QWidget):
         )
 
     def render(self) -> None:
-        """Redraw the transcript now, keeping the reader's scroll position (or following the end)."""
+        """Redraw the whole transcript, keeping the reader's scroll position (or following the end)."""
+        with self._scroll_kept():
+            theme = self.theme()
+            live = self.exchanges[-1] if self.exchanges and self.exchanges[-1].running else None
+            parts = []
+            for number, exchange in enumerate(self.exchanges):
+                if exchange is live:
+                    continue
+                key = id(exchange)
+                if key not in self._cache:
+                    self._cache[key] = exchange_html(number, exchange, theme)
+                parts.append(self._cache[key])
+            if not parts and live is None:
+                self.browser.setHtml(transcript_html([], theme, INTRO))
+            else:
+                self.browser.setHtml("".join(parts))
+            self._live_start = None
+            if live is not None:
+                cursor = QTextCursor(self.browser.document())
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                if parts:
+                    cursor.insertBlock()
+                self._live_start = cursor.position()
+                cursor.insertHtml(exchange_html(len(self.exchanges) - 1, live, theme))
+
+    def render_live(self) -> None:
+        """Redraw only the answer being streamed (the rest of a long transcript is not laid out again)."""
+        live = self.exchanges[-1] if self.exchanges and self.exchanges[-1].running else None
+        if live is None or self._live_start is None:
+            self.render()
+            return
+        with self._scroll_kept():
+            cursor = QTextCursor(self.browser.document())
+            cursor.setPosition(self._live_start)
+            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+            listed = cursor.currentList()
+            if listed is not None:  # the removed text left its list membership on the surviving block
+                listed.remove(cursor.block())
+            cursor.setBlockFormat(QTextBlockFormat())
+            cursor.setCharFormat(QTextCharFormat())
+            cursor.insertHtml(exchange_html(len(self.exchanges) - 1, live, self.theme()))
+
+    @contextmanager
+    def _scroll_kept(self) -> Iterator[None]:
+        """Follow the end when the reader was there; otherwise leave the view where it was."""
         bar = self.browser.verticalScrollBar()
         at_end = bar.value() >= bar.maximum() - 4
         position = bar.value()
-        theme = self.theme()
-        parts = []
-        for number, exchange in enumerate(self.exchanges):
-            key = id(exchange)
-            if exchange.running or key not in self._cache:
-                html = exchange_html(number, exchange, theme)
-                if not exchange.running:
-                    self._cache[key] = html
-                parts.append(html)
-            else:
-                parts.append(self._cache[key])
-        self.browser.setHtml("".join(parts) if parts else transcript_html([], theme, INTRO))
+        yield
         bar.setValue(bar.maximum() if at_end else position)
 
     def _schedule_render(self) -> None:

@@ -109,9 +109,9 @@ def _link(exchange: int, index: int, record: dict[str, Any], label: str, search:
     if search:
         colour, marker = theme.link, ""
     elif record.get("verified"):
-        colour, marker = theme.link, f'<span style="color:{CHECK_GREEN}">&#8201;✓</span>'
+        colour, marker = theme.link, f'<span style="color:{CHECK_GREEN}">&nbsp;✓</span>'
     else:
-        colour, marker = AMBER, f'<span style="color:{AMBER}; font-weight:600">&#8201;?</span>'
+        colour, marker = AMBER, f'<span style="color:{AMBER}; font-weight:600">&nbsp;?</span>'
     text = html.escape(label).replace("p. ", "p.&nbsp;")
     if not record.get("doc_id"):  # unknown document: nothing to open
         return f'<span title="{tip}" style="color:{AMBER}">{text}</span>{marker}'
