@@ -6,6 +6,7 @@ import argparse
 import logging
 import logging.handlers
 import multiprocessing
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -17,6 +18,7 @@ from pageindex_desktop.config import APP_AUTHOR, APP_NAME, log_dir
 
 if TYPE_CHECKING:
     from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.ui.qt import QCoreApplication
 
 log = logging.getLogger(__name__)
 LOG_FILE = "pageindex-desktop.log"
@@ -68,6 +70,20 @@ def install_crash_handler() -> None:
     sys.excepthook = hook
 
 
+def _quit_on_signals(app: "QCoreApplication") -> None:
+    """Ctrl+C and SIGTERM close the app cleanly (a timer lets the interpreter run its signal handlers)."""
+    from pageindex_desktop.ui.qt import QTimer
+
+    def stop(_signum: int, _frame: object) -> None:
+        app.quit()
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    ticker = QTimer(app)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(250)
+
+
 def build_window(argv: list[str], home: Path | None = None) -> "MainWindow":
     """The main window for a command line (`argv[0]` is the program); files given on it are imported."""
     from pageindex_desktop.ui.main_window import MainWindow
@@ -93,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     install_crash_handler()
     log.info("PageIndex Desktop %s starting; log file %s", __version__, path)
     window = build_window(app.arguments())
+    app.aboutToQuit.connect(window.save_settings)  # however the loop ends (Quit, last window, SIGTERM) ...
+    app.aboutToQuit.connect(window.shutdown)  # ... threads and child processes stop
+    _quit_on_signals(app)
     window.show()
     code = app.exec()
     log.info("exit %d", code)

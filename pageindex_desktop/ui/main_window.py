@@ -44,6 +44,8 @@ from pageindex_desktop.ui.workers import ImportWorker, Job
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZES = [250, 280, 820, 330]
+# explicit minimum widths: a panel whose labels carry a long document title must not widen the window
+MIN_WIDTHS = [150, 160, 320, 220]
 
 
 class MainWindow(QMainWindow):
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
         for index, widget in enumerate((self.library_panel, self.outline, self.viewer, self.assistant)):
+            widget.setMinimumWidth(MIN_WIDTHS[index])
             self.splitter.addWidget(widget)
             self.splitter.setCollapsible(index, index != 2)
         self.splitter.setStretchFactor(2, 1)
@@ -129,7 +132,7 @@ class MainWindow(QMainWindow):
         labels = self.library.page_labels(doc_id)
         source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
                   "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
-        self.outline.set_tree(roots, labels, f"{record.title} — {record.page_count} pages, outline from {source}")
+        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}")
         self.current_doc = doc_id
         self.viewer.open(doc_id, self.library.pdf_path(doc_id), title=record.title, labels=labels,
                          image_only=record.page_count > 0 and record.image_only_pages >= record.page_count,

@@ -15,6 +15,7 @@ from pageindex_desktop.ui.qt import (
     QKeyEvent,
     QLabel,
     QModelIndex,
+    QSizePolicy,
     Qt,
     QTimer,
     QTreeView,
@@ -57,6 +58,7 @@ class OutlinePanel(QWidget):
         self.caption = QLabel("No document open")
         self.caption.setObjectName("outlineCaption")
         self.caption.setWordWrap(True)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.caption.setContentsMargins(6, 4, 6, 4)
         self.view = OutlineView(self)
         self.view.setObjectName("outlineView")

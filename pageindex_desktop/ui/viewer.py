@@ -12,6 +12,8 @@ from pageindex_desktop.ui.qt import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QResizeEvent,
+    QSizePolicy,
     Qt,
     QToolButton,
     QVBoxLayout,
@@ -62,6 +64,8 @@ class ViewerPanel(QWidget):
         find.clicked.connect(self.find_bar.open_bar)
         self.title_label = QLabel("", self)
         self.title_label.setObjectName("viewerTitle")
+        # a long title must not widen the window: the label takes what is left and elides (see resizeEvent)
+        self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 4, 6, 4)
         bar.addWidget(self.title_label, 1)
@@ -100,7 +104,7 @@ class ViewerPanel(QWidget):
         self._labels = labels
         self._title = title
         self._pending = (key, page)
-        self.title_label.setText(title)
+        self._show_title()
         self.title_label.setToolTip(title)
         if image_only:
             self.note.setText("This PDF has no text layer (scanned or image-only pages): it can be read here, but "
@@ -115,10 +119,20 @@ class ViewerPanel(QWidget):
         self.find_bar.reset()
         self._pending = None
         self._labels = []
+        self._title = ""
         self.view.clear()
         self.title_label.setText("")
         self.note.hide()
         self._show_page(0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._show_title()
+
+    def _show_title(self) -> None:
+        metrics = self.title_label.fontMetrics()
+        width = max(0, self.title_label.width() - 4)
+        self.title_label.setText(metrics.elidedText(self._title, Qt.TextElideMode.ElideRight, width))
 
     def go_to_page(self, page: int) -> None:
         """Show a page (also before the document finished opening)."""
