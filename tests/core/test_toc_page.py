@@ -180,3 +180,25 @@ def test_corpus_regulation_contents_with_deeper_sections() -> None:
     assert pages["(1) Capacity"] == 104  # not listed: found in the text, one level deeper
     levels = {h.title: h.level for h in headings}
     assert levels["(1) Capacity"] > levels["1. Disclosure Obligation"]
+
+
+def test_contents_printed_at_the_back(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for _ in range(30):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    starts = {2: "Rivers and Lakes", 9: "Mountain Passes", 17: "Coastal Towns", 24: "Travel Notes"}
+    for number in range(1, 30):
+        y = 90.0
+        if number in starts:
+            y = _write(pages[number - 1], y, starts[number], size=14, bold=True) + 6
+        _body(pages[number - 1], y, 20)
+        _write(pages[number - 1], 760, str(number), size=9, x=300)
+    y = _write(pages[29], 90, "Inhalt", size=18, bold=True) + 10
+    for number, title in starts.items():
+        y = _contents_line(pages[29], y, title, str(number))
+    path = tmp_path / "back.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings] == [*((t, p) for p, t in starts.items()), ("Inhalt", 30)]

@@ -91,7 +91,9 @@ def _toc_like(rows: list[Row]) -> tuple[int, int]:
 def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> ContentsRegion | None:
     """The contents heading row (if any), the contents pages and their entry rows."""
     limit = min(doc.page_count, max(20, doc.page_count // 5), 40)
-    for number in range(1, limit + 1):
+    tail = max(limit + 1, doc.page_count - max(3, doc.page_count // 20))
+    # the front first; some books print their contents at the back
+    for number in [*range(1, limit + 1), *range(tail, doc.page_count + 1)]:
         text = doc.pages[number - 1].text
         if not _CONTENTS_ANYWHERE.search(text) and len(_LEADER_LINE.findall(text)) < 5:
             continue  # cheap pre-check before building rows

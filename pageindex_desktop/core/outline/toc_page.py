@@ -83,6 +83,8 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
             continue
         headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
+    # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
+    headings.sort(key=lambda h: (h.page, -1.0 if h.y is None else h.y))
     return add_deeper_headings(headings, doc)
 
 
