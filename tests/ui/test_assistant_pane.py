@@ -150,7 +150,7 @@ def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path
     pane.ask("Tell me everything")
     qtbot.waitUntil(lambda: "A long and slow" in pane.browser.toPlainText(), timeout=TIMEOUT)
     started = time.monotonic()
-    qtbot.mouseClick(pane.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClick(pane.question, Qt.Key.Key_Escape)  # Esc in the pane stops, like the Stop button
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
     assert time.monotonic() - started < 1.0
     assert "Stopped." in pane.browser.toPlainText() and pane.ask_button.isEnabled()
@@ -168,6 +168,11 @@ def test_a_wrong_key_is_one_sentence_not_a_traceback(home: Path, doc: str, fake:
     shown = pane.browser.toPlainText()
     assert "refused the API key (401); check the key in Model settings." in shown
     assert "Traceback" not in shown and "Error code" not in shown
+    settings_link = next(a for a in anchors(pane) if a.href == "settings:")
+    click_anchor(qtbot, pane, settings_link)
+    qtbot.waitUntil(lambda: any(isinstance(w, SettingsDialog) and w.isVisible()
+                                for w in QApplication.topLevelWidgets()), timeout=TIMEOUT)
+    next(w for w in QApplication.topLevelWidgets() if isinstance(w, SettingsDialog)).reject()
     pane.focus_question()
     assert pane.question.hasFocus() and pane.ask_button.isEnabled()
 
@@ -184,7 +189,7 @@ def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(
     pane.ask("Again?")
     qtbot.wait(300)  # now inside a backoff wait
     started = time.monotonic()
-    pane.stop()
+    qtbot.mouseClick(pane.stop_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
     assert time.monotonic() - started < 1.0 and pane.exchanges[-1].cancelled
 

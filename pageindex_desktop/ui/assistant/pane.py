@@ -13,10 +13,12 @@ from typing import Callable, Iterator
 
 from pageindex_desktop.config import library_home
 from pageindex_desktop.ui.assistant._qt import (
+    QAction,
     QCoreApplication,
     QDesktopServices,
     QFrame,
     QHBoxLayout,
+    QKeySequence,
     QLabel,
     QPalette,
     QPushButton,
@@ -145,6 +147,12 @@ class AssistantPane(QWidget):
         self.stop_button.setObjectName("stopButton")
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop)
+        stop = QAction("Stop", self)
+        stop.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        stop.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        stop.triggered.connect(self.stop)
+        self.addAction(stop)
+        self.stop_button.setToolTip("Stop the answer (Esc)")
         buttons = QHBoxLayout()
         buttons.addWidget(self.model_label, 1)
         buttons.addWidget(self.stop_button)
@@ -404,7 +412,8 @@ class AssistantPane(QWidget):
         self.activate_link(url.toString())
 
     def activate_link(self, href: str) -> None:
-        """Follow a transcript link: a citation (open the page), a reading trail (fold) or a web address."""
+        """Follow a transcript link: a citation (open the page), a reading trail (fold), the model settings or a
+        web address."""
         kind, _, rest = href.partition(":")
         try:
             if kind == "cite":
@@ -413,6 +422,9 @@ class AssistantPane(QWidget):
                 if record.get("doc_id"):
                     self.citationActivated.emit(str(record["doc_id"]), int(record.get("page") or 1),
                                                 str(record.get("passage") or ""))
+                return
+            if kind == "settings":
+                self.open_settings()
                 return
             if kind == "trail":
                 exchange = self.exchanges[int(rest)]

@@ -1,7 +1,8 @@
 """The transcript as HTML for a QTextBrowser: questions, answers with citation links styled by verdict,
 a collapsible reading trail and the tokens of each answer.
 
-Links: `cite:<exchange>:<citation>` opens a cited page, `trail:<exchange>` folds a reading trail.
+Links: `cite:<exchange>:<citation>` opens a cited page, `trail:<exchange>` folds a reading trail, `settings:` opens
+the model settings (offered under an error).
 """
 
 from __future__ import annotations
@@ -200,7 +201,8 @@ def exchange_html(number: int, exchange: Exchange, theme: Theme) -> str:
     if exchange.cancelled:
         out.append(f'<p style="color:{theme.muted}"><i>Stopped.</i></p>')
     if exchange.error:
-        out.append(f'<p style="color:{ERROR_RED}">⚠ {html.escape(exchange.error)}</p>')
+        out.append(f'<p style="color:{ERROR_RED}">⚠ {html.escape(exchange.error)} '
+                   f'<a href="settings:" style="color:{theme.link}">Model settings…</a></p>')
     out.append(_trail_html(number, exchange, theme))
     out.append(_tokens_html(exchange, theme))
     return "".join(out)
