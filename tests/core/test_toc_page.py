@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.toc_page import find_toc_headings
 from pageindex_desktop.core.pdf import extract
 from tests.conftest import corpus_file
@@ -202,3 +203,37 @@ def test_contents_printed_at_the_back(tmp_path: Path) -> None:
     headings = find_toc_headings(extract(path))
     assert headings is not None
     assert [(h.title, h.page) for h in headings] == [*((t, p) for p, t in starts.items()), ("Inhalt", 30)]
+
+
+def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
+    """A 10-K shape: a contents table without leaders, "PART I" flush with its items, a running link header."""
+    items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 6), ("PART II", "", 9),
+             ("Item 7.", "Management's Discussion and Analysis", 9), ("Item 8.", "Financial Statements", 12)]
+    doc = pymupdf.open()
+    for _ in range(14):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
+    y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
+    for number, title, page in items:
+        _write(pages[1], y, number, bold=not title)
+        _write(pages[1], y, title, x=140)
+        y = _write(pages[1], y, str(page - 2), x=500) + 4
+    for page_number in range(3, 15):
+        page = pages[page_number - 1]
+        _write(page, 40, "Table of Contents", size=8)
+        _write(page, 770, str(page_number - 2), size=9, x=300)
+        y = 80.0
+        for number, title, page_of in items:
+            if page_of == page_number:
+                y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
+                y = _body(page, y, 6) + 6
+        _body(page, y, 30 - int((y - 80) / 16))
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    expected = [(f"{n} {t}".strip(), 1 if not t else 2, p) for n, t, p in items]
+    headings = find_toc_headings(extracted)
+    assert headings is not None
+    assert [(h.title, h.level, h.page) for h in headings[1:]] == expected
+    assert [(h.title, h.level, h.page) for h in find_layout_headings(extracted)] == expected

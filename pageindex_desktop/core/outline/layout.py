@@ -199,7 +199,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     num = leading_number(text) if maybe_numbered else None
     kind = "none"
     if num is not None:
-        if not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘") or not _WORD4.search(num.rest):
+        if num.kind.startswith("keyword") and not num.rest:
+            kind = num.kind  # a bare "PART II" or "Chapter 3" line
+        elif not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘") or not _WORD4.search(num.rest):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 CLUSTER_TOLERANCE = 3.0
+PART_KINDS = frozenset({"keyword:part", "keyword:book", "keyword:teil", "keyword:partie", "keyword:parte"})
 
 
 class _Indented(Protocol):
     x0: float
     toc_page: int
     numbered: int
+    part: bool
     level: int
 
 
@@ -35,10 +37,17 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
     for x in indents:
         if not clusters or x - clusters[-1] > CLUSTER_TOLERANCE:
             clusters.append(x)
+    def cluster_rank(entry: _Indented) -> int:
+        x = entry.x0 - shift[entry.toc_page]
+        return 1 + sum(1 for c in clusters[1:] if x > c - CLUSTER_TOLERANCE / 2 + 0.01)
+
+    # "PART I" listed flush with its items: the items sit one level below the parts
+    part_ranks = {cluster_rank(e) for e in entries if e.part}
     previous = 0
     for entry in entries:
-        x = entry.x0 - shift[entry.toc_page]
-        rank = 1 + sum(1 for c in clusters[1:] if x > c - CLUSTER_TOLERANCE / 2 + 0.01)
+        rank = cluster_rank(entry)
+        if not entry.part and rank in part_ranks:
+            rank += 1
         if entry.numbered > 1:
             rank = max(rank, entry.numbered)
         level = min(rank, previous + 1)

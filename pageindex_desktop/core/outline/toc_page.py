@@ -18,7 +18,7 @@ from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings
 from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.toc_levels import assign_levels
+from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
 from pageindex_desktop.core.outline.toc_mapping import map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -40,6 +40,7 @@ class Entry:
     toc_page: int
     y_toc: float = 0.0
     numbered: int = 0  # depth of its leading section number, 0 when none
+    part: bool = False  # "PART II", "Book 3": a division above chapters and items
     level: int = 1
     page: int | None = None
     y: float | None = None
@@ -122,7 +123,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             value = None  # a year or a figure, not a page of this document
         num = leading_number(title)
         entries.append(Entry(title=title, printed=value, x0=first.x0, size=first.size, bold=first.bold,
-                             toc_page=first.page, y_toc=row.y1, numbered=num.depth if num else 0))
+                             toc_page=first.page, y_toc=row.y1, numbered=num.depth if num else 0,
+                             part=num is not None and num.kind in PART_KINDS))
     return entries
 
 
