@@ -243,6 +243,7 @@ def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc
 
 def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(window, report_pdf: Path,  # type: ignore[no-untyped-def]
                                                                                fake: FakeOpenAI, qtbot) -> None:
+    qtbot.waitUntil(lambda: "all documents (0)" in window.assistant.scope_label.text(), timeout=TIMEOUT)
     window.import_paths([report_pdf])
     qtbot.waitUntil(lambda: bool(window.current_doc) and window.viewer.view.page_count() > 0, timeout=TIMEOUT)
     doc_id = window.current_doc
@@ -276,6 +277,9 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert view.overlays.passage[0] == 9  # type: ignore[index]
     assert "What happened to the margin?" in pane.browser.toPlainText()  # opening the page kept the chat
     assert "tokens used" in window.findChild(type(pane.model_label), "modelStatus").text()
+    window.library_panel.view.clearSelection()  # nothing selected: the scope is every document, with its own chat
+    qtbot.waitUntil(lambda: "all documents (1)" in pane.scope_label.text(), timeout=TIMEOUT)
+    assert "What happened to the margin?" not in pane.browser.toPlainText()
 
 
 def test_summarize_writes_summaries_on_a_task_and_says_so(home: Path, doc: str, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]

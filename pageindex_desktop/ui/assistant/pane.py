@@ -77,6 +77,7 @@ class AssistantPane(QWidget):
         self._next_id = 1
         self._cache: dict[int, str] = {}
         self._live_start: int | None = None  # where the streamed answer starts in the transcript document
+        self._refresh_after = False  # the library changed while an answer was running
         self.shutdown_hooks: list[Callable[[], object]] = []  # run by shutdown() (e.g. cancel a Summarize)
         self._build()
         self._render_timer = QTimer(self)
@@ -193,6 +194,13 @@ class AssistantPane(QWidget):
         if self._running is not None:
             self.worker.cancel()
         self.worker.post("scope", scope)
+
+    def refresh_scope(self) -> None:
+        """The library changed: re-read the scope's label and stored chat (after the running answer, if any)."""
+        if self._running is not None:
+            self._refresh_after = True
+        elif self.scope is not None:
+            self.worker.post("scope", self.scope)
 
     def ask(self, question: str) -> bool:
         """Send a question; False when it is empty or another question is still running."""
@@ -403,6 +411,9 @@ class AssistantPane(QWidget):
             self._set_running(None)
         if exchange.prompt_tokens or exchange.completion_tokens:
             self.tokensUsed.emit(exchange.prompt_tokens, exchange.completion_tokens)
+        if self._refresh_after and self._running is None:
+            self._refresh_after = False
+            self.refresh_scope()
         self._render_timer.stop()
         self.render()
 

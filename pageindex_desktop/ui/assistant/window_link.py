@@ -76,6 +76,7 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
             settle.start()
 
     panel.view.selectionModel().selectionChanged.connect(lambda *_: selection_changed())
+    window.worker.libraryChanged.connect(pane.refresh_scope)  # document counts and titles in the scope label
 
     summarizer = Summarizer(window.home, window)
     summarizer.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
