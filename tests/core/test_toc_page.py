@@ -215,10 +215,10 @@ def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
     pages = [doc[i] for i in range(doc.page_count)]
     _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
     y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
-    for number, title, page in items:
+    for number, title, start in items:
         _write(pages[1], y, number, bold=not title)
         _write(pages[1], y, title, x=140)
-        y = _write(pages[1], y, str(page - 2), x=500) + 4
+        y = _write(pages[1], y, str(start - 2), x=500) + 4
     for page_number in range(3, 15):
         page = pages[page_number - 1]
         _write(page, 40, "Table of Contents", size=8)
