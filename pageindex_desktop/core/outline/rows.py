@@ -56,8 +56,11 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         target = None
         crowded_with: Row | None = None
         x0 = line.x0 + 1
+        y0 = line.y0
         for back in range(1, min(4, len(rows)) + 1):
             row = rows[-back]
+            if row.y1 <= y0:
+                break  # rows come top-down: nothing further back shares this baseline
             if row.x1 <= x0 and _same_row(row, line):
                 if merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
                     target = row
