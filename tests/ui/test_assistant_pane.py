@@ -312,3 +312,19 @@ def test_summarize_writes_summaries_on_a_task_and_says_so(home: Path, doc: str, 
     with Library(home) as library:
         assert library.get(doc).description == "The 2023 annual report of a bank."  # type: ignore[union-attr]
     tasks.wait_all()
+
+
+def test_question_box_enter_sends_and_shift_enter_starts_a_line(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from pageindex_desktop.ui.assistant.question_box import QuestionBox
+
+    box = QuestionBox()
+    qtbot.addWidget(box)
+    box.show()
+    sent: list[str] = []
+    box.submitted.connect(lambda: sent.append(box.text()))
+    qtbot.keyClicks(box, "first line")
+    qtbot.keyClick(box, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(box, "second line")
+    assert sent == [] and box.text() == "first line\nsecond line"
+    qtbot.keyClick(box, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier)
+    assert sent == ["first line\nsecond line"]
