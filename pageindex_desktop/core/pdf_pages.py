@@ -2,13 +2,13 @@
 
 `PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
 block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
-control characters removed, runs of whitespace collapsed to one space, stripped. `size` is the font size of the
-span with the most non-space characters, rounded to 0.1 pt. `bold` is True when more than half of the line's
-non-space characters are in bold spans (MuPDF bold flag, or a font name with Bold, Black, Heavy, Semibold or
-Demi). `x0, y0, x1, y1` is the line's box in points, top-left origin, on the page as it is shown (a /Rotate
-is applied, like `PageData.width` and `height`). MuPDF may split one
-visual line into several lines when spans are far apart (table cells, right-aligned page numbers), and it does
-not merge lines across blocks.
+control characters and U+FFFD (unmapped glyphs) turned to spaces, runs of whitespace collapsed to one space,
+stripped. `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
+is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
+name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
+origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
+one visual line into several lines when spans are far apart (table cells, right-aligned page numbers), and it
+does not merge lines across blocks.
 
 Page text is MuPDF's reading order (blocks as the file's content stream groups them), one line per text line
 (cleaned like `Line.text`), a blank line between blocks, words hyphenated across a line break re-joined. Text and
@@ -34,7 +34,9 @@ log = logging.getLogger(__name__)
 TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127]}
+# Control characters and U+FFFD (what MuPDF gives for glyphs of fonts without a Unicode map) carry nothing a
+# reader or the model can use: they become spaces.
+_CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127, 0xFFFD]}
 _BOLD_FONTS: dict[str, bool] = {}
 _SPACES = re.compile(r"\s+")
 
@@ -56,8 +58,8 @@ def _is_bold_font(font: str) -> bool:
 
 
 def _clean(text: str) -> str:
-    """Control characters to spaces, whitespace runs to one space, stripped."""
-    if not text.isprintable():
+    """Control characters and unmapped glyphs to spaces, whitespace runs to one space, stripped."""
+    if not text.isprintable() or "\ufffd" in text:
         text = text.translate(_CONTROL_TO_SPACE)
     return " ".join(text.split())
 

@@ -76,6 +76,12 @@ def test_rotated_page_lines_are_in_shown_orientation(tmp_path: Path) -> None:
     assert line.x1 - line.x0 > line.y1 - line.y0  # horizontal as the reader sees it
 
 
+def test_unmapped_glyphs_are_dropped_from_text() -> None:
+    doc = extract(corpus_file("pdfjs__TAMReview.pdf"))  # fonts without a Unicode map: MuPDF yields U+FFFD
+    assert "The degree to which an individual believes" in doc.pages[5].text
+    assert not any("\ufffd" in p.text or any("\ufffd" in ln.text for ln in p.lines) for p in doc.pages)
+
+
 def test_progress_reaches_the_end(report: Path) -> None:
     seen: list[tuple[int, int]] = []
     extract(report, progress=lambda done, total: seen.append((done, total)))
