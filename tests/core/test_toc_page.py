@@ -49,7 +49,7 @@ ENTRIES = [
 ]
 
 
-def _book(path: Path, labels: bool, folios: bool) -> ExtractedDocument:
+def _book(path: Path, labels: bool, folios: bool, titles: bool = True) -> ExtractedDocument:
     """A title page, a contents page, a preface, then six numbered body pages (printed 1-6)."""
     doc = pymupdf.open()
     for _ in range(9):
@@ -65,7 +65,8 @@ def _book(path: Path, labels: bool, folios: bool) -> ExtractedDocument:
         page = pages[number - 1]
         y = 90
         if number in starts:
-            y = _write(page, y, starts[number], size=14, bold=True) + 6
+            heading = starts[number] if titles else f"Part {number}"  # titles=False: not the listed wording
+            y = _write(page, y, heading, size=14, bold=True) + 6
         _body(page, y, 20)
         if folios:
             printed = ["i", "ii", "iii"][number - 1] if number <= 3 else str(number - 3)
@@ -88,6 +89,13 @@ def test_contents_entries_land_on_their_physical_pages(tmp_path: Path, labels: b
     found = [(h.title, h.level, h.page) for h in headings[1:]]
     assert found == [(title, level, page) for title, level, _printed, page in ENTRIES]
     assert all(h.y is not None and h.y < 120 for h in headings[1:])  # located where the title is printed
+
+
+def test_labels_map_entries_whose_titles_are_not_printed_alike(tmp_path: Path) -> None:
+    doc = _book(tmp_path / "book.pdf", labels=True, folios=False, titles=False)
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(title, page) for title, _l, _p, page in ENTRIES]
 
 
 def test_wrapped_entries_are_joined_and_lists_without_numbers_are_searched(tmp_path: Path) -> None:

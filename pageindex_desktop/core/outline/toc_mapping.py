@@ -56,12 +56,13 @@ def _label_pages(doc: ExtractedDocument) -> dict[str, int]:
     return labels
 
 
-def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: Sequence[MappedEntry], skip: set[int]) -> None:
+def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: Sequence[MappedEntry], skip: set[int]) -> bool:
     """Map printed page numbers to physical pages, then place each entry on its printed title.
 
     Offsets can drift inside one file (pages dropped or inserted), so each entry's page comes from local
     evidence: the offsets its neighbours' titles agree on, the page numbers printed on nearby pages, or the
-    page labels when those explain the titles better.
+    page labels when those explain the titles better. Returns True when page labels or printed folios
+    anchored the mapping (entries whose titles were not found are then still trustworthy).
     """
     hits_of = [_hits(analysis, entry, skip) for entry in entries]
     candidates: list[set[int]] = []
@@ -99,6 +100,7 @@ def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: Sequence[Ma
         _place(entry, hits, min(max(expected, 1), doc.page_count))
     _place_unnumbered(entries, hits_of)
     _fill_missing(entries, doc.page_count)
+    return use_labels or folios.anchored()
 
 
 def _place_unnumbered(entries: Sequence[MappedEntry], hits_of: list[list[Hit]]) -> None:
@@ -134,6 +136,10 @@ class _FolioMap:
             best = page - (printed - value)
         return best
 
+    def anchored(self) -> bool:
+        """True when enough folios were seen to map page numbers without the titles."""
+        return len(self.points[False]) + len(self.points[True]) >= 3
+
     def any_offset(self, roman: bool) -> int:
         """The most common offset, 0 when no folio was seen."""
         counter = Counter(p - v for v, p in self.points[roman])
@@ -155,14 +161,14 @@ def _local_agree(entries: Sequence[MappedEntry], hits_of: list[list[Hit]], candi
 
 
 def _labels_agree(entries: Sequence[MappedEntry], hits_of: list[list[Hit]], labels: dict[str, int]) -> int:
-    """How many entries' titles are printed within a page of where the page labels put them."""
+    """How many entries' titles are printed on the very page the page labels give."""
     agree = 0
     for entry, hits in zip(entries, hits_of):
         if entry.printed is None or not hits:
             continue
         value, roman = entry.printed
         page = labels.get((_int_to_roman(value) if roman else str(value)).lower())
-        agree += page is not None and any(abs(h[0] - page) <= 1 for h in hits)
+        agree += page is not None and any(h[0] == page for h in hits)
     return agree
 
 

@@ -64,14 +64,15 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     if len(with_pages) >= max(3, len(entries) // 2):
         if not _monotonic(with_pages):
             return None
-        map_printed(doc, analysis, entries, skip)
+        anchored = map_printed(doc, analysis, entries, skip)
     else:
+        anchored = False
         map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
         if sum(e.found for e in entries) * 2 < len(entries):
             return None
-    if sum(e.found for e in entries) * 2 < len(entries):
-        # most titles are not printed where the numbers point (an excerpt of a longer document): keep the
-        # entries whose titles were found, they are certain
+    if not anchored and sum(e.found for e in entries) * 2 < len(entries):
+        # most titles are not printed where the numbers point and no label or folio vouches for the numbers
+        # (an excerpt of a longer document): keep the entries whose titles were found, they are certain
         entries = [e for e in entries if e.found]
         if len(entries) < 3:
             return None
