@@ -325,11 +325,12 @@ class PageView(QAbstractScrollArea):
         order = sorted(visible, key=lambda p: abs(p - middle))
         after = range(visible[-1] + 1, min(len(self._tops), visible[-1] + NEIGHBOURS) + 1)
         before = range(visible[0] - 1, max(0, visible[0] - NEIGHBOURS - 1), -1)
-        order += [p for pair in itertools.zip_longest(after, before) for p in pair if p]
+        neighbours = [p for pair in itertools.zip_longest(after, before) for p in pair if p]
         scale = self.render_scale()
         cache = self.renderer.cache
-        jobs = [(self.key, p, scale) for p in order if cache.get(self.key, p, scale) is None]
-        self.renderer.want(jobs)
+        missing = [p for p in order if cache.get(self.key, p, scale) is None]
+        missing_neighbours = [p for p in neighbours if cache.get(self.key, p, scale) is None]
+        self.renderer.want([(self.key, p, scale) for p in missing + missing_neighbours], urgent=len(missing))
 
     def _on_image(self, key: str, page: int, scale: float) -> None:
         if key == self.key and scale == self.render_scale() and page in self.visible_pages():

@@ -21,7 +21,7 @@ from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, serve
 
 log = logging.getLogger(__name__)
 
-CACHE_BYTES = 192 * 1024 * 1024
+CACHE_BYTES = 128 * 1024 * 1024  # about 40 pages at fit width on a 1600-pixel-wide screen
 
 
 def scale_key(scale: float) -> float:
@@ -199,9 +199,11 @@ class RenderService(QObject):
         self.cache.drop(key)
         self._thread.post(("close", key))
 
-    def want(self, jobs: list[tuple[str, int, float]]) -> None:
-        """Replace the render queue with these (key, page, scale) jobs, most urgent first."""
-        self._thread.post(("want", [(k, p, scale_key(s)) for k, p, s in jobs]))
+    def want(self, jobs: list[tuple[str, int, float]], urgent: int | None = None) -> None:
+        """Replace the render queue with these (key, page, scale) jobs, most urgent first; the first `urgent`
+        (default all) are on screen, the others are prefetched when the process is otherwise idle."""
+        count = len(jobs) if urgent is None else urgent
+        self._thread.post(("want", [(k, p, scale_key(s)) for k, p, s in jobs], count))
 
     def search(self, key: str, text: str, first_page: int = 1) -> int:
         """Start a search through the document, beginning at `first_page`; returns the search id."""

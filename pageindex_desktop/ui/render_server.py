@@ -6,7 +6,9 @@ drives this child process over two pipes; everything here is plain Python + pymu
 
 Requests (tuples, first item the verb):
   ("open", key, path, password)      -> ("opened", key, page_count, (w, h), error), then ("sizes", key, start, [...])
-  ("want", [(key, page, scale), ...]) replaces the render queue (visible pages first)
+  ("want", [(key, page, scale), ...], urgent) replaces the render queue: the first `urgent` jobs are visible
+                                     pages; the rest (neighbours) start only once every image sent was copied,
+                                     so prefetching never competes for the CPU with showing the page
   ("search", sid, key, text, first)  -> ("hits", sid, page, rects)*, ("search_progress", sid, done, total)*,
                                         ("search_done", sid)
   ("cancel_search", sid)
@@ -75,6 +77,7 @@ class _Server:
         self.results = results
         self.docs: dict[str, Any] = {}
         self.wanted: list[tuple[str, int, float]] = []
+        self.urgent = 0
         self.sizes_todo: dict[str, int] = {}
         self.sizes_done: dict[str, list[tuple[float, float]]] = {}
         self.searches: OrderedDict[int, list[Any]] = OrderedDict()
@@ -86,7 +89,7 @@ class _Server:
 
     def run(self) -> None:
         while True:
-            idle = not (self.wanted or self.sizes_todo or self.searches or self.queries)
+            idle = not (self.can_render() or self.sizes_todo or self.searches or self.queries)
             if idle:
                 self.requests.poll(None)
             while self.requests.poll(0):
@@ -104,6 +107,7 @@ class _Server:
             self.open(msg[1], msg[2], msg[3])
         elif verb == "want":
             self.wanted = list(msg[1])
+            self.urgent = int(msg[2])
         elif verb == "search":
             _, sid, key, text, first = msg
             doc = self.docs.get(key)
@@ -122,6 +126,7 @@ class _Server:
             self.sizes_todo.pop(msg[1], None)
             self.sizes_done.pop(msg[1], None)
             self.wanted = [w for w in self.wanted if w[0] != msg[1]]
+            self.urgent = min(self.urgent, len(self.wanted))
             if doc is not None:
                 doc.close()
                 self.pymupdf.TOOLS.store_shrink(100)
@@ -148,11 +153,16 @@ class _Server:
         self.sizes_done.pop(key, None)
         self.sizes_todo[key] = 0
 
+    def can_render(self) -> bool:
+        """A visible page is waiting, or a neighbour is and the parent has taken every image sent so far."""
+        return bool(self.wanted) and (self.urgent > 0 or len(self.free_slots) == SLOTS)
+
     def step(self) -> None:
         if self.queries:
             self.answer(self.queries.pop(0))
-        elif self.wanted:
+        elif self.can_render():
             key, page, scale = self.wanted.pop(0)
+            self.urgent = max(0, self.urgent - 1)
             self.render(key, page, scale)
         elif self.sizes_todo:
             key = next(iter(self.sizes_todo))
