@@ -36,16 +36,25 @@ CONTENTS = re.compile(
     re.IGNORECASE,
 )
 _CONTENTS_ANYWHERE = re.compile(
-    r"^\s*(?:table\s+of\s+contents?|contents|inhaltsverzeichnis|inhalt|table\s+des\s+mati|sommaire|[íi]ndice|"
+    r"^\s*(?:table\s+of\s+contents?|c\s?o\s?n\s?t\s?e\s?n\s?t\s?s|inhaltsverzeichnis|inhalt|table\s+des\s+mati|sommaire|[íi]ndice|"
     r"contenido|sumário|inhoud|spis\s+treści|目录|目次|目\s*录)",
     re.IGNORECASE | re.MULTILINE,
 )
+_SPACED = re.compile(r"^(?:\S\s){3,}\S$")
 _LEADER_LINE = re.compile(r"(?:(?:\.\s?|…|·|_){4,}\s*\S{0,8}|\s[0-9ivxlc]{1,4})\s*$", re.MULTILINE)
 _LISTS = re.compile(
     r"^(?:list\s+of\s+(?:figures|tables|illustrations|exhibits|charts|abbreviations)|"
     r"abbildungsverzeichnis|tabellenverzeichnis|liste\s+des\s+(?:figures|tableaux))\b",
     re.IGNORECASE,
 )
+
+
+def is_contents_heading(text: str) -> bool:
+    """"Contents", "Table of Contents", "Inhalt"... also when letter-spaced ("C O N T E N T S")."""
+    text = text.strip()
+    if CONTENTS.match(text):
+        return True
+    return len(text) < 60 and _SPACED.match(text) is not None and CONTENTS.match(text.replace(" ", "")) is not None
 
 
 def find_contents(doc: ExtractedDocument, analysis: Analysis) -> ContentsRegion | None:
@@ -100,7 +109,7 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         rows = _rows_of(doc, number, running)
         if not rows:
             continue
-        heading_at = next((i for i, r in enumerate(rows[:10]) if CONTENTS.match(r.text.strip())), None)
+        heading_at = next((i for i, r in enumerate(rows[:10]) if is_contents_heading(r.text)), None)
         if heading_at is not None:
             top = rows[heading_at].y0 - 1.5 * (rows[heading_at].y1 - rows[heading_at].y0)
             body = [r for r in rows[:heading_at] if r.y0 >= top] + rows[heading_at + 1:]
@@ -116,7 +125,7 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         pages = [number]
         collected = list(body)
         for nxt in range(number + 1, min(doc.page_count, number + MAX_TOC_PAGES) + 1):
-            more = [r for r in _rows_of(doc, nxt, running) if not CONTENTS.match(_EDGE_FOLIO.sub("", r.text.strip()))]
+            more = [r for r in _rows_of(doc, nxt, running) if not is_contents_heading(_EDGE_FOLIO.sub("", r.text))]
             if not more or any(_LISTS.match(r.text) for r in more[:3]):
                 break
             n_more, l_more = _toc_like(more)
