@@ -43,7 +43,7 @@ def build_menus(window: "MainWindow") -> list[QAction]:
     actions.append(_action(file_menu, "Re-&index", window.reindex_selected, None, "actionReindex"))
     actions.append(_action(file_menu, "Re&move from Library…", window.remove_selected, None, "actionRemove"))
     file_menu.addSeparator()
-    actions.append(_action(file_menu, "&Quit", window.close, QKeySequence.StandardKey.Quit, "actionQuit"))
+    actions.append(_action(file_menu, "&Quit", window.close, "Ctrl+Q", "actionQuit"))
 
     edit_menu = bar.addMenu("&Edit")
     copy = _action(edit_menu, "&Copy Selected Text", view.selection.copy, QKeySequence.StandardKey.Copy, "actionCopy")

@@ -267,3 +267,20 @@ def test_geometry_and_splitters_are_remembered(home: Path, qtbot) -> None:  # ty
         assert all(abs(a - b) <= 2 for a, b in zip(second.splitter.sizes(), sizes))
     finally:
         second.close()
+
+
+def test_reindex_recent_menu_and_shortcuts(window: MainWindow, report_pdf: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    doc_id = wait_open(qtbot, window)
+    with qtbot.waitSignal(window.worker.jobFinished, timeout=TIMEOUT) as finished:
+        window.documents.reindex([doc_id])
+    job, result = finished.args
+    assert job.kind == "reindex" and result.status == "ready" and result.page_count == 25
+    assert window.library_panel.model.rows()[0].status == "ready"
+    assert window.recent_menu is not None
+    window.fill_recent_menu()
+    titles = [a.text() for a in window.recent_menu.actions()]
+    assert titles == [window.library.get(doc_id).title]  # type: ignore[union-attr]
+    keys = {a.objectName(): a.shortcut().toString() for a in window.actions_list}
+    assert keys["actionOpen"] == "Ctrl+O" and keys["actionFind"] == "Ctrl+F" and keys["actionGoToPage"] == "Ctrl+G"
+    assert keys["actionZoomIn"] == "Ctrl++" and keys["actionZoomOut"] == "Ctrl+-" and keys["actionQuit"] == "Ctrl+Q"
