@@ -72,7 +72,7 @@ class Worker:
                 try:
                     message = self.conn.recv()
                 except (EOFError, OSError):
-                    return self._crashed()
+                    return self._failed_start()
                 if message[0] == "log":
                     _relog(message)
                 elif message[0] == "fatal":
@@ -83,8 +83,19 @@ class Worker:
                         log.warning("extraction child loaded heavy modules: %s", ", ".join(self.heavy))
                     return None
             elif not self.process.is_alive():
-                return self._crashed()
+                return self._failed_start()
         return JobOutcome("crashed", message="The PDF reader did not start in time.")
+
+    def _failed_start(self) -> JobOutcome:
+        """The child died before its hello: usually the caller's main module cannot be re-imported by 'spawn'
+        (no `if __name__ == "__main__":` guard, or a script read from stdin); its traceback went to stderr."""
+        self.process.join(timeout=2)
+        log.error("extraction child exited with code %s before it was ready", self.process.exitcode)
+        return JobOutcome(
+            "error",
+            error_kind="internal",
+            message=f"the PDF reader process could not start (exit code {self.process.exitcode})",
+        )
 
     def run(
         self,
