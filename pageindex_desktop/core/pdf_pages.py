@@ -11,7 +11,8 @@ one visual line into several lines when spans are far apart (table cells, right-
 does not merge lines across blocks.
 
 Page text is MuPDF's reading order (blocks as the file's content stream groups them), one line per text line
-(cleaned like `Line.text`), a blank line between blocks, words hyphenated across a line break re-joined. Text and
+(cleaned like `Line.text`), a blank line between blocks, words hyphenated across a line break re-joined; a block
+whose "lines" are single words or cells is joined with spaces instead. Text and
 lines come from the same MuPDF text page, so lines follow the text's order; the text is always complete, while
 the lines (the costlier walk) can be skipped for pages that no tree builder will read.
 """
@@ -38,6 +39,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # reader or the model can use: they become spaces.
 _CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127, 0xFFFD]}
 _BOLD_FONTS: dict[str, bool] = {}
+# A block of at least this many lines averaging fewer characters than this is words, not lines: it is read
+# with spaces between them (Type3 fonts that MuPDF splits word by word, table rows split by cell, chart axes).
+FRAGMENT_MIN_LINES = 4
+FRAGMENT_MEAN_CHARS = 5.5
 _SPACES = re.compile(r"\s+")
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -137,9 +142,19 @@ def _text_of(blocks: list[tuple[Any, ...]]) -> str:
         if block[6] != 0:
             continue
         texts = [text for text in (_clean(raw) for raw in block[4].split("\n")) if text]
-        if texts:
+        if len(texts) >= FRAGMENT_MIN_LINES and sum(map(len, texts)) < FRAGMENT_MEAN_CHARS * len(texts):
+            parts.append(" ".join(texts))  # a word or a cell per "line": fragmented fonts, table rows, axes
+        elif texts:
             parts.append(_join_block(texts))
-    return "\n\n".join(parts)
+    if len(parts) < 2:
+        return parts[0] if parts else ""
+    out = parts[0]
+    for part in parts[1:]:  # a paragraph MuPDF cut into blocks at a hyphen ("il-" | "lustrates")
+        if out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and part[:1].islower():
+            out = out[:-1] + part
+        else:
+            out += "\n\n" + part
+    return out
 
 
 def _lines_of(data: dict[str, Any], rotation: pymupdf.Matrix | None = None) -> list[Line]:

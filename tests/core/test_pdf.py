@@ -11,6 +11,7 @@ import pytest
 from pageindex_desktop.core import pdf_helper
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
 from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.pdf_pages import _text_of
 from tests.conftest import corpus_file
 from tests.core.pdf_factory import Text, body, heading, make_image_only_pdf, make_pdf
 
@@ -80,6 +81,24 @@ def test_unmapped_glyphs_are_dropped_from_text() -> None:
     doc = extract(corpus_file("pdfjs__TAMReview.pdf"))  # fonts without a Unicode map: MuPDF yields U+FFFD
     assert "The degree to which an individual believes" in doc.pages[5].text
     assert not any("\ufffd" in p.text or any("\ufffd" in ln.text for ln in p.lines) for p in doc.pages)
+
+
+def test_fragmented_words_read_as_sentences() -> None:
+    text = extract(corpus_file("four-lectures.pdf")).pages[3].text  # Type3 fonts: MuPDF gives a line per word
+    assert "a function on trees it will" in text
+    assert "function top illustrates this" in text  # hyphen re-joined across MuPDF's blocks
+
+
+def test_block_joining_rules() -> None:
+    block = lambda i, text: (0, 0, 1, 1, text, i, 0)  # noqa: E731 - MuPDF's block tuple
+    words = block(0, "one\ntwo\nsix\nten\n")
+    lines = block(1, "A long first line of a paragraph\nand its second line\n")
+    split = [block(2, "a paragraph cut at a hyph-\n"), block(3, "enated word\n")]
+    assert _text_of([words, lines, *split]) == (
+        "one two six ten\n\nA long first line of a paragraph\nand its second line\n\n"
+        "a paragraph cut at a hyphenated word"
+    )
+    assert _text_of([block(0, "\x01\ufffd\ufffd\n")]) == ""
 
 
 def test_progress_reaches_the_end(report: Path) -> None:
