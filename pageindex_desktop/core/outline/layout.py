@@ -43,6 +43,7 @@ _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
 _MATH = re.compile(r"[=<>∈∉⊂⊆⊇∀∃⇒⇔→≤≥±×∑∫√∞≠≈∆△]")
+_BULLETS = frozenset("•·▪◦‣●○■□–—-*►▶✓✔➢➤")
 _LETTER = re.compile(r"[^\W\d_]")
 # Cheap test for "could open with a section number" before the full numbering parse.
 _NUMBER_START = re.compile(
@@ -174,8 +175,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     """A candidate when the row looks like a heading, else None."""
     text = row.text.strip()
     n = len(text)
-    if n < 2 or n > MAX_CHARS or row.crowded:
-        return None
+    if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS:
+        return None  # too short or long, a table cell or run-in head, or a list item
     larger = row.size >= body + max(1.0, 0.12 * body)
     bold = row.bold and not body_bold and row.size >= body - 1.5
     maybe_numbered = _NUMBER_START.match(text) is not None
