@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -426,3 +427,24 @@ def test_an_engine_that_cannot_load_in_the_child_is_a_clear_failure(
     extract_worker.shutdown()
     assert result.status == "failed"
     assert "internal error" in result.error and "no MuPDF in this install" in result.error
+
+
+def test_a_child_that_cannot_start_is_a_clear_failure(home: Path, tmp_path: Path) -> None:
+    """A script read from stdin cannot be re-imported by a 'spawn' child, which then dies before its hello."""
+    pdf = make_pdf(tmp_path / "a.pdf")
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from pageindex_desktop.core.indexer import import_pdf\n"
+        "from pageindex_desktop.core.store import Library\n"
+        f"with Library(Path({str(home)!r})) as library:\n"
+        f"    result = import_pdf(library, Path({str(pdf)!r}))\n"
+        "print(json.dumps(result.to_dict()))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout.strip().splitlines()[-1])
+    assert row["status"] == "failed" and "could not start" in row["error"]
+    with Library(home) as library:
+        assert library.documents()[0].status == "failed"
