@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         self.library = Library(self.home)
         self.library.recover_interrupted()
         self.current_doc = ""
+        self._shown_version = 0.0
         self.recent_menu: QMenu | None = None
         self.renderer = RenderService(self)
         self.worker = ImportWorker(self.home, self)
@@ -128,11 +129,7 @@ class MainWindow(QMainWindow):
             reason = "is not in the library" if record is None else f"is {record.status}"
             self.statusBar().showMessage(f"That document {reason}.", 5000)
             return False
-        roots: list[Node] = self.library.tree(doc_id)
-        labels = self.library.page_labels(doc_id)
-        source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
-                  "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
-        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}")
+        labels = self._show_outline(doc_id)
         self.current_doc = doc_id
         self.viewer.open(doc_id, self.library.pdf_path(doc_id), title=record.title, labels=labels,
                          image_only=record.page_count > 0 and record.image_only_pages >= record.page_count,
@@ -141,6 +138,18 @@ class MainWindow(QMainWindow):
         config.remember_document(config.app_settings(), doc_id)
         self.setWindowTitle(f"{record.title} — PageIndex Desktop")
         return True
+
+    def _show_outline(self, doc_id: str) -> list[str]:
+        """Load a document's tree into the outline panel; returns its page labels."""
+        record = self.library.get(doc_id)
+        assert record is not None
+        roots: list[Node] = self.library.tree(doc_id)
+        labels = self.library.page_labels(doc_id)
+        source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
+                  "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
+        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}")
+        self._shown_version = record.updated_at
+        return labels
 
     # ---- menu slots -------------------------------------------------------------------------------------
 
@@ -196,13 +205,17 @@ class MainWindow(QMainWindow):
         self.page_status.setText(f"Page {page}{extra} of {self.viewer.view.page_count()}")
 
     def _library_changed(self) -> None:
-        if not self.sync.active:
+        if not self.sync.active or not self.current_doc:
             return
-        if self.current_doc and self.library.get(self.current_doc) is None:
+        record = self.library.get(self.current_doc)
+        if record is None:
             self.current_doc = ""
             self.outline.clear()
             self.viewer.close_document()
             self.setWindowTitle("PageIndex Desktop")
+        elif record.status == "ready" and record.updated_at != self._shown_version:
+            self._show_outline(self.current_doc)  # re-indexed: a new tree for the same pages
+            self.outline.follow_page(self.viewer.view.current_page())
 
     # ---- window ----------------------------------------------------------------------------------------
 

@@ -74,6 +74,7 @@ class PageView(QAbstractScrollArea):
         renderer.imageReady.connect(self._on_image)
         renderer.sizesReady.connect(self._on_sizes)
         renderer.passageFound.connect(self._on_passage)
+        renderer.restarted.connect(self._schedule)
         self._passage_request = 0
         self.viewport().setMouseTracking(False)
 

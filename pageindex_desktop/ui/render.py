@@ -21,6 +21,7 @@ from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, serve
 
 log = logging.getLogger(__name__)
 
+MAX_RESTARTS = 5
 CACHE_BYTES = 128 * 1024 * 1024  # about 40 pages at fit width on a 1600-pixel-wide screen
 
 
@@ -170,6 +171,7 @@ class RenderService(QObject):
     """Main-thread front of the render thread: typed requests in, typed signals out."""
 
     ready = Signal()  # the render process is up (pymupdf loaded)
+    restarted = Signal()  # a new render process replaced one that died; views ask for their pages again
     opened = Signal(str, int, float, float, str)  # key, page_count, first width, first height (points), error
     sizesReady = Signal(str, int, list)  # key, first page number, [(w, h), ...]
     imageReady = Signal(str, int, float)  # key, page, scale (the image is in `cache`)
@@ -185,17 +187,39 @@ class RenderService(QObject):
         self.cache = PageCache(cache_bytes)
         self._ids = itertools.count(1)
         self.is_ready = False
-        self._thread = RenderThread(self)
-        self._thread.message.connect(self._on_message)
-        self._thread.imageReady.connect(self._on_image)
-        self._thread.start()
+        self.restarts = 0
+        self._closing = False
+        self._open_docs: dict[str, tuple[str, str | None]] = {}  # key -> (path, password), for a restart
+        self._thread = self._start_thread()
+
+    def _start_thread(self) -> RenderThread:
+        thread = RenderThread(self)
+        thread.message.connect(self._on_message)
+        thread.imageReady.connect(self._on_image)
+        thread.finished.connect(self._on_thread_finished)
+        thread.start()
+        return thread
+
+    def _on_thread_finished(self) -> None:
+        """The render process died (MuPDF crashed on a page): start a new one and re-open the documents."""
+        if self._closing or self.sender() is not self._thread or self.restarts >= MAX_RESTARTS:
+            return
+        self.restarts += 1
+        log.warning("restarting the render process (%d)", self.restarts)
+        self.is_ready = False
+        self._thread = self._start_thread()
+        for key, (path, password) in self._open_docs.items():
+            self._thread.post(("open", key, path, password))
+        self.restarted.emit()
 
     def open(self, key: str, path: str, password: str | None = None) -> None:
         """Open (or re-open) a PDF under `key`; `opened` follows."""
+        self._open_docs[key] = (path, password)
         self._thread.post(("open", key, path, password))
 
     def close_document(self, key: str) -> None:
         """Release a PDF and its cached pages."""
+        self._open_docs.pop(key, None)
         self.cache.drop(key)
         self._thread.post(("close", key))
 
@@ -229,6 +253,7 @@ class RenderService(QObject):
 
     def shutdown(self) -> None:
         """Stop the render process and the thread; called when the window closes."""
+        self._closing = True
         self._thread.stop()
 
     def process_id(self) -> int:

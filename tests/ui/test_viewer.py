@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 from pageindex_desktop.ui.main_window import MainWindow
@@ -46,3 +48,16 @@ def test_dragging_over_a_line_selects_its_words_and_ctrl_c_copies_them(window: M
     QApplication.clipboard().clear()
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert QApplication.clipboard().text() == "This is page 2 of the sample report."
+
+
+def test_the_viewer_survives_a_crash_of_the_render_process(window: MainWindow, report_pdf: Path,
+                                                           qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    with qtbot.waitSignal(window.renderer.restarted, timeout=20000):
+        os.kill(window.renderer.process_id(), signal.SIGKILL)
+    view.go_to_page(20)
+    qtbot.waitUntil(lambda: view.was_shown(20), timeout=20000)
+    assert window.renderer.restarts == 1
