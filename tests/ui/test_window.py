@@ -7,6 +7,7 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.app import build_window, parse_args
+from pageindex_desktop.ui.library_model import FilterRole
 from pageindex_desktop.ui.main_window import MainWindow
 from pageindex_desktop.ui.qt import (
     QApplication,
@@ -14,10 +15,12 @@ from pageindex_desktop.ui.qt import (
     QDropEvent,
     QInputDialog,
     QMimeData,
+    QPoint,
     QPointF,
     Qt,
     QTimer,
     QUrl,
+    QWheelEvent,
 )
 from tests.ui.conftest import make_pdf
 
@@ -75,6 +78,9 @@ def test_dropping_a_folder_imports_every_pdf_in_it(window: MainWindow, tmp_path:
     qtbot.waitUntil(lambda: sorted(r.status for r in window.library_panel.model.rows()) == ["ready", "ready"],
                     timeout=TIMEOUT)
     assert sorted(d.page_count for d in window.library.documents()) == [6, 8]
+    qtbot.keyClicks(window.library_panel.filter, "B")
+    assert window.library_panel.proxy.rowCount() == 1
+    assert window.library_panel.proxy.index(0, 0).data(FilterRole).endswith("b.pdf")
 
 
 def test_command_line_files_are_imported_and_the_first_opens(home: Path, report_pdf: Path, tmp_path: Path,
@@ -127,6 +133,13 @@ def test_zoom_and_keyboard_navigation(window: MainWindow, report_pdf: Path, qtbo
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert abs(view.zoom() - fit) < 1e-6
+    centre = QPointF(view.viewport().rect().center())
+    wheel = QWheelEvent(centre, QPointF(view.viewport().mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 240),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier, Qt.ScrollPhase.NoScrollPhase,
+                        False)
+    QApplication.sendEvent(view.viewport(), wheel)
+    assert abs(view.zoom() - fit * 1.44) < 1e-6  # two notches of Ctrl+wheel
+    view.set_zoom(fit)
     view.fit_page()
     qtbot.waitUntil(lambda: view.was_shown(1), timeout=TIMEOUT)
     assert view.page_rect(1).height() <= view.viewport().height()
