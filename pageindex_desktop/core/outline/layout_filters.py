@@ -175,6 +175,7 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
             first_kind.setdefault(cand.style[:2], cand.style[2])
 
     def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:
+        """The style an unnumbered style ranks with."""
         kind = style[2] if style[2] != "none" else first_kind.get(style[:2], "none")
         return (style[0], style[1], kind)
 
@@ -184,6 +185,7 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         seen_key[k] = min(seen_key.get(k, first_seen[style]), first_seen[style])
 
     def order(k: tuple[float, bool, str]) -> tuple[float, int, int, int]:
+        """Sort key: larger, then bold, then shallower numbering, then seen earlier."""
         size, bold, kind = k
         depth = int(kind[7:]) if kind.startswith("decimal") else 0
         return (-size, 0 if bold else 1, depth, seen_key[k])

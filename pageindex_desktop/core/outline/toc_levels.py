@@ -9,6 +9,8 @@ PART_KINDS = frozenset({"keyword:part", "keyword:book", "keyword:teil", "keyword
 
 
 class _Indented(Protocol):
+    """What level assignment needs from a contents entry."""
+
     x0: float
     toc_page: int
     numbered: int
@@ -38,6 +40,7 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
         if not clusters or x - clusters[-1] > CLUSTER_TOLERANCE:
             clusters.append(x)
     def cluster_rank(entry: _Indented) -> int:
+        """1 + the number of indentation steps left of the entry."""
         x = entry.x0 - shift[entry.toc_page]
         return 1 + sum(1 for c in clusters[1:] if x > c - CLUSTER_TOLERANCE / 2 + 0.01)
 

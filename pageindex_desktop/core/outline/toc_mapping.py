@@ -121,6 +121,7 @@ class _FolioMap:
     """Printed page numbers seen in headers/footers, to turn a printed number into a physical page."""
 
     def __init__(self, folios: dict[int, tuple[int, bool]]) -> None:
+        """Index the folios as sorted (printed, physical) pairs, arabic and roman apart."""
         self.points = {False: sorted((v, p) for p, (v, r) in folios.items() if not r),
                        True: sorted((v, p) for p, (v, r) in folios.items() if r)}
 
