@@ -15,6 +15,7 @@ from pageindex_desktop.ui.overlays import Overlays, Rect
 from pageindex_desktop.ui.qt import (
     QAbstractScrollArea,
     QColor,
+    QEvent,
     QGuiApplication,
     QKeyEvent,
     QPainter,
@@ -386,6 +387,12 @@ class PageView(QAbstractScrollArea):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._relayout(self._anchor())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.DevicePixelRatioChange:  # moved to a screen with another scale
+            self._schedule()
+            self.viewport().update()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
