@@ -135,25 +135,39 @@ def _label(page: pymupdf.Page) -> str:
         return ""
 
 
+def _continues(prev: tuple[Any, ...], prev_lines: int, block: tuple[Any, ...]) -> bool:
+    """True when `block` starts right under `prev` in the same column: the next line of one paragraph."""
+    line_height = (prev[3] - prev[1]) / max(1, prev_lines)
+    gap = block[1] - prev[3]
+    return -0.5 * line_height < gap < 0.75 * line_height and max(prev[0], block[0]) < min(prev[2], block[2])
+
+
 def _text_of(blocks: list[tuple[Any, ...]]) -> str:
-    """Page text from MuPDF's text blocks: lines cleaned, words re-joined across hyphens, blank line between blocks."""
-    parts: list[str] = []
+    """Page text from MuPDF's text blocks: lines cleaned, words re-joined across hyphens, blank line between blocks.
+
+    Blocks that continue the previous one's paragraph (set line by line, as some typesetters do) are joined
+    with a plain line break.
+    """
+    out = ""
+    prev: tuple[Any, ...] | None = None
+    prev_lines = 0
     for block in blocks:
         if block[6] != 0:
             continue
         texts = [text for text in (_clean(raw) for raw in block[4].split("\n")) if text]
+        if not texts:
+            continue
         if len(texts) >= FRAGMENT_MIN_LINES and sum(map(len, texts)) < FRAGMENT_MEAN_CHARS * len(texts):
-            parts.append(" ".join(texts))  # a word or a cell per "line": fragmented fonts, table rows, axes
-        elif texts:
-            parts.append(_join_block(texts))
-    if len(parts) < 2:
-        return parts[0] if parts else ""
-    out = parts[0]
-    for part in parts[1:]:  # a paragraph MuPDF cut into blocks at a hyphen ("il-" | "lustrates")
-        if out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and part[:1].islower():
-            out = out[:-1] + part
+            part = " ".join(texts)  # a word or a cell per "line": fragmented fonts, table rows, axes
         else:
-            out += "\n\n" + part
+            part = _join_block(texts)
+        if not out:
+            out = part
+        elif out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and part[:1].islower():
+            out = out[:-1] + part  # a paragraph MuPDF cut into blocks at a hyphen ("il-" | "lustrates")
+        else:
+            out += ("\n" if prev is not None and _continues(prev, prev_lines, block) else "\n\n") + part
+        prev, prev_lines = block, len(texts)
     return out
 
 

@@ -101,6 +101,17 @@ def test_block_joining_rules() -> None:
     assert _text_of([block(0, "\x01\ufffd\ufffd\n")]) == ""
 
 
+def test_blocks_set_line_by_line_join_as_one_paragraph() -> None:
+    first = (72, 100, 400, 110, "The first line of a paragraph set\n", 0, 0)
+    second = (72, 116, 400, 126, "as one block per line by the typesetter.\n", 1, 0)
+    after_a_gap = (72, 150, 400, 160, "A new paragraph after a gap.\n", 2, 0)
+    other_column = (420, 162, 560, 172, "Beside, in another column.\n", 3, 0)
+    assert _text_of([first, second, after_a_gap, other_column]) == (
+        "The first line of a paragraph set\nas one block per line by the typesetter.\n\n"
+        "A new paragraph after a gap.\n\nBeside, in another column."
+    )
+
+
 def test_progress_reaches_the_end(report: Path) -> None:
     seen: list[tuple[int, int]] = []
     extract(report, progress=lambda done, total: seen.append((done, total)))
