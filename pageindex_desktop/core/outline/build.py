@@ -6,14 +6,15 @@ is recorded in `Outline.source`. Whatever wins goes through the same assembly (s
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.assemble import assemble, number_nodes, verify_nodes
 from pageindex_desktop.core.outline.bookmarks import bookmark_headings
+from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.pages import page_groups
+from pageindex_desktop.core.outline.toc_page import find_toc_headings
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Heading, Node, Outline, walk
 
 log = logging.getLogger(__name__)
@@ -25,15 +26,6 @@ LAYOUT_MIN_VERIFIED = 0.6
 MIN_TEXT_PAGE_SHARE = 0.2
 
 HeadingFinder = Callable[[ExtractedDocument], "list[Heading] | None"]
-
-
-def _finder(module: str, name: str) -> HeadingFinder | None:
-    """A heading finder of another outline module, or None while that module is not in this checkout."""
-    try:
-        return getattr(importlib.import_module(f"pageindex_desktop.core.outline.{module}"), name)  # type: ignore[no-any-return]
-    except (ImportError, AttributeError):
-        log.warning("outline source %s.%s is not available", module, name)
-        return None
 
 
 def _sections(nodes: list[Node]) -> list[Node]:
@@ -60,7 +52,7 @@ def _text_pages(doc: ExtractedDocument) -> int:
 def accept(
     source: str, headings: list[Heading] | None, doc: ExtractedDocument, least: int, share: float
 ) -> Outline | None:
-    """Assemble `headings` and keep the tree when there are `least` of them and `share` are printed where they start."""
+    """Assemble `headings`; keep the tree when there are `least` of them and `share` are printed where they start."""
     if not headings or len(headings) < least:
         log.info("%s: %d headings, not enough", source, len(headings or []))
         return None
@@ -92,17 +84,10 @@ def build_outline(doc: ExtractedDocument, use_bookmarks: bool = True) -> Outline
     if _text_pages(doc) < max(1, MIN_TEXT_PAGE_SHARE * doc.page_count):
         log.info("no text layer on most pages: page groups")
         return fallback_outline(doc)
-    toc_finder = _finder("toc_page", "find_toc_headings")
-    if toc_finder is not None:
-        outline = accept("toc_page", _safe(toc_finder, doc), doc, TOC_MIN_HEADINGS, TOC_MIN_VERIFIED)
-        if outline is not None:
-            return outline
-    layout_finder = _finder("layout", "find_layout_headings")
-    if layout_finder is not None:
-        outline = accept("layout", _safe(layout_finder, doc), doc, _min_headings(doc), LAYOUT_MIN_VERIFIED)
-        if outline is not None:
-            return outline
-    return fallback_outline(doc)
+    outline = accept("toc_page", _safe(find_toc_headings, doc), doc, TOC_MIN_HEADINGS, TOC_MIN_VERIFIED)
+    if outline is None:
+        outline = accept("layout", _safe(find_layout_headings, doc), doc, _min_headings(doc), LAYOUT_MIN_VERIFIED)
+    return outline if outline is not None else fallback_outline(doc)
 
 
 def _safe(finder: HeadingFinder, doc: ExtractedDocument) -> list[Heading] | None:
