@@ -1,4 +1,4 @@
-"""Source selection: bookmarks first when usable, then printed contents, layout, page groups; the tree contract holds."""
+"""Source selection: usable bookmarks first, then printed contents, layout, page groups; the tree contract holds."""
 
 from __future__ import annotations
 
