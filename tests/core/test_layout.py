@@ -199,3 +199,17 @@ def test_sentence_case_heading_set_larger_is_found(tmp_path: Path) -> None:
     doc.save(path)
     headings = find_layout_headings(extract(path))
     assert [(h.title, h.page) for h in headings] == [("Pistes cyclables et sentiers utilitaires", 2)]
+
+
+def test_chapter_label_line_joins_the_title_below(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    _page_of(doc, [(150, 200, "A Book About Rivers", 24, True)])
+    for number, title in enumerate(["Introduction", "Rivers of the North"], start=1):
+        _page_of(doc, [(72, 150, f"Chapter {number}", 20, True), (72, 200, title, 24, True),
+                       *_paragraph(72, 260, 30, 80)])
+        _page_of(doc, _paragraph(72, 80, 45, 80))
+    path = tmp_path / "book.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    expected = [("Chapter 1 Introduction", 2), ("Chapter 2 Rivers of the North", 4)]
+    assert [(h.title, h.page) for h in headings] == expected

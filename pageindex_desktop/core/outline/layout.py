@@ -112,7 +112,9 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
-            if candidates and _continues(candidates[-1], row, i, body, page.width, left):
+            if candidates and (
+                _continues(candidates[-1], row, i, body, page.width, left) or _names_label(candidates[-1], row, i, body)
+            ):
                 prev = candidates[-1]
                 prev.text = f"{prev.text} {row.text.strip()}"
                 prev.last_index = i
@@ -314,6 +316,18 @@ def _title_like(words: list[str]) -> bool:
         return False
     caps = sum(1 for w in significant if w[0].isupper())
     return caps >= 0.6 * len(significant) or len(significant) <= 3
+
+
+def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
+    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings)."""
+    if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
+        return False
+    num = leading_number(prev.text)
+    if num is None or num.rest or not (row.bold or row.size >= body + 1.0) or len(row.text) > MAX_CHARS:
+        return False
+    if leading_number(row.text) is not None:
+        return False  # "PART I" then "Item 1. Business": two headings
+    return 0 <= row.y0 - prev.bottom <= 4 * (row.y1 - row.y0) and row.text[:1].isupper()
 
 
 def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
