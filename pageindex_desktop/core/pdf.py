@@ -175,9 +175,8 @@ def extract_pages(
 
     Chunks shrink as the pages left run out (at most a third of them goes to a helper at once); when this
     process reaches a chunk a helper still holds, it reads that chunk itself and the helper's late reply is
-    dropped. A chunk a helper fails on is
-    read here too. So the result is the same for any number of workers, and a slow or dead helper costs nothing
-    but its share.
+    dropped. A chunk a helper fails on is read here too. So the result is the same for any number of workers,
+    and a slow or dead helper costs nothing but its share.
     """
     total = doc.page_count
     count = _auto_workers(total) if workers is None else max(1, workers)
@@ -244,4 +243,4 @@ def extract_pages(
             helper.send(("close",))
     if progress is not None:
         progress(total, total)
-    return [page for page in pages if page is not None]
+    return [page if page is not None else read(index) for index, page in enumerate(pages)]
