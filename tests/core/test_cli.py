@@ -76,6 +76,13 @@ def test_import_json_one_object_per_file_and_exit_1_when_one_fails(home: Path, t
     assert "not a PDF" in assert_one_line_error(proc)
 
 
+def test_no_bookmarks_builds_the_tree_from_the_pages(home: Path, tmp_path: Path) -> None:
+    proc = run(home, "import", "--json", "--no-bookmarks", str(make_pdf(tmp_path / "h.pdf")))
+    row = json.loads(proc.stdout)
+    assert row["status"] == "ready" and row["outline_source"] in ("toc_page", "layout", "pages")
+    assert row["outline_source"] != "bookmarks"
+
+
 def test_import_text_mode_and_reimport(library_with_doc: tuple[Path, str], tmp_path: Path) -> None:
     home, doc_id = library_with_doc
     proc = run(home, "import", str(tmp_path / "handbook.pdf"))
