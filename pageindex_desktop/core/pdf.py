@@ -91,7 +91,7 @@ def _metadata_title(doc: pymupdf.Document) -> str:
 def _toc(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
     """Embedded bookmarks as (level, cleaned title, 1-based page or -1); [] when the outline is unreadable."""
     try:
-        raw = doc.get_toc(simple=False)
+        raw = doc.get_toc(simple=True)
     except Exception:
         log.warning("outline could not be read", exc_info=True)
         return []
