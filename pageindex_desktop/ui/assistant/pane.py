@@ -214,7 +214,7 @@ class AssistantPane(QWidget):
         self.exchanges.append(exchange)
         self._set_running(qid)
         self.worker.post("ask", (qid, question))
-        self.render()
+        self._append_live()
         return True
 
     def ask_typed(self) -> None:
@@ -305,6 +305,23 @@ class AssistantPane(QWidget):
         if live is None or self._live_start is None:
             self.render()
             return
+        self._replace_tail(exchange_html(len(self.exchanges) - 1, live, self.theme()))
+
+    def _append_live(self) -> None:
+        """Show a new question below the transcript without laying the earlier answers out again."""
+        if len(self.exchanges) < 2 or self._live_start is not None:
+            self.render()
+            return
+        with self._scroll_kept():
+            cursor = QTextCursor(self.browser.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertBlock()
+            self._live_start = cursor.position()
+        self._replace_tail(exchange_html(len(self.exchanges) - 1, self.exchanges[-1], self.theme()))
+
+    def _replace_tail(self, html: str) -> None:
+        """Replace the transcript from the live answer's start to the end with `html`."""
+        assert self._live_start is not None
         with self._scroll_kept():
             cursor = QTextCursor(self.browser.document())
             cursor.setPosition(self._live_start)
@@ -315,7 +332,7 @@ class AssistantPane(QWidget):
                 listed.remove(cursor.block())
             cursor.setBlockFormat(QTextBlockFormat())
             cursor.setCharFormat(QTextCharFormat())
-            cursor.insertHtml(exchange_html(len(self.exchanges) - 1, live, self.theme()))
+            cursor.insertHtml(html)
 
     @contextmanager
     def _scroll_kept(self) -> Iterator[None]:
@@ -415,7 +432,13 @@ class AssistantPane(QWidget):
             self._refresh_after = False
             self.refresh_scope()
         self._render_timer.stop()
-        self.render()
+        if self._live_start is not None and self.exchanges and self.exchanges[-1] is exchange:
+            number = len(self.exchanges) - 1
+            self._cache[id(exchange)] = exchange_html(number, exchange, self.theme())
+            self._replace_tail(self._cache[id(exchange)])  # the finished answer, without laying out the rest
+            self._live_start = None
+        else:
+            self.render()
 
     # ---- links -----------------------------------------------------------------------------------------
 
