@@ -32,6 +32,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+SWITCH_INTERVAL_S = 0.001
+
+
+def tune_interpreter() -> None:
+    """Hand the GIL over every 1 ms instead of 5 ms: the window's worker threads (render, import, assistant)
+    run Python between blocking calls, and the main thread must get back to painting quickly."""
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+
+
 def setup_logging(level: int = logging.INFO) -> Path | None:
     """A rotating log file in the per-user log dir plus the in-memory buffer of Help ▸ Show Log."""
     from pageindex_desktop.ui.log_view import FORMAT, ring_buffer
@@ -98,6 +107,7 @@ def build_window(argv: list[str], home: Path | None = None) -> "MainWindow":
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `pageindex-desktop` (the gui script)."""
     multiprocessing.freeze_support()
+    tune_interpreter()
     from pageindex_desktop.ui.qt import QApplication, QCoreApplication
 
     QCoreApplication.setOrganizationName(APP_AUTHOR)

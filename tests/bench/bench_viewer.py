@@ -74,8 +74,10 @@ def big_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
 
 
 def _window(home: Path, qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    from pageindex_desktop.app import tune_interpreter
     from pageindex_desktop.ui.main_window import MainWindow
 
+    tune_interpreter()  # as app.main() does
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     window = MainWindow(home)
     qtbot.addWidget(window)
