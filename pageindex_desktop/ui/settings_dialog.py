@@ -94,8 +94,7 @@ class SettingsDialog(QDialog):
         self.models: list[str] = []
         self._build()
         self._load(self.original)
-        self._probe()
-        self.refresh_models(quiet=True)
+        self._probe()  # the model list is fetched once it is known whether there is a key
 
     # ---- layout ----------------------------------------------------------------------------------------
 
@@ -209,7 +208,6 @@ class SettingsDialog(QDialog):
         if self.index_model.currentText().strip() in defaults:
             self.index_model.setEditText(preset.index_model)
         self._probe()
-        self.refresh_models(quiet=True)
 
     def _show_notes(self) -> None:
         notes = []
@@ -265,6 +263,16 @@ class SettingsDialog(QDialog):
     def _probed(self, state: KeyState) -> None:
         self.keys = state
         self._show_notes()
+        self.refresh_models(quiet=True)
+
+    def _worth_asking(self) -> bool:
+        """Fetch the model list unprompted only where it can work: a real URL, and a key where one is needed."""
+        url = self.current().effective_base_url()
+        preset = PRESETS.get(str(self.provider.currentData()))
+        if not url or "YOUR-RESOURCE" in url:
+            return False
+        has_key = bool(self.key.text().strip()) or self.keys.stored or self.keys.env
+        return preset is None or not preset.needs_key or has_key
 
     def _endpoint_maker(self) -> Callable[[], Endpoint]:
         """A function (run on a task: the keychain may be slow) giving the endpoint the dialog shows now."""
@@ -282,7 +290,7 @@ class SettingsDialog(QDialog):
 
     def refresh_models(self, quiet: bool = False) -> None:
         """Fill the model boxes from the endpoint's list (on a task); `quiet` hides failures."""
-        if not self.current().effective_base_url():
+        if not self.current().effective_base_url() or (quiet and not self._worth_asking()):
             return
         make = self._endpoint_maker()
         self.refresh_button.setEnabled(False)

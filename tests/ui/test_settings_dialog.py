@@ -120,6 +120,7 @@ def test_test_connection_failures_are_sentences(home: Path, fake: FakeOpenAI, qt
 def test_presets_fill_the_url_and_no_keychain_is_explained(home: Path, no_keychain: None, qtbot) -> None:  # type: ignore[no-untyped-def]
     dialog = open_dialog(home, qtbot)
     assert dialog.provider.currentText() == "OpenAI" and dialog.url.text() == "https://api.openai.com/v1"
+    assert not dialog._worth_asking()  # no key anywhere: the dialog does not call OpenAI by itself
     assert not dialog.key.isEnabled() and "OPENAI_API_KEY" in dialog.key_note.text()  
     names = [dialog.provider.itemText(i) for i in range(dialog.provider.count())]
     assert names == ["OpenAI", "Azure OpenAI", "Ollama", "LM Studio", "Custom (OpenAI-compatible)"]
@@ -127,14 +128,14 @@ def test_presets_fill_the_url_and_no_keychain_is_explained(home: Path, no_keycha
     assert dialog.url.text() == "http://localhost:11434/v1" and dialog.chat_model.currentText() == ""
     dialog.provider.setCurrentIndex(names.index("LM Studio"))
     assert dialog.url.text() == "http://localhost:1234/v1"
-    dialog.url.setText("http://my-server:8000/v1")
+    dialog.url.setText("http://127.0.0.1:9/v1")
     dialog.provider.setCurrentIndex(names.index("Custom (OpenAI-compatible)"))
-    assert dialog.url.text() == "http://my-server:8000/v1"  # a URL the user typed is kept
+    assert dialog.url.text() == "http://127.0.0.1:9/v1"  # a URL the user typed is kept
     dialog.chat_model.setEditText("qwen2.5:7b")
     qtbot.waitUntil(lambda: not tasks.running(), timeout=TIMEOUT)
     with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
         dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
-    assert load_settings(home) == ModelSettings(provider="custom", base_url="http://my-server:8000/v1",
+    assert load_settings(home) == ModelSettings(provider="custom", base_url="http://127.0.0.1:9/v1",
                                                 chat_model="qwen2.5:7b")
 
 
