@@ -283,6 +283,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with its usage errors kept to one line on stderr (exit code 2)."""
 
     def error(self, message: str) -> Any:
+        """Print one line (no usage block) and exit with code 2."""
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
