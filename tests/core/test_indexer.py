@@ -448,3 +448,19 @@ def test_a_child_that_cannot_start_is_a_clear_failure(home: Path, tmp_path: Path
     assert row["status"] == "failed" and "could not start" in row["error"]
     with Library(home) as library:
         assert library.documents()[0].status == "failed"
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [
+        ("arxiv__1706.03762.pdf", "Attention Is All You Need"),  # no metadata title; rotated arXiv stamp ignored
+        ("four-lectures.pdf", "four-lectures"),  # metadata title is 'four-lectures.dvi'
+        ("2023-annual-report.pdf", "Annual Report, 2023"),  # a real metadata title
+    ],
+)
+def test_titles_of_corpus_files(name: str, title: str) -> None:
+    from pageindex_desktop.core.pdf import extract
+    from tests.conftest import corpus_file
+
+    path = corpus_file(name)
+    assert choose_title(extract(path, workers=1), path.name) == title
