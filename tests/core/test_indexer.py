@@ -175,6 +175,29 @@ def test_a_child_that_dies_mid_import_fails_cleanly(home: Path, tmp_path: Path, 
         os.kill(killed[0], 0)
 
 
+@needs_proc
+def test_a_child_that_stops_responding_is_stopped(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGSTOP freezes the child mid-extraction, as a pathological file would; the stall timeout ends it."""
+    monkeypatch.setattr(extract_worker, "STALL_SECONDS", 1.0)
+    pdf = make_pdf(tmp_path / "long.pdf", sections=40, pages_per_section=5)
+    frozen: list[int] = []
+
+    def on_progress(event: ImportProgress) -> None:
+        if event.stage == "extracting" and event.done > 0 and not frozen:
+            frozen.append(active_child_pid())
+            os.kill(frozen[0], signal.SIGSTOP)
+
+    with Library(home) as library:
+        started = time.monotonic()
+        result = import_pdf(library, pdf, on_progress=on_progress)
+        assert time.monotonic() - started < 20
+        assert result.status == "failed" and "stopped responding" in result.error
+        assert counts(home, result.doc_id) == (0, 0)
+    assert not Path(f"/proc/{frozen[0]}").exists() or _state(frozen[0]) == "Z"
+
+
 def test_reindex_switches_source_and_a_cancelled_reindex_keeps_the_index(home: Path, tmp_path: Path) -> None:
     pdf = make_pdf(tmp_path / "a.pdf")
     with Library(home) as library:
