@@ -48,6 +48,7 @@ class RenderThread(QThread):
         self._early: list[tuple[Any, ...]] = []  # requests made before the process started
         self._stopping = False
         self.pid = 0  # the render process, once started
+        self.render_ms: dict[tuple[str, int], float] = {}  # MuPDF's own time for the last render of a page
 
     def post(self, msg: tuple[Any, ...]) -> None:
         """Send a request to the render process (queued until it has started)."""
@@ -109,7 +110,8 @@ class RenderThread(QThread):
     def _receive(self, res_r: Connection) -> None:
         msg = res_r.recv()
         if msg[0] == "image":
-            _, key, page, scale, width, height, stride, slot = msg
+            _, key, page, scale, width, height, stride, slot, render_ms = msg
+            self.render_ms[(key, page)] = render_ms
             start = slot * SLOT_BYTES
             view = self._arena.buf[start : start + stride * height]
             try:
@@ -255,6 +257,10 @@ class RenderService(QObject):
         """Stop the render process and the thread; called when the window closes."""
         self._closing = True
         self._thread.stop()
+
+    def render_time_ms(self, key: str, page: int) -> float | None:
+        """How long MuPDF took for the last rendering of a page, in the render process (benchmarks)."""
+        return self._thread.render_ms.get((key, page))
 
     def process_id(self) -> int:
         """Pid of the render process (0 before it started); benchmarks add its memory to the window's."""

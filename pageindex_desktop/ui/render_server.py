@@ -15,7 +15,7 @@ Requests (tuples, first item the verb):
   ("passage", rid, key, page, text)  -> ("passage", rid, key, page, rects)
   ("words", rid, key, page)          -> ("words", rid, key, page, [(x0, y0, x1, y1, word, block, line), ...])
   ("close", key), ("quit",)
-Rendered pages come back as ("image", key, page, scale, width, height, stride, slot): the RGB bytes are in
+Rendered pages come back as ("image", key, page, scale, width, height, stride, slot, render_ms): the RGB bytes are in
 slot `slot` of the shared-memory arena, which the parent hands back with ("ack", slot) once it copied them.
 Pixels never go through the pipe: 3 MB read in 64 KB chunks by a thread that must win the GIL back for every
 chunk took up to 250 ms while the window was busy; one memcpy from shared memory does not wait on anything.
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections import OrderedDict
 from multiprocessing.connection import Connection
 from typing import Any
@@ -174,6 +175,7 @@ class _Server:
         doc = self.docs.get(key)
         if doc is None or not 1 <= page <= doc.page_count:
             return
+        started = time.perf_counter()
         try:
             pdf_page = doc.load_page(page - 1)
             rect = pdf_page.rect
@@ -182,13 +184,14 @@ class _Server:
         except Exception as exc:  # a broken page must not take the viewer down
             self.results.send(("render_error", key, page, str(exc)))
             return
+        render_ms = (time.perf_counter() - started) * 1000
         while not self.free_slots:  # the parent still copies the previous images: serve requests meanwhile
             if not self.handle(self.requests.recv()):
                 raise EOFError
         slot = self.free_slots.pop(0)
         size = pix.stride * pix.height
         self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + size] = pix.samples_mv
-        self.results.send(("image", key, page, scale, pix.width, pix.height, pix.stride, slot))
+        self.results.send(("image", key, page, scale, pix.width, pix.height, pix.stride, slot, render_ms))
         self.renders += 1
         if self.renders % 64 == 0:
             self.pymupdf.TOOLS.store_shrink(50)
