@@ -33,6 +33,9 @@ class LibrarySync(QObject):
         self.worker = worker
         self.panel = panel
         self.active = True  # False once the window closes: late queued signals are ignored
+        # files that failed before they were copied in (missing, unreadable) have no store row: keep their
+        # reason on screen until the next import starts
+        self.unstored_failures: dict[str, LibraryRow] = {}
         worker.jobsChanged.connect(self.refresh)
         worker.libraryChanged.connect(self.refresh)
         worker.progress.connect(self._on_progress)
@@ -59,6 +62,7 @@ class LibrarySync(QObject):
             if job is not None:
                 row = self._with_job(row, job)
             rows.append(row)
+        rows += [r for k, r in self.unstored_failures.items() if all(k != j.doc_id for j in jobs)]
         for job in jobs:
             if not job.doc_id and job.path is not None:
                 base = LibraryRow(key=job_key(job), doc_id="", title=job.path.stem, file_name=job.path.name,
@@ -100,7 +104,19 @@ class LibrarySync(QObject):
                 self.documentReady.emit(result.doc_id)
         else:
             self.statusMessage.emit(f"{name}: {result.error}")
+            if not result.doc_id and job.path is not None:
+                key = f"failed:{job.path}"
+                self.unstored_failures[key] = LibraryRow(key=key, doc_id="", title=job.path.stem,
+                                                         file_name=job.path.name, status="failed",
+                                                         error=result.error)
+                self.refresh()
             self.importFailed.emit(job, result)
+
+    def clear_unstored_failures(self) -> None:
+        """A new import starts: forget the failures of files that never made it into the library."""
+        if self.unstored_failures:
+            self.unstored_failures.clear()
+            self.refresh()
 
 
 def _stage_text(job: Job) -> str:

@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
     def import_paths(self, paths: Iterable[str | Path], open_when_done: bool = True) -> list[Job]:
         """Queue PDFs (folders are searched for PDFs); the first one opens when it is ready."""
         files = pdf_paths(Path(p) for p in paths)
+        self.sync.clear_unstored_failures()
         jobs = []
         for index, path in enumerate(files):
             jobs.append(self.worker.submit(Job("import", path=path, open_when_done=open_when_done and index == 0)))

@@ -99,6 +99,14 @@ def test_command_line_files_are_imported_and_the_first_opens(home: Path, report_
         window.close()
 
 
+def test_a_missing_file_shows_as_failed_with_its_reason(window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([tmp_path / "nowhere.pdf"])
+    qtbot.waitUntil(lambda: [r.status for r in window.library_panel.model.rows()] == ["failed"], timeout=TIMEOUT)
+    row = window.library_panel.model.rows()[0]
+    assert "nowhere.pdf" in row.detail() and row.title == "nowhere"
+    assert window.library.documents() == []
+
+
 def test_clicking_a_node_shows_its_start_page_and_scrolling_selects_the_node(
         window: MainWindow, report_pdf: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.import_paths([report_pdf])
