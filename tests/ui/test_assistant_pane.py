@@ -146,7 +146,7 @@ def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path
     use_fake(home, fake)
     pane = make_pane(home, qtbot, model=True)
     panes.append(pane)
-    fake.script(text("A long and slow answer " * 40, chunk_delay=0.2), text("Second answer."))
+    fake.script(text("A long and slow answer " * 40, chunk_delay=0.2))
     pane.ask("Tell me everything")
     qtbot.waitUntil(lambda: "A long and slow" in pane.browser.toPlainText(), timeout=TIMEOUT)
     started = time.monotonic()
@@ -154,6 +154,14 @@ def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
     assert time.monotonic() - started < 1.0
     assert "Stopped." in pane.browser.toPlainText() and pane.ask_button.isEnabled()
+    fake.script(text("Still here " * 30, chunk_delay=0.05))
+    pane.ask("Another slow one")
+    qtbot.waitUntil(lambda: "Still here" in pane.browser.toPlainText(), timeout=TIMEOUT)
+    pane.set_scope([doc])  # a selection change does not cut the running answer short...
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    assert not pane.exchanges[-1].cancelled and pane.exchanges[-1].answer.startswith("Still here")
+    qtbot.waitUntil(lambda: "Annual Report 2023" in pane.scope_label.text(), timeout=TIMEOUT)  # ...then it applies
+    fake.script(text("Second answer."))
     assert pane.ask("And now?")
     qtbot.waitUntil(lambda: "Second answer." in pane.browser.toPlainText(), timeout=TIMEOUT)
 

@@ -186,13 +186,15 @@ class AssistantPane(QWidget):
         self.question.selectAll()
 
     def set_scope(self, doc_ids: list[str] | None) -> None:
-        """Ask about these documents from now on (empty or None: all); shows that scope's stored chat."""
+        """Ask about these documents from now on (empty or None: all); shows that scope's stored chat (once a
+        running answer has finished)."""
         scope = sorted(set(doc_ids or []))
         if scope == self.scope:
             return
         self.scope = scope
-        if self._running is not None:
-            self.worker.cancel()
+        if self._running is not None:  # the running answer finishes in its own scope first
+            self._refresh_after = True
+            return
         self.worker.post("scope", scope)
 
     def refresh_scope(self) -> None:
