@@ -44,20 +44,20 @@ def ask(
     endpoint = chat_endpoint(settings or load_settings(library.home), library.home)
     if endpoint is None:
         return search_answer(toolbox, question)
-    client = LLMClient(endpoint, retry or RetryPolicy())
-    agent = Agent(client, toolbox, endpoint.model, max_turns=max_turns)
-    for event in agent.run(question, cancel=cancel):
-        if on_event is not None:
-            on_event(event)
-        if isinstance(event, Finished):
-            return {
-                "answer": event.answer,
-                "citations": [c.to_dict() for c in event.citations],
-                "tool_calls": event.tool_calls,
-                "usage": {"prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens},
-            }
-        if isinstance(event, Failed):
-            raise event.error if isinstance(event.error, ModelError) else PageIndexError(event.message)
+    with LLMClient(endpoint, retry or RetryPolicy()) as client:
+        agent = Agent(client, toolbox, endpoint.model, max_turns=max_turns)
+        for event in agent.run(question, cancel=cancel):
+            if on_event is not None:
+                on_event(event)
+            if isinstance(event, Finished):
+                return {
+                    "answer": event.answer,
+                    "citations": [c.to_dict() for c in event.citations],
+                    "tool_calls": event.tool_calls,
+                    "usage": {"prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens},
+                }
+            if isinstance(event, Failed):
+                raise event.error if isinstance(event.error, ModelError) else PageIndexError(event.message)
     raise PageIndexError("The assistant ended without an answer.")
 
 

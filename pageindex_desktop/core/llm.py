@@ -110,6 +110,16 @@ class LLMClient:
         )
         self.waited: list[float] = []  # every backoff wait, for tests and the log
 
+    def close(self) -> None:
+        """Close the HTTP connection pool, so no keep-alive socket outlives the work it served."""
+        self.client.close()
+
+    def __enter__(self) -> "LLMClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _call(self, fn: Callable[[], Any], cancel: threading.Event | None = None, model: str | None = None) -> Any:
         """Run `fn` with retries on 429, 5xx, timeouts and connection errors; raise a typed ModelError."""
         total = 0.0
@@ -203,8 +213,12 @@ class LLMClient:
                     if cancel.is_set():
                         raise Cancelled("Stopped.")
                 elif kind == "end":
+                    if cancel.is_set():  # the pump stopped early because of the cancel: not a finished answer
+                        raise Cancelled("Stopped.")
                     return
                 else:
+                    if cancel.is_set():
+                        raise Cancelled("Stopped.") from value
                     if isinstance(value, ModelError) or not received:
                         raise value if isinstance(value, ModelError) else map_error(value, self.endpoint.base_url, name)
                     raise MalformedStream("The model's answer broke off mid-stream; ask again.") from value

@@ -206,4 +206,5 @@ def summarize_with_settings(
     endpoint = index_endpoint(settings or load_settings(library.home), library.home)
     if endpoint is None:
         return None
-    return summarize_document(library, doc_id, LLMClient(endpoint), cancel=cancel)
+    with LLMClient(endpoint) as client:
+        return summarize_document(library, doc_id, client, cancel=cancel)

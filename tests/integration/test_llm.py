@@ -91,3 +91,25 @@ def test_debug_logging_never_records_page_text_or_the_key(fake_openai: FakeOpenA
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "retry 1" in logged
     assert "CONFIDENTIAL" not in logged and "sk-secret-value" not in logged
+
+
+def test_a_stop_while_chunks_are_still_arriving_is_always_a_stop(fake_openai: FakeOpenAI) -> None:
+    """Whether the pump or the reader notices the cancel first, the caller sees Cancelled, never an early end."""
+    import threading
+
+    from pageindex_desktop.core.llm import Cancelled
+
+    llm = client(fake_openai.url)
+    outcomes = []
+    for attempt in range(8):
+        fake_openai.script(text("word " * 200, chunk_delay=0.03))
+        cancel = threading.Event()
+        threading.Timer(0.05 + attempt * 0.013, cancel.set).start()
+        try:
+            for _chunk in llm.stream([{"role": "user", "content": "hi"}], cancel=cancel):
+                pass
+            outcomes.append("returned")
+        except Cancelled:
+            outcomes.append("cancelled")
+    llm.close()
+    assert outcomes == ["cancelled"] * 8
