@@ -219,9 +219,9 @@ class PageView(QAbstractScrollArea):
         finally:
             self._programmatic = False
         self._pinned = page
-        self._update_current()
         self._request_timer.stop()
-        self._request_visible()  # a jump: ask at once rather than on the next event-loop pass
+        self._request_visible()  # a jump: ask at once, before the page-change listeners run
+        self._update_current()
         self.viewport().update()
 
     def visible_pages(self) -> range:
@@ -237,8 +237,9 @@ class PageView(QAbstractScrollArea):
         return range(first + 1, min(len(self._tops), last + 1) + 1)
 
     def _on_scrolled(self, _value: int) -> None:
-        if not self._programmatic:
-            self._pinned = 0
+        if self._programmatic:
+            return  # the code that moved the bar updates the current page and asks for pages itself
+        self._pinned = 0
         self._update_current()
         self._schedule()
 
@@ -336,7 +337,9 @@ class PageView(QAbstractScrollArea):
 
     def _on_image(self, key: str, page: int, scale: float) -> None:
         if key == self.key and scale == self.render_scale() and page in self.visible_pages():
-            self.viewport().update(self.page_rect(page).toAlignedRect().adjusted(-1, -1, 1, 1))
+            # paint now: update() waits for the platform's next frame tick (up to a refresh interval), which
+            # was most of the time between a page arriving and showing it
+            self.viewport().repaint(self.page_rect(page).toAlignedRect().adjusted(-1, -1, 1, 1))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self.viewport())
