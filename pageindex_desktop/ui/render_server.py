@@ -99,6 +99,7 @@ class _Server:
             self.step()
 
     def handle(self, msg: tuple[Any, ...]) -> bool:
+        """Apply one request; False means quit."""
         verb = msg[0]
         if verb == "quit":
             return False
@@ -134,6 +135,7 @@ class _Server:
         return True
 
     def open(self, key: str, path: str, password: str | None) -> None:
+        """Open a PDF under `key` and report its page count and first page size at once."""
         try:
             doc = self.pymupdf.open(path)
             if doc.needs_pass and not doc.authenticate(password or ""):
@@ -159,6 +161,7 @@ class _Server:
         return bool(self.wanted) and (self.urgent > 0 or len(self.free_slots) == SLOTS)
 
     def step(self) -> None:
+        """One unit of work, most urgent first: queries, visible pages, neighbours, sizes, search."""
         if self.queries:
             self.answer(self.queries.pop(0))
         elif self.can_render():
@@ -172,6 +175,7 @@ class _Server:
             self.search_one_page()
 
     def render(self, key: str, page: int, scale: float) -> None:
+        """Render one page into a free shared-memory slot and announce it."""
         doc = self.docs.get(key)
         if doc is None or not 1 <= page <= doc.page_count:
             return
@@ -197,6 +201,7 @@ class _Server:
             self.pymupdf.TOOLS.store_shrink(50)
 
     def send_sizes(self, key: str) -> None:
+        """Measure the next few pages' sizes; send them in batches."""
         doc = self.docs[key]
         start = self.sizes_todo[key]
         end = min(doc.page_count, start + SIZE_CHUNK)
@@ -217,6 +222,7 @@ class _Server:
             self.sizes_todo[key] = end
 
     def search_one_page(self) -> None:
+        """Advance the oldest search by one page."""
         sid, state = next(iter(self.searches.items()))
         key, text, order, done = state
         doc = self.docs.get(key)
@@ -236,6 +242,7 @@ class _Server:
             self.results.send(("search_progress", sid, state[3], len(order)))
 
     def answer(self, msg: tuple[Any, ...]) -> None:
+        """Answer a one-page query: a passage's rectangles or the page's words."""
         verb, rid, key, page = msg[0], msg[1], msg[2], msg[3]
         doc = self.docs.get(key)
         if doc is None or not 1 <= page <= doc.page_count:
