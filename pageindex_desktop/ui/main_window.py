@@ -167,8 +167,8 @@ class MainWindow(QMainWindow):
         self.documents.reindex(self.library_panel.selected_doc_ids() or ([self.current_doc] if self.current_doc else []))
 
     def remove_selected(self) -> None:
-        """File ▸ Remove from Library…: the selected documents, after confirmation."""
-        self.documents.remove(self.library_panel.selected_doc_ids())
+        """File ▸ Remove from Library…: the selected documents (or the open one), after confirmation."""
+        self.documents.remove(self.library_panel.selected_doc_ids() or ([self.current_doc] if self.current_doc else []))
 
     def fill_recent_menu(self) -> None:
         """Open Recent lists the documents opened last that are still in the library."""
