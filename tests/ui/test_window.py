@@ -305,3 +305,21 @@ def test_reindex_recent_menu_and_shortcuts(window: MainWindow, report_pdf: Path,
     keys = {a.objectName(): a.shortcut().toString() for a in window.actions_list}
     assert keys["actionOpen"] == "Ctrl+O" and keys["actionFind"] == "Ctrl+F" and keys["actionGoToPage"] == "Ctrl+G"
     assert keys["actionZoomIn"] == "Ctrl++" and keys["actionZoomOut"] == "Ctrl+-" and keys["actionQuit"] == "Ctrl+Q"
+
+
+def test_closing_the_window_during_an_import_stops_everything_quickly(home: Path, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    big = make_pdf(tmp_path / "big.pdf", 1500, words="Lorem ipsum dolor sit amet.")
+    window = MainWindow(home)
+    qtbot.addWidget(window)
+    window.show()
+    window.import_paths([big])
+    qtbot.waitUntil(lambda: any(r.status == "importing" and r.total for r in window.library_panel.model.rows()),
+                    timeout=TIMEOUT)
+    start = time.monotonic()
+    window.close()
+    assert time.monotonic() - start < 5
+    assert not window.worker.isRunning() and not window.renderer.is_running()
+    record = window.library.documents()[0]
+    assert record.status == "failed" and window.library.pages(record.doc_id) == []
