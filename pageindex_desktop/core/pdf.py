@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 CHUNK = 12
 START_HELPER_PAGES = 40
 USE_HELPER_PAGES = 2 * CHUNK
+IN_FLIGHT = 2  # chunks a helper holds at once
+MIN_IDLE_CORES = 0.6  # idle CPU (in cores) seen while the first pages are read before a helper is used
 
 Progress = Callable[[int, int], None]
 
@@ -117,8 +120,9 @@ def extract(
 
     Page text and `PageData.lines` are described in `pdf_pages` (heading detection relies on the line semantics).
 
-    `workers`: processes to use, this one included (None: 2 on a multi-core machine for documents long enough
-    to gain from it, else 1). See `extract_pages`: the output never depends on the number of workers.
+    `workers`: processes to use, this one included (None: a helper joins in for documents long enough to gain
+    from it when a core is seen idle while the first pages are read, else 1). See `extract_pages`: the output
+    never depends on the number of workers.
 
     `use_bookmarks`: pass what you will pass to `build_outline`. None or False: lines on every page (the
     contents-page and layout builders need them). True: when the embedded outline is usable by the same test
@@ -144,23 +148,11 @@ def extract(
     return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
 
 
-def _idle_core() -> bool:
-    """True when the machine seems to have a spare core (a helper on a busy machine only adds overhead)."""
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # Windows: no load average, trust the core count
-        return cores > 1
-    return cores > 1 and load < cores - 0.5
-
-
-def _auto_workers(total: int) -> int:
-    """2 when a second process is worth it (a spare core, not a frozen build, enough pages), else 1."""
-    if getattr(sys, "frozen", False) or total < USE_HELPER_PAGES or not _idle_core():
-        return 1
-    if total >= START_HELPER_PAGES or pdf_helper.warm():
-        return 2
-    return 1
+def _may_split(total: int) -> bool:
+    """Whether automatic mode may look for a spare core: several cores, not a frozen build, enough pages."""
+    if getattr(sys, "frozen", False) or (os.cpu_count() or 1) < 2 or total < USE_HELPER_PAGES:
+        return False
+    return total >= START_HELPER_PAGES or pdf_helper.warm()
 
 
 def extract_pages(
@@ -179,10 +171,12 @@ def extract_pages(
     and a slow or dead helper costs nothing but its share.
     """
     total = doc.page_count
-    count = _auto_workers(total) if workers is None else max(1, workers)
-    helpers = pdf_helper.helpers(count - 1) if count > 1 and total > CHUNK else []
+    helpers: list[pdf_helper.Helper] = []
+    probe = pdf_helper.IdleProbe() if workers is None and _may_split(total) else None
+    if workers is not None and workers > 1 and total > CHUNK:
+        helpers = pdf_helper.helpers(workers - 1)
     pages: list[PageData | None] = [None] * total
-    held: dict[pdf_helper.Helper, tuple[int, int]] = {}
+    held: dict[pdf_helper.Helper, deque[tuple[int, int]]] = {}  # ranges sent to each helper, oldest first
     front, back, done, reported = 0, total, 0, 0
 
     def read(index: int) -> PageData:
@@ -193,25 +187,36 @@ def extract_pages(
 
     def hand_out(helper: pdf_helper.Helper) -> None:
         nonlocal back
-        size = min(CHUNK, (back - front) // 3)  # smaller chunks near the end: less to redo if one is late
-        if size >= 1 and helper.send(("range", str(path), password, back - size, back, subset(back - size, back))):
-            held[helper] = (back - size, back)
+        queue = held.setdefault(helper, deque())
+        while len(queue) < IN_FLIGHT:  # one chunk queued behind the one in work: the helper never waits
+            size = min(CHUNK, (back - front) // 3)  # smaller near the end: less to redo if a chunk is late
+            message = ("range", str(path), password, back - size, back, subset(back - size, back))
+            if size < 1 or not helper.send(message):
+                return
+            queue.append((back - size, back))
             back -= size
 
     def collect(helper: pdf_helper.Helper, reply: tuple[str, object]) -> None:
         nonlocal done
-        start, stop = held.pop(helper)
+        start, stop = held[helper].popleft()
         part = reply[1]
         if reply[0] == "ok" and isinstance(part, list) and len(part) == stop - start:
             pages[start:stop] = part
             helper.served += stop - start
-            done += stop - start
             hand_out(helper)
         else:
             log.warning("PDF helper could not read pages %d-%d; reading them here", start + 1, stop)
             for index in range(start, stop):
                 pages[index] = read(index)
-            done += stop - start
+        done += stop - start
+
+    def poll_all() -> None:
+        for helper, queue in held.items():
+            while queue:
+                reply = helper.poll()
+                if reply is None:
+                    break
+                collect(helper, reply)
 
     try:
         for helper in helpers:
@@ -220,25 +225,27 @@ def extract_pages(
             pages[front] = read(front)
             front += 1
             done += 1
-            for helper in list(held):
-                reply = helper.poll()
-                if reply is not None:
-                    collect(helper, reply)
+            if probe is not None and probe.ready():
+                if probe.idle_cores() >= MIN_IDLE_CORES:  # a core to spare: split the rest
+                    helpers = pdf_helper.helpers(1)
+                    for helper in helpers:
+                        hand_out(helper)
+                probe = None
+            poll_all()
             if progress is not None and done - reported >= 10:
                 progress(done, total)
                 reported = done
-        for helper, (start, stop) in list(held.items()):
-            reply = helper.poll()
-            if reply is not None:
-                collect(helper, reply)
-                continue
-            helper.abandon()  # still busy (or still starting): read its chunk here
-            del held[helper]
-            for index in range(start, stop):
-                pages[index] = read(index)
+        poll_all()
+        for helper, queue in held.items():
+            while queue:  # still busy (or still starting): read its chunks here, drop its late replies
+                start, stop = queue.popleft()
+                helper.abandon()
+                for index in range(start, stop):
+                    pages[index] = read(index)
     finally:  # on an error or a cancel too: late replies must not be taken for the next document's
-        for helper in held:
-            helper.abandon()
+        for helper, queue in held.items():
+            for _ in queue:
+                helper.abandon()
         for helper in helpers:
             helper.send(("close",))
     if progress is not None:

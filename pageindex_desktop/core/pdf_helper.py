@@ -19,6 +19,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -149,6 +150,45 @@ def helpers(count: int) -> list[Helper]:
             _helpers.append(helper)
             ready.append(helper)
         return ready[:count]
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(idle, total) CPU jiffies of the whole machine from /proc/stat, or None where there is no such file."""
+    try:
+        with open("/proc/stat", "rb") as handle:
+            fields = [int(v) for v in handle.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return fields[3] + fields[4], sum(fields)
+
+
+class IdleProbe:
+    """Is a core idle while this process works? Measured over a short window, then answered once.
+
+    A helper only pays when a core is free; the one-minute load average lags and counts this process's own
+    last document, so the machine's idle CPU time is sampled while the first pages are read instead.
+    """
+
+    WINDOW = 0.05  # seconds of sampling (a few scheduler ticks on each core)
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.first = _cpu_times()
+
+    def ready(self) -> bool:
+        """True once the window has passed."""
+        return time.monotonic() - self.started >= self.WINDOW
+
+    def idle_cores(self) -> float:
+        """Cores that were idle on average during the window (load-average estimate where /proc is missing)."""
+        cores = os.cpu_count() or 1
+        last = _cpu_times()
+        if self.first is None or last is None or last[1] <= self.first[1]:
+            try:
+                return max(0.0, cores - os.getloadavg()[0])
+            except (AttributeError, OSError):  # Windows: no load average either; trust the core count
+                return float(cores - 1)
+        return cores * (last[0] - self.first[0]) / (last[1] - self.first[1])
 
 
 def warm_up(count: int = 1, timeout: float = 30.0) -> int:
