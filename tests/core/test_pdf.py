@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pymupdf
@@ -137,6 +138,14 @@ def test_a_warm_helper_reads_part_of_a_long_document(tmp_path: Path) -> None:
     assert extract(path, workers=2) == alone
     assert pdf_helper.pages_served() > before
     assert extract(path, workers=2, password="unused") == alone  # a new key: the helper reopens the file
+
+
+def test_automatic_mode_matches_one_process(tmp_path: Path) -> None:
+    path = make_pdf(tmp_path / "auto.pdf", [[heading(f"Part {i}"), *body(12)] for i in range(1, 81)])
+    assert extract(path) == extract(path, workers=1)  # whether or not a core was idle for a helper
+    probe = pdf_helper.IdleProbe()
+    time.sleep(probe.WINDOW)
+    assert probe.ready() and 0.0 <= probe.idle_cores() <= (os.cpu_count() or 1) + 0.01
 
 
 def test_an_interrupted_split_leaves_the_helpers_clean(tmp_path: Path) -> None:
