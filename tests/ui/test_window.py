@@ -15,9 +15,11 @@ from pageindex_desktop.ui.qt import (
     QDropEvent,
     QInputDialog,
     QMimeData,
+    QPlainTextEdit,
     QPoint,
     QPointF,
     Qt,
+    QTableWidget,
     QTimer,
     QUrl,
     QWheelEvent,
@@ -323,3 +325,21 @@ def test_closing_the_window_during_an_import_stops_everything_quickly(home: Path
     assert not window.worker.isRunning() and not window.renderer.is_running()
     record = window.library.documents()[0]
     assert record.status == "failed" and window.library.pages(record.doc_id) == []
+
+
+def test_help_dialogs_list_the_shortcuts_and_the_log(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import logging
+
+    from pageindex_desktop.ui.dialogs import ShortcutsDialog
+    from pageindex_desktop.ui.log_view import LogDialog, ring_buffer
+
+    dialog = ShortcutsDialog(window.actions_list, window)
+    qtbot.addWidget(dialog)
+    table = dialog.findChild(QTableWidget)
+    keys = {table.item(r, 0).text(): table.item(r, 1).text() for r in range(table.rowCount())}
+    assert keys["Ctrl+F"] == "Find" and keys["Ctrl+G"] == "Go to Page" and "Home / End" in keys
+    ring_buffer()
+    logging.getLogger("pageindex_desktop.test").warning("a line for the log view")
+    log_dialog = LogDialog(None, window)
+    qtbot.addWidget(log_dialog)
+    assert "a line for the log view" in log_dialog.findChild(QPlainTextEdit).toPlainText()
