@@ -193,7 +193,7 @@ def _page_data(page: pymupdf.Page, number: int, with_lines: bool = True) -> Page
     textpage = page.get_textpage(flags=TEXT_FLAGS)
     text = _text_of(textpage.extractBLOCKS())
     rotation = page.rotation_matrix if page.rotation else None
-    lines = _lines_of(textpage.extractDICT(), rotation) if with_lines else []
+    lines = _lines_of(textpage.extractDICT(), rotation) if with_lines and text else []
     return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines)
 
 
