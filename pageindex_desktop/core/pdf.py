@@ -118,7 +118,12 @@ def extract(
     a one-sentence message for an empty file, a non-PDF, a damaged or truncated file, an unreadable page tree or
     a document with no pages.
 
-    Page text and `PageData.lines` are described in `pdf_pages` (heading detection relies on the line semantics).
+    Per page: `text` (MuPDF reading order, one line per text line, a blank line between blocks, hyphenated words
+    re-joined, control characters and unmapped glyphs dropped), `label` (printed page label, '' if none), `width`
+    and `height` (as shown), and `lines`: one `Line` per MuPDF text line, in text order, blank ones dropped;
+    `Line.text` is its spans joined and cleaned, `size` the size of the span with the most characters (0.1 pt),
+    `bold` whether most of its characters are bold (MuPDF flag or a Bold/Black/Heavy/Semibold/Demi font name),
+    `x0, y0, x1, y1` its box in points from the top-left of the page as shown. Details in `pdf_pages`.
 
     `workers`: processes to use, this one included (None: a helper joins in for documents long enough to gain
     from it when a core is seen idle while the first pages are read, else 1). See `extract_pages`: the output
