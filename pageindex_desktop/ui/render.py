@@ -22,7 +22,7 @@ from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, serve
 log = logging.getLogger(__name__)
 
 MAX_RESTARTS = 5
-CACHE_BYTES = 128 * 1024 * 1024  # about 40 pages at fit width on a 1600-pixel-wide screen
+CACHE_BYTES = 96 * 1024 * 1024  # 18 pages of 1000 x 1300 pixels: four screens back and forth at fit width
 
 
 def scale_key(scale: float) -> float:
