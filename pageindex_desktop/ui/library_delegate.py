@@ -1,6 +1,6 @@
 """How a library row looks: a status mark, the title, and a second line with pages, progress or the error.
 
-An importing row draws a progress bar and a cancel control; clicking the control emits `cancelClicked`.
+An importing row draws a slim progress bar under its progress text, and a cancel control; clicking the control emits `cancelClicked`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from pageindex_desktop.ui.qt import (
     QSize,
     QStyle,
     QStyledItemDelegate,
-    QStyleOptionProgressBar,
     QStyleOptionViewItem,
     Qt,
     Signal,
@@ -37,6 +36,7 @@ MARKS = {
 PAD = 6
 MARK_W = 22
 CANCEL_W = 20
+BAR_H = 3
 
 
 class LibraryDelegate(QStyledItemDelegate):
@@ -49,7 +49,7 @@ class LibraryDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         line = QFontMetrics(option.font).height()
-        return QSize(200, 2 * line + 3 * PAD)
+        return QSize(200, 2 * line + 3 * PAD + 2)
 
     def cancel_rect(self, rect: QRect) -> QRect:
         """Where the cancel control of a row drawn in `rect` is."""
@@ -84,22 +84,19 @@ class LibraryDelegate(QStyledItemDelegate):
                          QFontMetrics(bold).elidedText(row.title, Qt.TextElideMode.ElideRight, title_rect.width()))
         painter.setFont(opt.font)
         detail_rect = QRect(left, rect.top() + 2 * PAD + line, right - left, line)
-        if row.status == "importing" and row.total:
-            bar = QStyleOptionProgressBar()
-            bar.rect = detail_rect.adjusted(0, 2, 0, -2)
-            bar.minimum, bar.maximum, bar.progress = 0, row.total, min(row.done, row.total)
-            bar.text = f"{row.message or 'Importing'} {row.done}/{row.total}"
-            bar.textVisible = True
-            bar.state = QStyle.StateFlag.State_Enabled
-            style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, opt.widget)
-        else:
-            detail_colour = QColor(200, 40, 40) if row.status == "failed" and not selected else text_colour
-            if row.status != "failed" and not selected:
-                detail_colour = opt.palette.color(opt.palette.ColorRole.PlaceholderText)
-            painter.setPen(detail_colour)
-            painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             QFontMetrics(opt.font).elidedText(row.detail(), Qt.TextElideMode.ElideRight,
-                                                               detail_rect.width()))
+        detail_colour = text_colour
+        if not selected:
+            detail_colour = QColor(200, 40, 40) if row.status == "failed" else opt.palette.color(
+                opt.palette.ColorRole.PlaceholderText)
+        painter.setPen(detail_colour)
+        painter.drawText(detail_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         QFontMetrics(opt.font).elidedText(row.detail(), Qt.TextElideMode.ElideRight,
+                                                           detail_rect.width()))
+        if row.status == "importing" and row.total:  # a slim bar under the progress text
+            track = QRect(left, detail_rect.bottom() + 2, detail_rect.width(), BAR_H)
+            painter.fillRect(track, opt.palette.color(opt.palette.ColorRole.Midlight))
+            done = round(track.width() * min(row.done, row.total) / row.total)
+            painter.fillRect(QRect(track.left(), track.top(), done, BAR_H), QColor(30, 110, 220))
         if busy:
             painter.setPen(text_colour)
             painter.drawText(self.cancel_rect(rect), Qt.AlignmentFlag.AlignCenter, "✕")

@@ -122,8 +122,8 @@ class LibrarySync(QObject):
 def _stage_text(job: Job) -> str:
     return {
         "queued": "Waiting",
-        "extracting": "Reading pages",
-        "building": "Building the outline",
+        "extracting": "Reading",
+        "building": "Building outline",
         "saving": "Saving",
         "done": "Done",
     }.get(job.stage, job.stage.capitalize() or "Waiting")
