@@ -114,14 +114,16 @@ def _join_block(lines: list[str]) -> str:
 
 def _label_rules(doc: pymupdf.Document) -> list[tuple[int, str]] | None:
     """The document's page-label rules, read once per open document (pymupdf re-reads them for every page)."""
-    rules = getattr(doc, "_pageindex_label_rules", False)
-    if rules is False:
-        try:
-            rules = sorted(doc._get_page_labels())
-        except Exception:  # a private helper of pymupdf: fall back to the per-page public call
-            rules = None
-        doc._pageindex_label_rules = rules
-    return rules  # type: ignore[return-value]
+    cached: list[tuple[int, str]] | None | bool = getattr(doc, "_pageindex_label_rules", False)
+    if cached is not False:
+        return cached  # type: ignore[return-value]
+    rules: list[tuple[int, str]] | None
+    try:
+        rules = sorted(doc._get_page_labels())
+    except Exception:  # a private helper of pymupdf: fall back to the per-page public call
+        rules = None
+    setattr(doc, "_pageindex_label_rules", rules)
+    return rules
 
 
 def _label(page: pymupdf.Page) -> str:
