@@ -110,13 +110,16 @@ class RenderThread(QThread):
     def _receive(self, res_r: Connection) -> None:
         msg = res_r.recv()
         if msg[0] == "image":
-            _, key, page, scale, width, height, stride, slot, render_ms = msg
+            _, key, page, scale, width, height, stride, slot, render_ms, fmt = msg
             self.render_ms[(key, page)] = render_ms
             start = slot * SLOT_BYTES
             view = self._arena.buf[start : start + stride * height]
             try:
-                image = QImage(view, width, height, stride, QImage.Format.Format_RGB888)
-                image = image.convertToFormat(QImage.Format.Format_RGB32)  # a copy: the slot can be reused
+                if fmt == "bgra":  # already Qt's RGB32 layout: one copy out of the slot
+                    image = QImage(view, width, height, stride, QImage.Format.Format_RGB32).copy()
+                else:
+                    image = QImage(view, width, height, stride, QImage.Format.Format_RGB888)
+                    image = image.convertToFormat(QImage.Format.Format_RGB32)  # a copy: the slot can be reused
             finally:
                 view.release()
             self.post(("ack", slot))

@@ -15,7 +15,7 @@ Requests (tuples, first item the verb):
   ("passage", rid, key, page, text)  -> ("passage", rid, key, page, rects)
   ("words", rid, key, page)          -> ("words", rid, key, page, [(x0, y0, x1, y1, word, block, line), ...])
   ("close", key), ("quit",)
-Rendered pages come back as ("image", key, page, scale, width, height, stride, slot, render_ms): the RGB bytes are in
+Rendered pages come back as ("image", key, page, scale, width, height, stride, slot, render_ms, fmt): the pixels are in
 slot `slot` of the shared-memory arena, which the parent hands back with ("ack", slot) once it copied them.
 Pixels never go through the pipe: 3 MB read in 64 KB chunks by a thread that must win the GIL back for every
 chunk took up to 250 ms while the window was busy; one memcpy from shared memory does not wait on anything.
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import time
 from collections import OrderedDict
 from multiprocessing.connection import Connection
@@ -39,12 +40,12 @@ Rect = tuple[float, float, float, float]
 
 
 SLOTS = 2
-SLOT_BYTES = 48 * 1024 * 1024  # the largest page image: about 16 megapixels of RGB
+SLOT_BYTES = 48 * 1024 * 1024  # the largest page image: 12 megapixels of BGRA
 
 
 def max_scale(width_pt: float, height_pt: float, scale: float) -> float:
     """`scale`, reduced when the page image would not fit in one arena slot (extreme zoom)."""
-    need = width_pt * scale * height_pt * scale * 3
+    need = width_pt * scale * height_pt * scale * 4
     if need <= SLOT_BYTES * 0.98:
         return scale
     return scale * (SLOT_BYTES * 0.98 / need) ** 0.5
@@ -84,6 +85,7 @@ class _Server:
         self.searches: OrderedDict[int, list[Any]] = OrderedDict()
         self.queries: list[tuple[Any, ...]] = []
         self.renders = 0
+        self._keep: Any = None
         self.arena = arena
         self.free_slots = list(range(SLOTS))
         results.send(("ready",))
@@ -184,21 +186,46 @@ class _Server:
             pdf_page = doc.load_page(page - 1)
             rect = pdf_page.rect
             real = max_scale(rect.width, rect.height, scale)
-            pix = pdf_page.get_pixmap(matrix=self.pymupdf.Matrix(real, real), alpha=False)
+            pix, samples, fmt = self.rasterize(pdf_page, real)
         except Exception as exc:  # a broken page must not take the viewer down
             self.results.send(("render_error", key, page, str(exc)))
             return
         render_ms = (time.perf_counter() - started) * 1000
+        width, height, stride = pix
         while not self.free_slots:  # the parent still copies the previous images: serve requests meanwhile
             if not self.handle(self.requests.recv()):
                 raise EOFError
         slot = self.free_slots.pop(0)
-        size = pix.stride * pix.height
-        self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + size] = pix.samples_mv
-        self.results.send(("image", key, page, scale, pix.width, pix.height, pix.stride, slot, render_ms))
+        self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
+        self.results.send(("image", key, page, scale, width, height, stride, slot, render_ms, fmt))
         self.renders += 1
         if self.renders % 64 == 0:
             self.pymupdf.TOOLS.store_shrink(50)
+
+    def rasterize(self, pdf_page: Any, scale: float) -> tuple[tuple[int, int, int], Any, str]:
+        """Draw a page onto white: ((width, height, stride), pixel bytes, 'bgra' | 'rgb').
+
+        MuPDF draws straight into B,G,R,A bytes, which is Qt's RGB32 layout on little-endian machines, so the
+        window only copies them; elsewhere (or if the low-level call fails) pymupdf's RGB pixmap is used.
+        """
+        if sys.byteorder == "little":
+            try:
+                mupdf = self.pymupdf.mupdf
+                fz_page = pdf_page.this if isinstance(pdf_page.this, mupdf.FzPage) else mupdf.FzPage(pdf_page.this)
+                ctm = mupdf.FzMatrix(scale, 0, 0, scale, 0, 0)
+                bbox = mupdf.fz_round_rect(mupdf.fz_transform_rect(mupdf.fz_bound_page(fz_page), ctm))
+                pix = mupdf.fz_new_pixmap_with_bbox(mupdf.fz_device_bgr(), bbox, mupdf.FzSeparations(), 1)
+                mupdf.fz_clear_pixmap_with_value(pix, 255)  # opaque white paper
+                device = mupdf.fz_new_draw_device(mupdf.FzMatrix(), pix)
+                mupdf.fz_run_page(fz_page, device, ctm, mupdf.FzCookie())
+                mupdf.fz_close_device(device)
+                self._keep = pix  # the samples view below points into it
+                return (pix.w(), pix.h(), pix.stride()), mupdf.fz_pixmap_samples_memoryview(pix), "bgra"
+            except Exception:  # an unexpected binding: fall back to the documented path
+                log.debug("BGRA rendering unavailable", exc_info=True)
+        rgb = pdf_page.get_pixmap(matrix=self.pymupdf.Matrix(scale, scale), alpha=False)
+        self._keep = rgb
+        return (rgb.width, rgb.height, rgb.stride), rgb.samples_mv, "rgb"
 
     def send_sizes(self, key: str) -> None:
         """Measure the next few pages' sizes; send them in batches."""

@@ -61,3 +61,28 @@ def test_the_viewer_survives_a_crash_of_the_render_process(window: MainWindow, r
     view.go_to_page(20)
     qtbot.waitUntil(lambda: view.was_shown(20), timeout=20000)
     assert window.renderer.restarts == 1
+
+
+def test_rendered_colours_match_the_pdf(window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import pymupdf
+
+    path = tmp_path / "colours.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=300)
+    page.draw_rect(pymupdf.Rect(0, 0, 100, 100), color=None, fill=(1, 0, 0))
+    page.draw_rect(pymupdf.Rect(100, 0, 200, 100), color=None, fill=(0, 0, 1))
+    page.insert_text((20, 200), "Colours", fontsize=20)
+    doc.save(path)
+    window.import_paths([path])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    image = view.renderer.cache.get(view.key, 1, view.render_scale())
+    scale = image.width() / 300
+    red = image.pixelColor(round(50 * scale), round(50 * scale))
+    blue = image.pixelColor(round(150 * scale), round(50 * scale))
+    paper = image.pixelColor(round(250 * scale), round(280 * scale))
+    assert (red.red(), red.green(), red.blue()) == (255, 0, 0)
+    assert (blue.red(), blue.green(), blue.blue()) == (0, 0, 255)
+    assert (paper.red(), paper.green(), paper.blue()) == (255, 255, 255)
+    assert image.format() == QImage.Format.Format_RGB32
