@@ -31,7 +31,8 @@ CHUNK = 12
 START_HELPER_PAGES = 40
 USE_HELPER_PAGES = 2 * CHUNK
 IN_FLIGHT = 2  # chunks a helper holds at once
-MIN_IDLE_CORES = 0.6  # idle CPU (in cores) seen while the first pages are read before a helper is used
+LAST_CHUNK_WAIT = 0.2  # seconds to wait for a helper's last chunks before reading them here
+MIN_IDLE_CORES = 0.4  # idle CPU (in cores) seen while the first pages are read before a helper is used
 
 Progress = Callable[[int, int], None]
 
@@ -242,6 +243,11 @@ def extract_pages(
                 reported = done
         poll_all()
         for helper, queue in held.items():
+            while queue and helper.served:  # a working helper is about done with its small last chunks
+                reply = helper.wait(LAST_CHUNK_WAIT)
+                if reply is None:
+                    break
+                collect(helper, reply)
             while queue:  # still busy (or still starting): read its chunks here, drop its late replies
                 start, stop = queue.popleft()
                 helper.abandon()

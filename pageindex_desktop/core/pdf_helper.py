@@ -122,6 +122,15 @@ class Helper:
         self.outstanding -= 1
         return ("gone", None) if reply is None else reply  # type: ignore[no-any-return]
 
+    def wait(self, timeout: float) -> tuple[str, Any] | None:
+        """Like `poll`, but waits up to `timeout` seconds for the reply."""
+        try:
+            reply = self.replies.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        self.outstanding -= 1
+        return ("gone", None) if reply is None else reply  # type: ignore[no-any-return]
+
     def abandon(self) -> None:
         """Forget the reply to the request in flight: its range is being done elsewhere."""
         self.stale += 1
