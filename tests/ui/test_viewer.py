@@ -86,3 +86,26 @@ def test_rendered_colours_match_the_pdf(window: MainWindow, tmp_path: Path, qtbo
     assert (blue.red(), blue.green(), blue.blue()) == (0, 0, 255)
     assert (paper.red(), paper.green(), paper.blue()) == (255, 255, 255)
     assert image.format() == QImage.Format.Format_RGB32
+
+
+def test_the_page_box_shows_printed_labels_and_accepts_them(window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import pymupdf
+
+    path = tmp_path / "labelled.pdf"
+    doc = pymupdf.open()
+    for number in range(1, 7):
+        doc.new_page(width=300, height=400).insert_text((40, 60), f"Sheet {number}", fontsize=14)
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                         {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}])
+    doc.save(path)
+    window.import_paths([path])
+    wait_open(qtbot, window)
+    view, box = window.viewer.view, window.viewer.page_box
+    view.go_to_page(4)
+    assert box.text() == "4 (2)" and window.viewer.page_total.text() == "/ 6"
+    view.go_to_page(2)
+    assert box.text() == "2 (ii)"
+    box.setFocus()
+    box.setText("i")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert view.current_page() == 1
