@@ -157,9 +157,16 @@ class PageView(QAbstractScrollArea):
         w, h = self._sizes[page - 1]
         avail_w = max(50, self.viewport().width() - 2 * GAP)
         if self._fit == "width":
-            return avail_w / w
+            return avail_w / self._fit_width_points()
         avail_h = max(50, self.viewport().height() - 2 * GAP)
         return min(avail_w / w, avail_h / h)
+
+    def _fit_width_points(self) -> float:
+        """The width 'fit width' fits: the widest page, so a landscape page among portrait ones does not
+        overflow, except pages more than 1.5 times the typical width (a fold-out map), which may scroll."""
+        widths = sorted(w for w, _h in self._sizes)
+        typical = widths[len(widths) // 2]
+        return max(w for w in widths if w <= typical * 1.5)
 
     def _anchor(self) -> tuple[int, float] | None:
         """The page at the top of the viewport and how far into it the top is (a fraction of its height)."""
