@@ -162,11 +162,10 @@ class PageView(QAbstractScrollArea):
         return min(avail_w / w, avail_h / h)
 
     def _fit_width_points(self) -> float:
-        """The width 'fit width' fits: the widest page, so a landscape page among portrait ones does not
-        overflow, except pages more than 1.5 times the typical width (a fold-out map), which may scroll."""
+        """The width 'fit width' fits: the typical (median) page's, so a larger cover or a fold-out does not
+        shrink every page; wider pages overflow evenly on both sides (the view stays centred)."""
         widths = sorted(w for w, _h in self._sizes)
-        typical = widths[len(widths) // 2]
-        return max(w for w in widths if w <= typical * 1.5)
+        return widths[len(widths) // 2]
 
     def _anchor(self) -> tuple[int, float] | None:
         """The page at the top of the viewport and how far into it the top is (a fraction of its height)."""
@@ -195,6 +194,8 @@ class PageView(QAbstractScrollArea):
             hbar.setRange(0, max(0, self._content_w - self.viewport().width()))
             hbar.setPageStep(self.viewport().width())
             hbar.setSingleStep(48)
+            if self._fit:
+                hbar.setValue(hbar.maximum() // 2)  # pages are centred: so is the view
             if anchor is not None and self._tops:
                 page, fraction = anchor
                 page = min(max(1, page), len(self._tops))
