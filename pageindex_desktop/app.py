@@ -8,9 +8,7 @@ import logging.handlers
 import multiprocessing
 import signal
 import sys
-import traceback
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 from pageindex_desktop import __version__
@@ -29,6 +27,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="pageindex-desktop", description="PageIndex Desktop: read and ask PDFs.")
     parser.add_argument("files", nargs="*", type=Path, help="PDF files or folders to import; the first one opens")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--smoke-test", action="store_true",
+                        help="open the window offscreen, import the bundled sample into a temporary library, "
+                             "wait for its first page, print one line of timings and exit (0 = it works)")
     return parser.parse_args(argv)
 
 
@@ -63,20 +64,10 @@ def setup_logging(level: int = logging.INFO) -> Path | None:
 
 
 def install_crash_handler() -> None:
-    """Uncaught exceptions are logged and shown with their details, never a silent exit."""
+    """Uncaught exceptions (any thread) are logged and shown in one non-modal dialog, never a silent exit."""
+    from pageindex_desktop.ui.crash_dialog import install_crash_handler as install
 
-    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-        details = "".join(traceback.format_exception(kind, value, tb))
-        log.error("uncaught exception:\n%s", details)
-        from pageindex_desktop.ui.qt import QApplication, QMessageBox
-
-        if QApplication.instance() is not None:
-            box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
-                              f"Something went wrong: {value}\n\nThe details are in the log (Help ▸ Show Log).")
-            box.setDetailedText(details)
-            box.exec()
-
-    sys.excepthook = hook
+    install()
 
 
 def _quit_on_signals(app: "QCoreApplication") -> None:
@@ -108,11 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of `pageindex-desktop` (the gui script)."""
     multiprocessing.freeze_support()
     tune_interpreter()
+    raw = list(sys.argv if argv is None else argv)
+    if any(a in ("-h", "--help", "--version") for a in raw[1:]):
+        parse_args(raw[1:])  # prints and exits before Qt needs a display
+    if "--smoke-test" in raw[1:]:
+        from pageindex_desktop.smoke import main as smoke_test
+
+        return smoke_test()
     from pageindex_desktop.ui.qt import QApplication, QCoreApplication
 
     QCoreApplication.setOrganizationName(APP_AUTHOR)
     QCoreApplication.setApplicationName(APP_NAME)
-    app = QApplication(list(sys.argv if argv is None else argv))
+    app = QApplication(raw)
     app.setApplicationDisplayName("PageIndex Desktop")
     app.setApplicationVersion(__version__)
     path = setup_logging()

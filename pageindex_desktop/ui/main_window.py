@@ -17,10 +17,12 @@ from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui import settings as config
 from pageindex_desktop.ui.assistant.window_link import attach_assistant
 from pageindex_desktop.ui.assistant_pane import AssistantPane
-from pageindex_desktop.ui.dialogs import ShortcutsDialog, show_about
+from pageindex_desktop.ui.about_dialog import AboutDialog
+from pageindex_desktop.ui.dialogs import ShortcutsDialog
 from pageindex_desktop.ui.document_actions import DocumentActions
 from pageindex_desktop.ui.library_panel import LibraryPanel
 from pageindex_desktop.ui.library_sync import LibrarySync
+from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
 from pageindex_desktop.ui.outline_panel import OutlinePanel
@@ -39,6 +41,7 @@ from pageindex_desktop.ui.qt import (
 )
 from pageindex_desktop.ui.render import RenderService
 from pageindex_desktop.ui.viewer import ViewerPanel
+from pageindex_desktop.ui.welcome import attach_welcome
 from pageindex_desktop.ui.workers import ImportWorker, Job
 
 log = logging.getLogger(__name__)
@@ -83,6 +86,7 @@ class MainWindow(QMainWindow):
         self.actions_list = build_menus(self)
         self.actions_list += attach_assistant(self)
         self._connect()
+        self.welcome = attach_welcome(self)  # first run: what to do while the library is empty
         self._restore_settings()
         self.sync.refresh()
         self.worker.start()
@@ -190,9 +194,13 @@ class MainWindow(QMainWindow):
         """Help ▸ Show Log."""
         LogDialog(log_dir() / "pageindex-desktop.log", self).exec()
 
+    def show_locations(self) -> None:
+        """Help ▸ Where Files Are."""
+        LocationsDialog(self.home, self).exec()
+
     def show_about(self) -> None:
         """Help ▸ About."""
-        show_about(self)
+        AboutDialog(self).exec()
 
     # ---- signals ---------------------------------------------------------------------------------------
 

@@ -74,6 +74,7 @@ def build_menus(window: "MainWindow") -> list[QAction]:
     actions += [
         _action(help_menu, "&Keyboard Shortcuts", window.show_shortcuts, "F1", "actionShortcuts"),
         _action(help_menu, "Show &Log", window.show_log, None, "actionShowLog"),
+        _action(help_menu, "&Where Files Are…", window.show_locations, None, "actionLocations"),
         _action(help_menu, "&About PageIndex Desktop", window.show_about, None, "actionAbout"),
     ]
     return actions

@@ -1,0 +1,179 @@
+"""First run: while the library has nothing to read, the viewer area shows a welcome with the first steps.
+
+The panel lies over the page view (a child of the viewer panel kept at the view's geometry), so the viewer's
+own layout is untouched; it hides as soon as a document is open and comes back when the library is emptied.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pageindex_desktop.config import resources_dir
+from pageindex_desktop.ui.qt import (
+    QEvent,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QIcon,
+    QObject,
+    QPushButton,
+    Qt,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+
+if TYPE_CHECKING:
+    from pageindex_desktop.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+ICON_SIZE = 96
+
+
+def sample_pdf() -> Path | None:
+    """The public-domain sample shipped in resources/sample (None if the install lacks it)."""
+    found = sorted((resources_dir() / "sample").glob("*.pdf"))
+    return found[0] if found else None
+
+
+class WelcomePanel(QFrame):
+    """Open PDF…, a drag-and-drop hint, "Try a sample document" and "Set up a model"."""
+
+    openRequested = Signal()
+    sampleRequested = Signal()
+    modelRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("welcomePanel")
+        self.setAutoFillBackground(True)
+        self.setStyleSheet(
+            "#welcomePanel { background: palette(base); }"
+            "#welcomeTitle { font-size: 20pt; font-weight: 600; }"
+            "#welcomeHint, #welcomeNote { color: palette(mid); }"
+            "#welcomePanel QPushButton { padding: 7px 18px; min-width: 200px; }"
+        )
+        icon = QLabel(self)
+        app_icon = QIcon(str(resources_dir() / "icons" / "pageindex-desktop-128.png"))
+        if not app_icon.isNull():
+            icon.setPixmap(app_icon.pixmap(ICON_SIZE, ICON_SIZE))
+        title = QLabel("Welcome to PageIndex Desktop", self)
+        title.setObjectName("welcomeTitle")
+        intro = QLabel("Read your PDFs with their section tree, search them, and ask questions answered with "
+                       "citations you can check on the page.", self)
+        intro.setWordWrap(True)
+        self.open_button = QPushButton("Open PDF…", self)
+        self.open_button.setObjectName("welcomeOpen")
+        self.open_button.setDefault(True)
+        self.open_button.clicked.connect(self.openRequested)
+        hint = QLabel("or drop PDF files or folders anywhere on this window", self)
+        hint.setObjectName("welcomeHint")
+        self.sample_button = QPushButton("Try a sample document", self)
+        self.sample_button.setObjectName("welcomeSample")
+        self.sample_button.setToolTip("An SEC interpretive release (28 pages, public domain) shipped with the app")
+        self.sample_button.clicked.connect(self.sampleRequested)
+        self.sample_button.setEnabled(sample_pdf() is not None)
+        self.model_button = QPushButton("Set up a model", self)
+        self.model_button.setObjectName("welcomeModel")
+        self.model_button.setToolTip("OpenAI, Azure OpenAI, Ollama, LM Studio or any OpenAI-compatible server")
+        self.model_button.clicked.connect(self.modelRequested)
+        note = QLabel("Reading, search and outlines work without a model; the assistant needs one.", self)
+        note.setObjectName("welcomeNote")
+        note.setWordWrap(True)
+        self.status = QLabel("", self)
+        self.status.setObjectName("welcomeStatus")
+        self.status.setWordWrap(True)
+        column = QVBoxLayout()
+        column.setSpacing(10)
+        for widget in (icon, title, intro):
+            column.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addSpacing(14)
+        column.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addWidget(hint, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addSpacing(10)
+        column.addWidget(self.sample_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addWidget(self.model_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addSpacing(10)
+        for widget in (note, self.status):
+            widget.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            column.addWidget(widget)
+        intro.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        intro.setMaximumWidth(440)
+        note.setMaximumWidth(440)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addLayout(column)
+        row.addStretch(1)
+        outer = QVBoxLayout(self)
+        outer.addStretch(2)
+        outer.addLayout(row)
+        outer.addStretch(3)
+
+
+class WelcomeController(QObject):
+    """Shows the panel over the page view while the library has no readable document and none is open."""
+
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.window = window
+        self.panel = WelcomePanel(window.viewer)
+        self.panel.openRequested.connect(window.choose_files)
+        self.panel.sampleRequested.connect(self.try_sample)
+        self.panel.modelRequested.connect(window.assistant.open_settings)
+        self._sample_jobs = False
+        self._pending = QTimer(self)  # several signals in a row (job done, library changed, opened): one update
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(0)
+        self._pending.timeout.connect(self.update)
+        window.viewer.view.installEventFilter(self)
+        for signal in (window.worker.libraryChanged, window.worker.jobsChanged, window.viewer.documentShown):
+            signal.connect(lambda *_: self._pending.start())
+        self.update()
+
+    def should_show(self) -> bool:
+        """True while nothing is open and the library holds no document that can be read."""
+        if self.window.current_doc:
+            return False
+        return not any(record.status == "ready" for record in self.window.library.documents())
+
+    def update(self) -> None:
+        """Show or hide the panel, and say whether the sample is being imported."""
+        if not self.window.sync.active:
+            return
+        show = self.should_show()
+        importing = any(j.kind in ("import", "reindex") for j in self.window.worker.jobs())
+        if self._sample_jobs and not importing:
+            self._sample_jobs = False
+        self.panel.status.setText("Importing the sample document…" if self._sample_jobs else "")
+        self.panel.sample_button.setEnabled(sample_pdf() is not None and not self._sample_jobs)
+        if show:
+            self._place()
+            self.panel.raise_()
+        self.panel.setVisible(show)
+
+    def try_sample(self) -> None:
+        """Import the shipped sample through the normal import path; it opens when ready."""
+        path = sample_pdf()
+        if path is None:
+            self.window.statusBar().showMessage("The sample document is missing from this installation.", 8000)
+            return
+        log.info("importing the sample document")
+        self._sample_jobs = bool(self.window.import_paths([path]))
+        self.update()
+
+    def _place(self) -> None:
+        self.panel.setGeometry(self.window.viewer.view.geometry())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and self.panel.isVisible():
+            self._place()
+        return False
+
+
+def attach_welcome(window: "MainWindow") -> WelcomeController:
+    """Add the first-run welcome to the window's viewer area."""
+    return WelcomeController(window)
