@@ -140,7 +140,6 @@ class CrashReporter(QObject):
         dialog.finished.connect(self._forget)
         self.dialog = dialog
         dialog.show()
-        dialog.raise_()
 
     def _forget(self, *_args: object) -> None:
         self.dialog = None

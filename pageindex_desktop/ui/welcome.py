@@ -169,7 +169,7 @@ class WelcomeController(QObject):
         self.panel.setGeometry(self.window.viewer.view.geometry())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and self.panel.isVisible():
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and not self.panel.isHidden():
             self._place()
         return False
 
