@@ -1,15 +1,13 @@
-"""Small dialogs of the Help menu: keyboard shortcuts and About."""
+"""Help ▸ Keyboard Shortcuts: every menu shortcut plus the keys that have no menu item."""
 
 from __future__ import annotations
 
-from pageindex_desktop import __version__
 from pageindex_desktop.ui.qt import (
     QAction,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QKeySequence,
-    QMessageBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -56,14 +54,3 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(table)
         layout.addWidget(buttons)
 
-
-def show_about(parent: QWidget) -> None:
-    """Help ▸ About."""
-    QMessageBox.about(
-        parent,
-        "About PageIndex Desktop",
-        f"<h3>PageIndex Desktop {__version__}</h3>"
-        "<p>A PDF reader that builds each document's section tree and answers questions with checked "
-        "citations.</p><p>Licensed under the GNU AGPL v3 or later. Renders PDFs with MuPDF (PyMuPDF); "
-        "the window uses Qt for Python.</p>",
-    )
