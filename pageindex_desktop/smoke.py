@@ -130,12 +130,25 @@ def _run(run: SmokeRun, temp: Path, timeout_s: float) -> int:
         timer.stop()
         if run.first_page is None and not run.error:
             run.error = "the event loop ended before the first page was shown"
+        if not run.error:
+            run.error = _about_problems()
         return 0 if not run.error else 1
     finally:
         sys.excepthook = previous_hook
         window.close()  # stops the import worker, the render process and the extraction children
         window.deleteLater()
         app.processEvents()
+
+
+def _about_problems() -> str:
+    """Help ▸ About in a bundle: every version readable and the licence texts present ('' when all is well)."""
+    from pageindex_desktop.ui.about_dialog import component_versions, find_document
+
+    unknown = [name for name, version, _ in component_versions() if version == "unknown"]
+    missing = [name for name in ("LICENSE", "THIRD-PARTY-NOTICES.md") if find_document(name) is None]
+    if unknown or missing:
+        return f"About is incomplete: unknown versions {unknown}, missing files {missing}"
+    return ""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ICON_SIZE = 96
+COLUMN_WIDTH = 480
 
 
 def sample_pdf() -> Path | None:
@@ -53,8 +54,8 @@ class WelcomePanel(QFrame):
         self.setAutoFillBackground(True)
         self.setStyleSheet(
             "#welcomePanel { background: palette(base); }"
-            "#welcomeTitle { font-size: 20pt; font-weight: 600; }"
-            "#welcomeHint, #welcomeNote { color: palette(mid); }"
+            "#welcomeTitle { font-size: 17pt; font-weight: 600; }"
+            "#welcomeHint, #welcomeNote { color: palette(dark); }"
             "#welcomePanel QPushButton { padding: 7px 18px; min-width: 200px; }"
         )
         icon = QLabel(self)
@@ -81,19 +82,25 @@ class WelcomePanel(QFrame):
         self.model_button.setObjectName("welcomeModel")
         self.model_button.setToolTip("OpenAI, Azure OpenAI, Ollama, LM Studio or any OpenAI-compatible server")
         self.model_button.clicked.connect(self.modelRequested)
-        note = QLabel("Reading, search and outlines work without a model; the assistant needs one.", self)
+        note = QLabel("Reading, search and outlines work without a model; only the assistant needs one.", self)
         note.setObjectName("welcomeNote")
         note.setWordWrap(True)
         self.status = QLabel("", self)
         self.status.setObjectName("welcomeStatus")
         self.status.setWordWrap(True)
-        column = QVBoxLayout()
+        body = QWidget(self)  # one centred column; wrapped text fills its width instead of its size hint
+        body.setMaximumWidth(COLUMN_WIDTH)
+        column = QVBoxLayout(body)
         column.setSpacing(10)
-        for widget in (icon, title, intro):
-            column.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
+        column.addWidget(icon, 0, Qt.AlignmentFlag.AlignHCenter)
+        for widget in (title, intro):
+            widget.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            column.addWidget(widget)
         column.addSpacing(14)
         column.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        column.addWidget(hint, 0, Qt.AlignmentFlag.AlignHCenter)
+        hint.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        hint.setWordWrap(True)
+        column.addWidget(hint)
         column.addSpacing(10)
         column.addWidget(self.sample_button, 0, Qt.AlignmentFlag.AlignHCenter)
         column.addWidget(self.model_button, 0, Qt.AlignmentFlag.AlignHCenter)
@@ -101,12 +108,10 @@ class WelcomePanel(QFrame):
         for widget in (note, self.status):
             widget.setAlignment(Qt.AlignmentFlag.AlignHCenter)
             column.addWidget(widget)
-        intro.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        intro.setMaximumWidth(440)
-        note.setMaximumWidth(440)
+        title.setWordWrap(True)
         row = QHBoxLayout()
         row.addStretch(1)
-        row.addLayout(column)
+        row.addWidget(body, 100)
         row.addStretch(1)
         outer = QVBoxLayout(self)
         outer.addStretch(2)
