@@ -28,8 +28,8 @@ from pageindex_desktop.ui.qt import (
 def file_locations(home: Path) -> list[tuple[str, Path, str]]:
     """(what, folder, note) for the library, the logs and the settings of a window over `home`."""
     return [
-        ("Library", home, "Copies of your imported PDFs, their pages, outlines and summaries (library.db)."),
-        ("Logs", log_dir(), "pageindex-desktop.log and its rotated copies; no document text and no keys."),
+        ("Library", home, "library.sqlite3 (pages, outlines, summaries, chats) and files/ (copies of your PDFs)."),
+        ("Logs", log_dir(), "pageindex-desktop.log and its rotated copies (Help ▸ Show Log shows the latest lines)."),
         ("Model settings", settings_path(home).parent, f"{settings_path(home).name}: provider, URL and models. "
                                                       "API keys are kept in the system keychain, not here."),
         ("Window settings", Path(window_settings.app_settings().fileName()).parent,
