@@ -4,12 +4,28 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterator
 
+import keyring
 import pytest
+from memory_keyring import MemoryKeyring
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
+    """Every test gets an empty in-memory keychain and no model variables from the developer's shell, so no test
+    can reach a real endpoint with a real key (imports call the index model when one is configured)."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
 
 
 @pytest.fixture

@@ -3,47 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
+from memory_keyring import MemoryKeyring
 
 from pageindex_desktop.core import settings as s
-
-
-class MemoryKeyring(KeyringBackend):
-    """An in-process keychain (the test machine has none)."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
-
-
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
-        monkeypatch.delenv(name, raising=False)
 
 
 def test_round_trip_and_the_key_goes_to_the_keychain_not_the_file(home: Path, memory_keyring: MemoryKeyring) -> None:

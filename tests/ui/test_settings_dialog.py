@@ -10,7 +10,7 @@ from typing import Iterator
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
+from memory_keyring import MemoryKeyring
 from keyring.backends import fail
 
 from pageindex_desktop.core.settings import KEYRING_SERVICE, ModelSettings, load_settings, save_settings, settings_path
@@ -23,46 +23,18 @@ TIMEOUT = 15_000
 SECRET = "sk-test-very-secret-123"
 
 
-class MemoryKeyring(KeyringBackend):
-    """An in-process keychain (this machine has none)."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture(autouse=True)
-def _clean(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
-        monkeypatch.delenv(name, raising=False)
+def _tasks_finish() -> Iterator[None]:
     yield
     assert tasks.wait_all()
 
 
 @pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
-
-
-@pytest.fixture
 def no_keychain() -> Iterator[None]:
-    """keyring's own 'fail' backend, as on a system without a keychain (MemoryKeyring above would otherwise be
-    found by keyring's backend discovery, since it subclasses KeyringBackend)."""
+    """keyring's own 'fail' backend, as on a system without a keychain (the shared MemoryKeyring would otherwise
+    be found by keyring's backend discovery, since it subclasses KeyringBackend)."""
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
     yield
