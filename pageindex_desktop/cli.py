@@ -67,6 +67,9 @@ def _add_import(sub: SubParsers) -> None:
     p.add_argument("--no-bookmarks", action="store_true", help="ignore embedded bookmarks when building the tree")
     p.add_argument("--password", default=None, help="password for encrypted PDFs")
     p.add_argument("--json", action="store_true", help="one JSON object per line per file")
+    p.add_argument(
+        "--no-summaries", action="store_true", help="skip node summaries even when an index model is configured"
+    )
     p.set_defaults(func=_cmd_import)
 
 
@@ -92,11 +95,22 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
         _report_import(path, result, args.json)
         if result.status == "failed":
             failures.append(f"{path.name}: {result.error}")
+        elif not args.no_summaries and not result.already_present:
+            _summarize(library, result.doc_id)
     if failures:
         first = failures[0]
         more = f" (and {len(failures) - 1} more failed)" if len(failures) > 1 else ""
         raise CliError(f"{first}{more}")
     return 0
+
+
+def _summarize(library: Library, doc_id: str) -> None:
+    """With an index model configured, node summaries and a description; never fails the import."""
+    from pageindex_desktop.core.summaries import summarize_with_settings
+
+    report = summarize_with_settings(library, doc_id)
+    if report is not None and report.failed_batches:
+        _note(f"{doc_id}: the model did not answer for some summaries; page excerpts stand in for them.")
 
 
 def _progress_printer() -> Callable[[ImportProgress], None]:

@@ -153,8 +153,10 @@ def summarize_document(
     calls = [0]
     lock = threading.Lock()
 
+    give_up = threading.Event()  # after a batch failed its retries, the rest fall back to excerpts at once
+
     def run(index: int, batch: list[tuple[Node, str, str]]) -> dict[str, Any] | None:
-        if cancel is not None and cancel.is_set():
+        if (cancel is not None and cancel.is_set()) or give_up.is_set():
             return None
         want_description = index == 0 and not description
         sections = "\n\n".join(f"### id {n.node_id}: {n.title} (pages {n.start_page}-{n.end_page})\n{t}"
@@ -170,6 +172,7 @@ def summarize_document(
             reply, _ = client.complete([{"role": "user", "content": prompt}], model=model, cancel=cancel)
         except ModelError as exc:
             log.warning("summary batch %d failed: %s", index, type(exc).__name__)
+            give_up.set()  # the client already retried with backoff: the endpoint is in trouble, stop asking
             return None
         return parse_json_reply(reply)
 
@@ -200,11 +203,15 @@ def summarize_document(
 
 
 def summarize_with_settings(
-    library: Library, doc_id: str, settings: ModelSettings | None = None, cancel: threading.Event | None = None
+    library: Library,
+    doc_id: str,
+    settings: ModelSettings | None = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SummaryReport | None:
     """The import step and the "Summarize" action: summaries with the index model, or None when none is set up."""
     endpoint = index_endpoint(settings or load_settings(library.home), library.home)
     if endpoint is None:
         return None
     with LLMClient(endpoint) as client:
-        return summarize_document(library, doc_id, client, cancel=cancel)
+        return summarize_document(library, doc_id, client, cancel=cancel, progress=progress)

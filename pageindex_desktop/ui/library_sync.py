@@ -125,5 +125,6 @@ def _stage_text(job: Job) -> str:
         "extracting": "Reading",
         "building": "Building outline",
         "saving": "Saving",
+        "summarizing": "Writing summaries",
         "done": "Done",
     }.get(job.stage, job.stage.capitalize() or "Waiting")

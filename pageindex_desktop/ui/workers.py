@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pageindex_desktop.core import indexer
 from pageindex_desktop.core.indexer import ImportProgress, ImportResult
+from pageindex_desktop.core.settings import index_endpoint, load_settings
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui.qt import QObject, QThread, Signal
 
@@ -28,7 +29,7 @@ _ids = itertools.count(1)
 
 @dataclass
 class Job:
-    """One queued write. `kind` is 'import' (a file), 'reindex' or 'remove' (a library document)."""
+    """One queued write. `kind` is 'import' (a file), 'reindex', 'summarize' or 'remove' (a library document)."""
 
     kind: str
     path: Path | None = None
@@ -125,10 +126,35 @@ class ImportWorker(QThread):
                 with self._cond:
                     self._active = None
                 self.jobFinished.emit(job, result)
+                self._queue_summaries(job, result)
                 self.libraryChanged.emit()
                 self.jobsChanged.emit()
         finally:
             library.close()
+
+    def _queue_summaries(self, job: Job, result: ImportResult | None) -> None:
+        """With an index model configured, a freshly indexed document gets its summaries next (same writer)."""
+        fresh = result is not None and result.status == "ready" and not result.already_present
+        if job.kind not in ("import", "reindex") or not fresh or job.cancel.is_set():
+            return
+        if index_endpoint(load_settings(self.home), self.home) is None:
+            return
+        assert result is not None
+        with self._cond:
+            if not self._stopping:
+                self._queue.appendleft(Job("summarize", doc_id=result.doc_id, stage="summarizing"))
+
+    def _summarize(self, library: Library, job: Job) -> None:
+        """Node summaries and a description; model trouble falls back to excerpts and never fails anything."""
+
+        def on_progress(done: int, total: int) -> None:
+            job.stage, job.done, job.total, job.message = "summarizing", done, total, "Writing summaries"
+            self.progress.emit(job)
+
+        from pageindex_desktop.core.summaries import summarize_with_settings  # the model client loads on first use
+
+        on_progress(0, 0)
+        summarize_with_settings(library, job.doc_id, cancel=job.cancel, progress=on_progress)
 
     def _run_job(self, library: Library, job: Job) -> ImportResult | None:
         last = [0.0, ""]
@@ -148,6 +174,9 @@ class ImportWorker(QThread):
             if job.kind == "remove":
                 if library.get(job.doc_id) is not None:
                     library.remove(job.doc_id)
+                return None
+            if job.kind == "summarize":
+                self._summarize(library, job)
                 return None
             if job.kind == "reindex":
                 return indexer.reindex(library, job.doc_id, password=job.password, use_bookmarks=job.use_bookmarks,

@@ -45,3 +45,40 @@ def test_ask_json_and_a_one_line_failure(fake_openai: FakeOpenAI, home: Path) ->
     assert "sk-test-secret" not in failed.stderr
     logs = "".join(p.read_text(errors="replace") for p in (home / "logs").glob("*") if p.is_file())
     assert "sk-test-secret" not in logs
+
+
+def test_import_with_an_index_model_writes_summaries_and_a_failing_model_never_fails_it(
+    fake_openai: FakeOpenAI, home: Path, tmp_path: Path
+) -> None:
+    import pymupdf
+
+    pdf = tmp_path / "report.pdf"
+    doc = pymupdf.open()
+    for number, title in enumerate(("Overview", "Results", "Outlook"), start=1):
+        for part in range(4):
+            page = doc.new_page()
+            if part == 0:
+                page.insert_text((72, 72), title, fontsize=20)
+            body = f"{title} discussion on page {part + 1} covers rates, credit, payments and supervision. " * 12
+            page.insert_textbox(pymupdf.Rect(72, 110, 540, 720), body, fontsize=10)
+    doc.set_toc([[1, "Overview", 1], [1, "Results", 5], [1, "Outlook", 9]])
+    doc.save(pdf)
+    doc.close()
+    fake_openai.policy = lambda body: text(
+        json.dumps({"summaries": {"0001": "Why the bank exists.", "0002": "How the year went.",
+                                  "0003": "What comes next."}, "description": "A short sample report."})
+    )
+    done = cli(home, fake_openai.url, "import", str(pdf), "--json")
+    assert done.returncode == 0, done.stderr
+    doc_id = json.loads(done.stdout)["doc_id"]
+    tree = json.loads(cli(home, fake_openai.url, "tree", doc_id, "--json").stdout)
+    assert [n["summary"] for n in tree["nodes"]][-2:] == ["How the year went.", "What comes next."]
+    assert 1 <= len(fake_openai.chat_requests()) <= 2
+
+    other = tmp_path / "other.pdf"
+    other.write_bytes(pdf.read_bytes().replace(b"Outlook", b"Outlock"))
+    broken = cli(home, "http://127.0.0.1:9/v1", "import", str(other), "--json")
+    assert broken.returncode == 0, broken.stderr
+    assert json.loads(broken.stdout)["status"] == "ready"
+    assert "excerpts stand in" in broken.stderr
+    assert cli(home, fake_openai.url, "import", str(pdf), "--no-summaries", "--json").returncode == 0
