@@ -117,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     install_crash_handler()
     log.info("PageIndex Desktop %s starting; log file %s", __version__, path)
     window = build_window(app.arguments())
+    from pageindex_desktop.ui.file_open import accept_file_open_events
+
+    accept_file_open_events(window)  # macOS: "Open With" from Finder arrives as events, not arguments
     app.aboutToQuit.connect(window.save_settings)  # however the loop ends (Quit, last window, SIGTERM) ...
     app.aboutToQuit.connect(window.shutdown)  # ... threads and child processes stop
     _quit_on_signals(app)

@@ -202,3 +202,20 @@ def test_smoke_test_command_exits_zero_without_a_display(tmp_path: Path) -> None
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("\n") == 1 and done.stdout.startswith("smoke-test ok")
     assert not (tmp_path / ".local").exists() and not (tmp_path / ".config").exists()  # the user's dirs untouched
+
+
+@pytest.mark.qt_log_ignore("does not support raise", "propagateSizeHints")  # offscreen platform limits
+def test_a_file_handed_over_by_the_system_is_imported_and_opened(  # type: ignore[no-untyped-def]
+        window: MainWindow, report_pdf: Path, qtbot) -> None:
+    from PySide6.QtGui import QFileOpenEvent
+
+    from pageindex_desktop.ui.file_open import accept_file_open_events
+
+    handler = accept_file_open_events(window)
+    try:
+        assert QApplication.sendEvent(QApplication.instance(), QFileOpenEvent(str(report_pdf)))
+        qtbot.waitUntil(lambda: window.viewer.view.was_shown(1), timeout=TIMEOUT)
+        record = window.library.get(window.current_doc)
+        assert record is not None and record.file_name == report_pdf.name
+    finally:
+        QApplication.instance().removeEventFilter(handler)
