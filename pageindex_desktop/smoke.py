@@ -20,6 +20,7 @@ from typing import TextIO
 from pageindex_desktop.config import HOME_ENV
 
 TIMEOUT_S = 60.0
+MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL")
 HARD_EXIT_GRACE_S = 30.0  # a hung event loop cannot honour the timeout: faulthandler ends the process then
 
 
@@ -54,23 +55,35 @@ def run_smoke_test(timeout_s: float = TIMEOUT_S, out: TextIO | None = None) -> i
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     run = SmokeRun()
     temp = Path(tempfile.mkdtemp(prefix="pageindex-smoke-"))
-    previous_home = os.environ.get(HOME_ENV)
+    saved = {name: os.environ.pop(name, None) for name in (HOME_ENV, *MODEL_ENV)}
     os.environ[HOME_ENV] = str(temp)  # logs and model settings follow the home: nothing lands in the user's
     try:
+        _no_model(temp / "library")
         code = _run(run, temp, timeout_s)
     except Exception as exc:  # noqa: BLE001 - any failure is reported as the one line, with a non-zero exit
         run.error = f"{type(exc).__name__}: {exc}"
         code = 1
     finally:
-        if previous_home is None:
-            os.environ.pop(HOME_ENV, None)
-        else:
-            os.environ[HOME_ENV] = previous_home
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
         shutil.rmtree(temp, ignore_errors=True)
     stream = out if out is not None else sys.stdout
     if stream is not None:  # a Windows GUI executable has no stdout
         print(run.line(), file=stream, flush=True)
     return code
+
+
+def _no_model(home: Path) -> None:
+    """Settings with no endpoint: with the user's variables unset, an import cannot send the sample to a model
+    (the default OpenAI preset would pick up a key the user saved in the keychain)."""
+    from pageindex_desktop.core.settings import ModelSettings, index_endpoint, save_settings
+
+    save_settings(ModelSettings(provider="custom", base_url=""), home)
+    if index_endpoint(home=home) is not None:
+        raise RuntimeError("the smoke test's library would reach a model")
 
 
 def _run(run: SmokeRun, temp: Path, timeout_s: float) -> int:

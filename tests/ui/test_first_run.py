@@ -187,12 +187,30 @@ def test_exception_in_a_worker_thread_reaches_the_gui_thread(reporter, qtbot) ->
     assert "In thread test-worker" in reporter.dialog.findChild(QPlainTextEdit, "crashDetails").toPlainText()
 
 
-def test_smoke_test_in_process(qapp, capsys) -> None:  # type: ignore[no-untyped-def]
-    from pageindex_desktop.smoke import run_smoke_test
+def test_smoke_test_in_process_never_reaches_a_model(qapp, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Even with a model configured in the environment, the smoke test's import has no endpoint to send to."""
+    import os
 
+    from pageindex_desktop.smoke import run_smoke_test
+    from pageindex_desktop.ui import workers
+
+    endpoints: list[object] = []
+    real = workers.index_endpoint
+
+    def recording(*args: object, **kwargs: object) -> object:
+        endpoints.append(real(*args, **kwargs))  # type: ignore[arg-type]
+        return endpoints[-1]
+
+    monkeypatch.setattr(workers, "index_endpoint", recording)
+    url = "http://127.0.0.1:9/v1"  # nothing listens there; a request would only fail
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    monkeypatch.setenv("PAGEINDEX_CHAT_MODEL", "any-model")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     assert run_smoke_test(timeout_s=60) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("smoke-test ok (") and "28 pages" in line and "\n" not in line
+    assert endpoints == [None]  # the import asked once whether to write summaries, and there was no model
+    assert os.environ["OPENAI_BASE_URL"] == url  # the user's environment is put back
 
 
 def test_smoke_test_command_exits_zero_without_a_display(tmp_path: Path) -> None:
