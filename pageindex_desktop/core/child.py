@@ -122,7 +122,7 @@ def run_job(
             conn.send(("progress", "extracting", done, total))
 
     try:
-        doc = extract(path, password=password, progress=progress, workers=workers)
+        doc = extract(path, password=password, progress=progress, workers=workers, use_bookmarks=use_bookmarks)
         if conn is not None:
             conn.send(("progress", "building", 0, 1))
         outline = build_outline(doc, use_bookmarks=use_bookmarks)
