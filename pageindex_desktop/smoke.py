@@ -136,7 +136,7 @@ def _run(run: SmokeRun, temp: Path, timeout_s: float) -> int:
             return 1
         timer = QTimer()
         timer.setSingleShot(True)
-        timer.timeout.connect(lambda: fail(f"timed out after {timeout_s:.0f} s"))
+        timer.timeout.connect(lambda: fail(f"timed out after {timeout_s:g} s"))
         timer.start(int(timeout_s * 1000))
         if not run.error and run.first_page is None:
             loop.exec()

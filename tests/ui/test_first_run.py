@@ -237,3 +237,11 @@ def test_a_file_handed_over_by_the_system_is_imported_and_opened(  # type: ignor
         assert record is not None and record.file_name == report_pdf.name
     finally:
         QApplication.instance().removeEventFilter(handler)
+
+
+def test_smoke_test_timeout_fails_with_one_line_and_stops_everything(qapp, capsys) -> None:  # type: ignore[no-untyped-def]
+    from pageindex_desktop.smoke import run_smoke_test
+
+    assert run_smoke_test(timeout_s=0.05) == 1  # the import cannot finish in 50 ms: the window closes mid-import
+    out = capsys.readouterr().out
+    assert out.startswith("smoke-test FAILED: timed out after") and out.count("\n") == 1
