@@ -245,3 +245,17 @@ def test_smoke_test_timeout_fails_with_one_line_and_stops_everything(qapp, capsy
     assert run_smoke_test(timeout_s=0.05) == 1  # the import cannot finish in 50 ms: the window closes mid-import
     out = capsys.readouterr().out
     assert out.startswith("smoke-test FAILED: timed out after") and out.count("\n") == 1
+
+
+def test_exception_in_a_qt_slot_is_reported_and_the_loop_goes_on(reporter, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from pageindex_desktop.ui.qt import QTimer
+
+    after: list[bool] = []
+
+    def slot() -> None:
+        raise KeyError("missing-entry")
+
+    QTimer.singleShot(0, slot)
+    QTimer.singleShot(20, lambda: after.append(True))  # the event loop keeps running after the error
+    qtbot.waitUntil(lambda: reporter.dialog is not None and bool(after), timeout=5000)
+    assert "KeyError: 'missing-entry'" in reporter.dialog.message.text()
