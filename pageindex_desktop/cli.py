@@ -49,6 +49,11 @@ def _note(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _scope(library: Library, refs: list[str] | None) -> list[str] | None:
+    """Doc ids for repeated --doc options (each an id or a title prefix), or None for the whole library."""
+    return [library.resolve(ref).doc_id for ref in refs] if refs else None
+
+
 def _ready(library: Library, ref: str) -> DocumentRecord:
     """Resolve DOC and insist that it has an index to show."""
     doc = library.resolve(ref)
@@ -226,8 +231,7 @@ def _add_search(sub: SubParsers) -> None:
 
 
 def _cmd_search(args: argparse.Namespace, library: Library) -> int:
-    docs = [library.resolve(ref) for ref in args.doc] if args.doc else None
-    hits = library.search(args.query, [d.doc_id for d in docs] if docs is not None else None)
+    hits = library.search(args.query, _scope(library, args.doc))
     titles = {d.doc_id: d.title for d in library.documents()}
     rows = [
         {"doc_id": h.doc_id, "title": titles.get(h.doc_id, ""), "page": h.page, "snippet": h.snippet} for h in hits
@@ -267,8 +271,7 @@ def _add_ask(sub: SubParsers) -> None:
 def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
     from pageindex_desktop.core.ask import ask
 
-    docs = [library.resolve(ref) for ref in args.doc] if args.doc else None
-    out = ask(library, args.question, [d.doc_id for d in docs] if docs else None)
+    out = ask(library, args.question, _scope(library, args.doc))
     if args.json:
         _print_json(out)
         return 0

@@ -10,6 +10,8 @@ import keyring
 import pytest
 from memory_keyring import MemoryKeyring
 
+from pageindex_desktop.core.store import Library
+
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -34,6 +36,14 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "library"
     monkeypatch.setenv("PAGEINDEX_DESKTOP_HOME", str(folder))
     return folder
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Iterator[Library]:
+    """An empty library in a temp folder, closed after the test."""
+    lib = Library(tmp_path / "home")
+    yield lib
+    lib.close()
 
 
 def corpus_file(name: str) -> Path:

@@ -16,13 +16,6 @@ from pageindex_desktop.core.outline.tree import Node  # noqa: E402
 from pageindex_desktop.core.store import Library  # noqa: E402
 
 
-@pytest.fixture
-def library(tmp_path: Path) -> Library:
-    lib = Library(tmp_path / "home")
-    yield lib
-    lib.close()
-
-
 def test_every_citation_form_is_parsed() -> None:
     answer = (
         "A [Annual Report 2023, p. 12]. B [Annual Report 2023, pp. 14-16]. C [Doc, p. 3, 5]. "

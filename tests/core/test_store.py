@@ -27,13 +27,6 @@ def _outline() -> Outline:
     return Outline("layout", [Node("0001", "Report", 1, 1, 3, True, "", [child])])
 
 
-@pytest.fixture
-def library(tmp_path: Path) -> Library:
-    lib = Library(tmp_path / "home")
-    yield lib
-    lib.close()
-
-
 def _add(library: Library, tmp_path: Path, data: bytes = b"%PDF-1.4 test") -> str:
     src = tmp_path / "report.pdf"
     src.write_bytes(data)

@@ -6,7 +6,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from libdata import add_document, annual_report  # noqa: E402
@@ -14,13 +13,6 @@ from libdata import add_document, annual_report  # noqa: E402
 from pageindex_desktop.core.outline.tree import Node  # noqa: E402
 from pageindex_desktop.core.store import Library  # noqa: E402
 from pageindex_desktop.core.tools import ToolBox  # noqa: E402
-
-
-@pytest.fixture
-def library(tmp_path: Path) -> Library:
-    lib = Library(tmp_path / "home")
-    yield lib
-    lib.close()
 
 
 def call(box: ToolBox, name: str, **args: object) -> dict:

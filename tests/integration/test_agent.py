@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAI, Reply, error, free_port, text, tool
@@ -18,13 +17,6 @@ from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tools import ToolBox
 
 FAST = RetryPolicy(attempts=3, base_delay=1.0, scale=0.01)
-
-
-@pytest.fixture
-def library(tmp_path: Path) -> Library:
-    lib = Library(tmp_path / "home")
-    yield lib
-    lib.close()
 
 
 def make_agent(url: str, library: Library, timeout: float = 5.0, **kw: object) -> Agent:

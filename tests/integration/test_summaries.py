@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,13 +14,6 @@ from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.outline.tree import Node, walk
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.summaries import parse_json_reply, summarize_document
-
-
-@pytest.fixture
-def library(tmp_path: Path) -> Library:
-    lib = Library(tmp_path / "home")
-    yield lib
-    lib.close()
 
 
 def long_doc(library: Library, chapters: int = 8) -> str:
