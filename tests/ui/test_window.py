@@ -299,7 +299,8 @@ def test_reindex_recent_menu_and_shortcuts(window: MainWindow, report_pdf: Path,
         window.documents.reindex([doc_id])
     job, result = finished.args
     assert job.kind == "reindex" and result.status == "ready" and result.page_count == 25
-    assert window.library_panel.model.rows()[0].status == "ready"
+    # the row is refreshed by the libraryChanged/jobsChanged signals queued right after jobFinished
+    qtbot.waitUntil(lambda: window.library_panel.model.rows()[0].status == "ready", timeout=TIMEOUT)
     assert window.recent_menu is not None
     window.fill_recent_menu()
     titles = [a.text() for a in window.recent_menu.actions()]
