@@ -53,6 +53,7 @@ class ImportWorker(QThread):
     progress = Signal(object)  # Job, with fresh stage/done/total/message
     jobFinished = Signal(object, object)  # Job, ImportResult (None for removals and jobs cancelled while queued)
     libraryChanged = Signal()  # something was written to the store
+    summariesWritten = Signal(object, object)  # Job, SummaryReport | None (None: no model, or cancelled)
 
     def __init__(self, home: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -70,6 +71,10 @@ class ImportWorker(QThread):
             self._cond.notify()
         self.jobsChanged.emit()
         return job
+
+    def summarize(self, doc_ids: list[str]) -> list[Job]:
+        """Queue summaries for these documents (the "Summarize" action); one job per document."""
+        return [self.submit(Job("summarize", doc_id=doc_id, stage="summarizing")) for doc_id in doc_ids]
 
     def jobs(self) -> list[Job]:
         """The running job (first) and the queued ones."""
@@ -153,8 +158,11 @@ class ImportWorker(QThread):
 
         from pageindex_desktop.core.summaries import summarize_with_settings  # the model client loads on first use
 
-        on_progress(0, 0)
-        summarize_with_settings(library, job.doc_id, cancel=job.cancel, progress=on_progress)
+        report = None
+        if library.get(job.doc_id) is not None:
+            on_progress(0, 0)
+            report = summarize_with_settings(library, job.doc_id, cancel=job.cancel, progress=on_progress)
+        self.summariesWritten.emit(job, None if job.cancel.is_set() else report)
 
     def _run_job(self, library: Library, job: Job) -> ImportResult | None:
         last = [0.0, ""]

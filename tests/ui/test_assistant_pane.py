@@ -290,13 +290,17 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert "What happened to the margin?" not in pane.browser.toPlainText()
 
 
-def test_summarize_writes_summaries_on_a_task_and_says_so(home: Path, doc: str, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_summarize_writes_summaries_on_the_store_writer_and_says_so(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
+                                                                     qtbot) -> None:
     import json
     import re
 
     from pageindex_desktop.ui.assistant.summarize import NO_MODEL, Summarizer
+    from pageindex_desktop.ui.workers import ImportWorker
 
-    summarizer = Summarizer(home)
+    worker = ImportWorker(home)
+    worker.start()
+    summarizer = Summarizer(home, worker)
     messages: list[str] = []
     summarizer.message.connect(messages.append)
     with qtbot.waitSignal(summarizer.finished, timeout=TIMEOUT) as done:
@@ -319,7 +323,7 @@ def test_summarize_writes_summaries_on_a_task_and_says_so(home: Path, doc: str, 
     assert report.calls >= 1 and messages[-1].startswith("Summaries written for 1 document")
     with Library(home) as library:
         assert library.get(doc).description == "The 2023 annual report of a bank."  # type: ignore[union-attr]
-    tasks.wait_all()
+    worker.stop()
 
 
 def test_question_box_enter_sends_and_shift_enter_starts_a_line(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -1,18 +1,18 @@
-"""The "Summarize" action: node summaries and a description for documents imported without a model, written on
-a background task with the index model (core/summaries.py); the window hears about it in one sentence."""
+"""The "Summarize" action: node summaries and a description for documents imported without a model.
+
+The writing happens on the window's one store writer (`ui/workers.ImportWorker`, as `summarize` jobs, the same
+step an import runs when a model is configured); this object only starts the jobs and says how it went.
+"""
 
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 
-from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.settings import index_endpoint, load_settings
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.summaries import SummaryReport, summarize_document
-from pageindex_desktop.ui.assistant import tasks
+from pageindex_desktop.core.summaries import SummaryReport
 from pageindex_desktop.ui.assistant._qt import QObject, Signal
+from pageindex_desktop.ui.workers import ImportWorker, Job
 
 log = logging.getLogger(__name__)
 
@@ -25,11 +25,19 @@ class Summarizer(QObject):
     message = Signal(str)
     finished = Signal(object)  # list[SummaryReport] (empty when nothing ran)
 
-    def __init__(self, home: Path, parent: QObject | None = None) -> None:
+    def __init__(self, home: Path, worker: ImportWorker, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.home = Path(home)
-        self.cancel = threading.Event()
-        self.busy = False
+        self.worker = worker
+        self._pending: set[int] = set()
+        self._reports: list[SummaryReport] = []
+        worker.summariesWritten.connect(self._on_written)
+        worker.jobFinished.connect(self._on_finished)
+
+    @property
+    def busy(self) -> bool:
+        """True while summaries of the last run are still being written."""
+        return bool(self._pending)
 
     def run(self, doc_ids: list[str]) -> bool:
         """Summarize these documents; False when there is nothing to do or a run is already going."""
@@ -39,31 +47,35 @@ class Summarizer(QObject):
         if not doc_ids:
             self.message.emit("Select the documents to summarize in the library first.")
             return False
-        self.busy = True
-        self.cancel.clear()
-        home, ids, cancel = self.home, list(doc_ids), self.cancel
-        self.message.emit(f"Writing summaries for {len(ids)} document{'s' if len(ids) != 1 else ''}…")
-
-        def work() -> list[SummaryReport] | None:
-            # summarize_with_settings, with one client for the whole run that is closed afterwards
-            endpoint = index_endpoint(load_settings(home), home)
-            if endpoint is None:
-                return None
-            client = LLMClient(endpoint)
-            try:
-                with Library(home) as library:
-                    return [summarize_document(library, doc_id, client, cancel=cancel)
-                            for doc_id in ids if not cancel.is_set()]
-            finally:
-                client.client.close()
-
-        tasks.run_task(work, self._done, self._failed, None, "summarize")
+        if index_endpoint(load_settings(self.home), self.home) is None:
+            self.message.emit(NO_MODEL)
+            self.finished.emit([])
+            return True
+        self._reports = []
+        self._pending = {job.job_id for job in self.worker.summarize(list(doc_ids))}
+        count = len(self._pending)
+        self.message.emit(f"Writing summaries for {count} document{'s' if count != 1 else ''}…")
         return True
 
-    def _done(self, reports: list[SummaryReport] | None) -> None:
-        self.busy = False
-        if reports is None:
-            self.message.emit(NO_MODEL)
+    def cancel(self) -> None:
+        """Stop the summaries of this run (already written ones stay)."""
+        for job_id in list(self._pending):
+            self.worker.cancel(job_id=job_id)
+
+    def _on_written(self, job: Job, report: SummaryReport | None) -> None:
+        if job.job_id in self._pending and report is not None:
+            self._reports.append(report)
+
+    def _on_finished(self, job: Job, _result: object) -> None:
+        if job.job_id not in self._pending:
+            return
+        self._pending.discard(job.job_id)
+        if not self._pending:
+            self._done(self._reports)
+
+    def _done(self, reports: list[SummaryReport]) -> None:
+        if not reports:
+            self.message.emit("Summaries stopped before any document was done.")
             self.finished.emit([])
             return
         nodes = sum(r.nodes for r in reports)
@@ -75,8 +87,3 @@ class Summarizer(QObject):
             text += f" {failed} batch{'es' if failed != 1 else ''} failed and kept excerpts instead."
         self.message.emit(text)
         self.finished.emit(reports)
-
-    def _failed(self, text: str) -> None:
-        self.busy = False
-        self.message.emit(f"Summaries stopped: {text}")
-        self.finished.emit([])

@@ -78,10 +78,10 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     panel.view.selectionModel().selectionChanged.connect(lambda *_: selection_changed())
     window.worker.libraryChanged.connect(pane.refresh_scope)  # document counts and titles in the scope label
 
-    summarizer = Summarizer(window.home, window)
+    summarizer = Summarizer(window.home, window.worker, window)
     summarizer.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
     summarizer.finished.connect(lambda _reports: window.sync.refresh())
-    pane.shutdown_hooks.append(summarizer.cancel.set)
+    pane.shutdown_hooks.append(summarizer.cancel)
     window.summarizer = summarizer  # type: ignore[attr-defined]
     model_label = QLabel("", window)
     model_label.setObjectName("modelStatus")
