@@ -93,7 +93,7 @@ class ToolBox:
         }
         try:
             args = json.loads(raw_arguments or "{}")
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             self.calls.append({"name": name, "arguments": raw_arguments or ""})
             return fail("INVALID_INPUT", f"The arguments were not valid JSON ({exc.msg}); send one JSON object.",
                         ['{"doc": "<doc id or title>", "pages": "5-7"}'])

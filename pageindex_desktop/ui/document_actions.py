@@ -51,14 +51,15 @@ class DocumentActions:
         if confirm:
             names = [r.title for r in (self.window.library.get(d) for d in doc_ids) if r is not None]
             listing = "\n".join(f"• {n}" for n in names[:8]) + ("\n…" if len(names) > 8 else "")
-            answer = QMessageBox.question(
-                self.window, "Remove from Library",
-                f"Remove {len(doc_ids)} document{'s' if len(doc_ids) != 1 else ''} from the library?\n\n{listing}\n\n"
-                "The library's copy, its outline and any summaries are deleted; your original file is kept.",
-                QMessageBox.StandardButton.Remove | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Remove:
+            box = QMessageBox(QMessageBox.Icon.Question, "Remove from Library",
+                              f"Remove {len(doc_ids)} document{'s' if len(doc_ids) != 1 else ''} from the library?"
+                              f"\n\n{listing}\n\nThe library's copy, its outline and any summaries are deleted; "
+                              "your original file is kept.", QMessageBox.StandardButton.Cancel, self.window)
+            box.setObjectName("confirmRemove")
+            remove = box.addButton("Remove", QMessageBox.ButtonRole.DestructiveRole)
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            box.exec()
+            if box.clickedButton() is not remove:
                 return False
         for doc_id in doc_ids:
             self.window.worker.cancel(doc_id=doc_id)

@@ -344,3 +344,28 @@ def test_help_dialogs_list_the_shortcuts_and_the_log(window: MainWindow, qtbot) 
     log_dialog = LogDialog(None, window)
     qtbot.addWidget(log_dialog)
     assert "a line for the log view" in log_dialog.findChild(QPlainTextEdit).toPlainText()
+
+
+def _answer_confirmation(button_text: str) -> None:
+    """Click a button of the removal question once it is on screen (it runs its own event loop)."""
+    from pageindex_desktop.ui.qt import QMessageBox
+
+    def click() -> None:
+        boxes = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+        if not boxes:
+            QTimer.singleShot(20, click)
+            return
+        next(b for b in boxes[0].buttons() if b.text().replace("&", "") == button_text).click()
+
+    QTimer.singleShot(20, click)
+
+
+def test_remove_asks_first_and_cancel_keeps_the_document(window: MainWindow, report_pdf: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    doc_id = wait_open(qtbot, window)
+    _answer_confirmation("Cancel")
+    assert window.documents.remove([doc_id]) is False
+    assert window.library.get(doc_id) is not None
+    _answer_confirmation("Remove")
+    assert window.documents.remove([doc_id]) is True
+    qtbot.waitUntil(lambda: window.library.get(doc_id) is None, timeout=TIMEOUT)
