@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import logging.handlers
 import multiprocessing
 import signal
 import sys
@@ -12,14 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pageindex_desktop import __version__
-from pageindex_desktop.config import APP_AUTHOR, APP_NAME, log_dir
+from pageindex_desktop.config import APP_AUTHOR, APP_NAME
 
 if TYPE_CHECKING:
     from pageindex_desktop.ui.main_window import MainWindow
     from pageindex_desktop.ui.qt import QCoreApplication
 
 log = logging.getLogger(__name__)
-LOG_FILE = "pageindex-desktop.log"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -42,24 +40,17 @@ def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
 
 
-def setup_logging(level: int = logging.INFO) -> Path | None:
-    """A rotating log file in the per-user log dir plus the in-memory buffer of Help ▸ Show Log."""
-    from pageindex_desktop.ui.log_view import FORMAT, ring_buffer
+def setup_logging(level: int = logging.INFO) -> Path:
+    """The shared rotating log file (`pageindex_desktop/log.py`, keys masked) plus the in-memory buffer of
+    Help ▸ Show Log, which masks keys the same way."""
+    from pageindex_desktop.log import RedactSecrets
+    from pageindex_desktop.log import setup_logging as setup_log_file
+    from pageindex_desktop.ui.log_view import ring_buffer
 
-    root = logging.getLogger()
-    root.setLevel(level)
-    ring_buffer()
-    path: Path | None = log_dir() / LOG_FILE
-    try:
-        assert path is not None
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
-        handler.setFormatter(logging.Formatter(FORMAT))
-        root.addHandler(handler)
-    except OSError as exc:  # a read-only home must not stop the app
-        path = None
-        logging.basicConfig(level=level, format=FORMAT)
-        log.warning("no log file: %s", exc)
+    path = setup_log_file(level)
+    buffer = ring_buffer()
+    if not any(isinstance(f, RedactSecrets) for f in buffer.filters):
+        buffer.addFilter(RedactSecrets())
     return path
 
 
