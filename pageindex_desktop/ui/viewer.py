@@ -62,6 +62,7 @@ class ViewerPanel(QWidget):
         zoom_in.clicked.connect(self.view.zoom_in)
         find = QToolButton(self, text="Find", toolTip="Find in document (Ctrl+F)")
         find.clicked.connect(self.find_bar.open_bar)
+        self._document_controls = (self.page_box, zoom_out, self.zoom_box, zoom_in, find)  # live only with a PDF
         self.title_label = QLabel("", self)
         self.title_label.setObjectName("viewerTitle")
         # a long title must not widen the window: the label takes what is left and elides (see resizeEvent)
@@ -94,6 +95,12 @@ class ViewerPanel(QWidget):
         renderer.opened.connect(self._on_opened)
         self._show_page(0)
         self._show_zoom(self.view.zoom())
+        self._enable_document_controls(False)
+
+    def _enable_document_controls(self, enabled: bool) -> None:
+        """The page box, zoom and find act on a document: greyed out while none is shown."""
+        for control in self._document_controls:
+            control.setEnabled(enabled)
 
     def open(self, key: str, path: Path, *, title: str, labels: list[str], image_only: bool, page: int = 1,
              password: str | None = None) -> None:
@@ -124,6 +131,7 @@ class ViewerPanel(QWidget):
         self.title_label.setText("")
         self.note.hide()
         self._show_page(0)
+        self._enable_document_controls(False)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -162,6 +170,7 @@ class ViewerPanel(QWidget):
             return
         self.view.set_document(key, count, (width, height), page=page)
         self.page_total.setText(f"/ {count}")
+        self._enable_document_controls(True)
         self.documentShown.emit(key)
 
     def _show_page(self, page: int) -> None:
@@ -169,7 +178,7 @@ class ViewerPanel(QWidget):
             return
         if not page:
             self.page_box.setText("")
-            self.page_total.setText("/ 0")
+            self.page_total.setText("")
             return
         label = self.label(page)
         self.page_box.setText(f"{page} ({label})" if label and label != str(page) else str(page))

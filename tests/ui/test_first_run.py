@@ -29,12 +29,15 @@ def test_welcome_shows_on_an_empty_library_and_hides_once_a_document_opens(  # t
     assert panel.geometry() == window.viewer.view.geometry()  # lies over the page view, not the toolbar
     labels = {b.text() for b in panel.findChildren(QPushButton)}
     assert {"Open PDF…", "Try a sample document", "Set up a model"} <= labels
+    assert not window.viewer.page_box.isEnabled() and not window.viewer.zoom_box.isEnabled()  # nothing to act on
     window.import_paths([make_pdf(tmp_path / "a.pdf", 6, chapters=("One", "Two"))])
     qtbot.waitUntil(lambda: bool(window.current_doc) and window.viewer.view.page_count() > 0, timeout=TIMEOUT)
     qtbot.waitUntil(lambda: not welcome_visible(window), timeout=5000)
+    assert window.viewer.page_box.isEnabled() and window.viewer.zoom_box.isEnabled()
     window.documents.remove([window.current_doc], confirm=False)  # the library is empty again
     qtbot.waitUntil(lambda: welcome_visible(window), timeout=TIMEOUT)
     assert window.library.documents() == [] and window.current_doc == ""
+    assert not window.viewer.page_box.isEnabled()
 
 
 def test_welcome_stays_hidden_when_the_library_has_documents(  # type: ignore[no-untyped-def]
