@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from pageindex_desktop.ui.elided_label import ElidedLabel
 from pageindex_desktop.ui.find_bar import FindBar
 from pageindex_desktop.ui.page_view import PageView
 from pageindex_desktop.ui.qt import (
@@ -12,8 +13,6 @@ from pageindex_desktop.ui.qt import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QResizeEvent,
-    QSizePolicy,
     Qt,
     QToolButton,
     QVBoxLayout,
@@ -40,7 +39,6 @@ class ViewerPanel(QWidget):
         self.find_bar = FindBar(self.view, self)
         self._labels: list[str] = []
         self._pending: tuple[str, int] | None = None  # key, page to show once opened
-        self._title = ""
         self.page_box = QLineEdit(self)
         self.page_box.setObjectName("pageBox")
         self.page_box.setToolTip("Page (printed label in brackets): type a number and press Enter (Ctrl+G)")
@@ -63,10 +61,8 @@ class ViewerPanel(QWidget):
         find = QToolButton(self, text="Find", toolTip="Find in document (Ctrl+F)")
         find.clicked.connect(self.find_bar.open_bar)
         self._document_controls = (self.page_box, zoom_out, self.zoom_box, zoom_in, find)  # live only with a PDF
-        self.title_label = QLabel("", self)
+        self.title_label = ElidedLabel("", self)  # a long title must not widen the window: it ends in '…'
         self.title_label.setObjectName("viewerTitle")
-        # a long title must not widen the window: the label takes what is left and elides (see resizeEvent)
-        self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 4, 6, 4)
         bar.addWidget(self.title_label, 1)
@@ -109,9 +105,8 @@ class ViewerPanel(QWidget):
             self.renderer.close_document(self.view.key)
         self.find_bar.reset()
         self._labels = labels
-        self._title = title
         self._pending = (key, page)
-        self._show_title()
+        self.title_label.setText(title)
         self.title_label.setToolTip(title)
         if image_only:
             self.note.setText("This PDF has no text layer (scanned or image-only pages): it can be read here, but "
@@ -126,21 +121,11 @@ class ViewerPanel(QWidget):
         self.find_bar.reset()
         self._pending = None
         self._labels = []
-        self._title = ""
         self.view.clear()
         self.title_label.setText("")
         self.note.hide()
         self._show_page(0)
         self._enable_document_controls(False)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._show_title()
-
-    def _show_title(self) -> None:
-        metrics = self.title_label.fontMetrics()
-        width = max(0, self.title_label.width() - 4)
-        self.title_label.setText(metrics.elidedText(self._title, Qt.TextElideMode.ElideRight, width))
 
     def go_to_page(self, page: int) -> None:
         """Show a page (also before the document finished opening)."""

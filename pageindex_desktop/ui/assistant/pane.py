@@ -36,6 +36,7 @@ from pageindex_desktop.ui.assistant._qt import (
 from pageindex_desktop.ui.assistant import tasks
 from pageindex_desktop.ui.assistant.entries import Exchange, TrailStep
 from pageindex_desktop.ui.assistant.question_box import QuestionBox
+from pageindex_desktop.ui.elided_label import ElidedLabel
 from pageindex_desktop.ui.assistant.transcript import Theme, exchange_html, transcript_html
 from pageindex_desktop.ui.assistant.worker import AssistantWorker, ScopeInfo
 
@@ -98,7 +99,7 @@ class AssistantPane(QWidget):
 
     def _build(self) -> None:
         title = QLabel("<b>Assistant</b>", self)
-        self.scope_label = QLabel("", self)
+        self.scope_label = ElidedLabel("", self)  # a long scope ends in '…' rather than being cut off
         self.scope_label.setObjectName("assistantScope")
         self.scope_label.setStyleSheet("color: palette(mid);")
         self.model_button = QPushButton("Model…", self)
