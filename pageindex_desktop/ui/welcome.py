@@ -129,6 +129,14 @@ class WelcomeController(QObject):
         self.panel.openRequested.connect(window.choose_files)
         self.panel.sampleRequested.connect(self.try_sample)
         self.panel.modelRequested.connect(window.assistant.open_settings)
+        # with documents in the library but none open, the empty page view says what to do instead of staying grey
+        self.hint = QLabel("Choose a document in the library to read it,\nor drop PDFs anywhere on this window.",
+                           window.viewer)
+        self.hint.setObjectName("viewerEmptyHint")
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setStyleSheet("#viewerEmptyHint { color: palette(light); font-size: 12pt; }")
+        self.hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.hint.hide()
         self._sample_jobs = False
         self._pending = QTimer(self)  # several signals in a row (job done, library changed, opened): one update
         self._pending.setSingleShot(True)
@@ -155,10 +163,12 @@ class WelcomeController(QObject):
             self._sample_jobs = False
         self.panel.status.setText("Importing the sample document…" if self._sample_jobs else "")
         self.panel.sample_button.setEnabled(sample_pdf() is not None and not self._sample_jobs)
-        if show:
+        hint = not show and not self.window.current_doc
+        if show or hint:
             self._place()
-            self.panel.raise_()
+            (self.panel if show else self.hint).raise_()
         self.panel.setVisible(show)
+        self.hint.setVisible(hint)
 
     def try_sample(self) -> None:
         """Import the shipped sample through the normal import path; it opens when ready."""
@@ -171,10 +181,13 @@ class WelcomeController(QObject):
         self.update()
 
     def _place(self) -> None:
-        self.panel.setGeometry(self.window.viewer.view.geometry())
+        geometry = self.window.viewer.view.geometry()
+        self.panel.setGeometry(geometry)
+        self.hint.setGeometry(geometry)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and not self.panel.isHidden():
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move) and not (self.panel.isHidden() and
+                                                                             self.hint.isHidden()):
             self._place()
         return False
 

@@ -53,6 +53,9 @@ def test_welcome_stays_hidden_when_the_library_has_documents(  # type: ignore[no
     second.show()
     qtbot.waitExposed(second)
     assert not welcome_visible(second)
+    assert second.welcome.hint.isVisible() and "library" in second.welcome.hint.text()  # says what to do
+    second.open_document(second.library.documents()[0].doc_id)
+    qtbot.waitUntil(lambda: second.welcome.hint.isHidden(), timeout=TIMEOUT)
     second.close()
 
 
