@@ -122,8 +122,8 @@ class RenderThread(QThread):
                     image = image.convertToFormat(QImage.Format.Format_RGB32)  # a copy: the slot can be reused
             finally:
                 view.release()
+            self.imageReady.emit(key, page, scale, image)  # first: the page waits on it, the process does not
             self.post(("ack", slot))
-            self.imageReady.emit(key, page, scale, image)
         else:
             self.message.emit(msg)
 

@@ -58,11 +58,15 @@ def serve(requests: Connection, results: Connection, arena_name: str) -> None:
     # the parent created and unlinks the arena; a spawned child shares its resource tracker, whose registry is a
     # set, so attaching here registers nothing new
     arena = shared_memory.SharedMemory(name=arena_name)
+    server = None
     try:
-        _Server(requests, results, arena).run()
+        server = _Server(requests, results, arena)
+        server.run()
     except (EOFError, BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
         pass
     finally:
+        if server is not None:
+            server._keep = None  # the last pixmap may point into the arena
         arena.close()
 
 
@@ -182,31 +186,38 @@ class _Server:
         if doc is None or not 1 <= page <= doc.page_count:
             return
         started = time.perf_counter()
+        slot = self.free_slots.pop(0) if self.free_slots else None  # draw straight into it when one is free
         try:
             pdf_page = doc.load_page(page - 1)
             rect = pdf_page.rect
             real = max_scale(rect.width, rect.height, scale)
-            pix, samples, fmt = self.rasterize(pdf_page, real)
+            pix, samples, fmt = self.rasterize(pdf_page, real, slot)
         except Exception as exc:  # a broken page must not take the viewer down
+            if slot is not None:
+                self.free_slots.insert(0, slot)
             self.results.send(("render_error", key, page, str(exc)))
             return
         render_ms = (time.perf_counter() - started) * 1000
         width, height, stride = pix
-        while not self.free_slots:  # the parent still copies the previous images: serve requests meanwhile
-            if not self.handle(self.requests.recv()):
-                raise EOFError
-        slot = self.free_slots.pop(0)
-        self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
+        if samples is not None:  # drawn elsewhere: copy into a slot
+            if slot is None:
+                while not self.free_slots:  # the parent still copies the previous images: serve requests
+                    if not self.handle(self.requests.recv()):
+                        raise EOFError
+                slot = self.free_slots.pop(0)
+            self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
         self.results.send(("image", key, page, scale, width, height, stride, slot, render_ms, fmt))
         self.renders += 1
         if self.renders % 64 == 0:
             self.pymupdf.TOOLS.store_shrink(50)
 
-    def rasterize(self, pdf_page: Any, scale: float) -> tuple[tuple[int, int, int], Any, str]:
-        """Draw a page onto white: ((width, height, stride), pixel bytes, 'bgra' | 'rgb').
+    def rasterize(self, pdf_page: Any, scale: float, slot: int | None) -> tuple[tuple[int, int, int], Any, str]:
+        """Draw a page onto white: ((width, height, stride), pixel bytes or None when drawn in `slot`, 'bgra' |
+        'rgb').
 
         MuPDF draws straight into B,G,R,A bytes, which is Qt's RGB32 layout on little-endian machines, so the
-        window only copies them; elsewhere (or if the low-level call fails) pymupdf's RGB pixmap is used.
+        window only copies them; given a free arena slot it draws into the slot itself (no copy here either).
+        Elsewhere (or if the low-level calls fail) pymupdf's RGB pixmap is used.
         """
         if sys.byteorder == "little":
             try:
@@ -214,13 +225,25 @@ class _Server:
                 fz_page = pdf_page.this if isinstance(pdf_page.this, mupdf.FzPage) else mupdf.FzPage(pdf_page.this)
                 ctm = mupdf.FzMatrix(scale, 0, 0, scale, 0, 0)
                 bbox = mupdf.fz_round_rect(mupdf.fz_transform_rect(mupdf.fz_bound_page(fz_page), ctm))
-                pix = mupdf.fz_new_pixmap_with_bbox(mupdf.fz_device_bgr(), bbox, mupdf.FzSeparations(), 1)
+                fits = (bbox.x1 - bbox.x0) * (bbox.y1 - bbox.y0) * 4 <= SLOT_BYTES
+                if slot is None or not fits:
+                    slot = None
+                    pix = mupdf.fz_new_pixmap_with_bbox(mupdf.fz_device_bgr(), bbox, mupdf.FzSeparations(), 1)
+                else:
+                    # the slot outlives the pixmap (`_keep` is dropped before the arena closes); the view is
+                    # released at once so that no buffer export keeps the arena from closing
+                    view = self.arena.buf[slot * SLOT_BYTES : (slot + 1) * SLOT_BYTES]
+                    data = mupdf.python_mutable_buffer_data(view)
+                    view.release()
+                    pix = mupdf.fz_new_pixmap_with_bbox_and_data(
+                        mupdf.fz_device_bgr(), bbox, mupdf.FzSeparations(), 1, data)
                 mupdf.fz_clear_pixmap_with_value(pix, 255)  # opaque white paper
                 device = mupdf.fz_new_draw_device(mupdf.FzMatrix(), pix)
                 mupdf.fz_run_page(fz_page, device, ctm, mupdf.FzCookie())
                 mupdf.fz_close_device(device)
                 self._keep = pix  # the samples view below points into it
-                return (pix.w(), pix.h(), pix.stride()), mupdf.fz_pixmap_samples_memoryview(pix), "bgra"
+                samples = None if slot is not None else mupdf.fz_pixmap_samples_memoryview(pix)
+                return (pix.w(), pix.h(), pix.stride()), samples, "bgra"
             except Exception:  # an unexpected binding: fall back to the documented path
                 log.debug("BGRA rendering unavailable", exc_info=True)
         rgb = pdf_page.get_pixmap(matrix=self.pymupdf.Matrix(scale, scale), alpha=False)

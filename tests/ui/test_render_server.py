@@ -1,0 +1,61 @@
+"""The render process's pixel path, driven in this process: pages drawn straight into a free arena slot, and
+drawn aside then copied when both slots are still held by the window."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from multiprocessing import shared_memory
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, _Server
+
+
+def _pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    for colour in ((1, 0, 0), (0, 0, 1)):
+        page = doc.new_page(width=200, height=100)
+        page.draw_rect(pymupdf.Rect(0, 0, 100, 100), color=None, fill=colour)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def _bgr_at(arena: shared_memory.SharedMemory, slot: int, stride: int, x: int, y: int) -> tuple[int, int, int]:
+    at = slot * SLOT_BYTES + y * stride + x * 4
+    b, g, r = arena.buf[at], arena.buf[at + 1], arena.buf[at + 2]
+    return r, g, b
+
+
+def test_pages_land_in_the_slot_the_image_message_names(tmp_path: Path) -> None:
+    path = _pdf(tmp_path / "two.pdf")
+    req_r, req_w = mp.Pipe(duplex=False)
+    res_r, res_w = mp.Pipe(duplex=False)
+    arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
+    server = _Server(req_r, res_w, arena)
+    try:
+        assert res_r.recv() == ("ready",)
+        server.open("k", str(path), None)
+        assert res_r.recv()[0] == "opened"
+
+        server.render("k", 1, 1.0)  # a free slot: MuPDF draws into it
+        verb, key, page, _scale, width, height, stride, slot, _ms, fmt = res_r.recv()
+        assert (verb, key, page, width, height, fmt) == ("image", "k", 1, 200, 100, "bgra")
+        assert _bgr_at(arena, slot, stride, 50, 50) == (255, 0, 0)
+        assert _bgr_at(arena, slot, stride, 150, 50) == (255, 255, 255)
+
+        other = [s for s in range(SLOTS) if s in server.free_slots]
+        server.free_slots.clear()  # the window still copies both slots; it hands one back while page 2 renders
+        req_w.send(("ack", other[0]))
+        server.render("k", 2, 1.0)
+        _verb, _key, page, _scale, _w, _h, stride, slot2, _ms, _fmt = res_r.recv()
+        assert (page, slot2) == (2, other[0])
+        assert _bgr_at(arena, slot2, stride, 50, 50) == (0, 0, 255)
+        assert _bgr_at(arena, slot, stride, 50, 50) == (255, 0, 0)  # the unacked slot was left alone
+    finally:
+        server._keep = None
+        for doc in server.docs.values():
+            doc.close()
+        arena.close()
+        arena.unlink()
