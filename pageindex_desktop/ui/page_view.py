@@ -221,22 +221,24 @@ class PageView(QAbstractScrollArea):
         target = self._tops[page - 1] - GAP
         if y_points is not None:
             target = round(self._tops[page - 1] + y_points * self._zoom - self.viewport().height() / 3)
+        vbar = self.verticalScrollBar()
+        target = min(max(vbar.minimum(), target), vbar.maximum())
+        self._request_timer.stop()
+        self._request_visible(target)  # a jump: ask first, the render process works while the view scrolls
         self._programmatic = True
         try:
-            self.verticalScrollBar().setValue(target)
+            vbar.setValue(target)
         finally:
             self._programmatic = False
         self._pinned = page
-        self._request_timer.stop()
-        self._request_visible()  # a jump: ask at once, before the page-change listeners run
         self._update_current()
         self.viewport().update()
 
-    def visible_pages(self) -> range:
-        """Pages that intersect the viewport."""
+    def visible_pages(self, top: int | None = None) -> range:
+        """Pages that intersect the viewport (scrolled to `top`, by default where it is)."""
         if not self._tops:
             return range(0)
-        y0 = self.verticalScrollBar().value()
+        y0 = self.verticalScrollBar().value() if top is None else top
         y1 = y0 + self.viewport().height()
         first = max(0, bisect.bisect_right(self._tops, y0) - 1)
         if first < len(self._tops) - 1 and self._tops[first + 1] - GAP <= y0:
@@ -326,10 +328,10 @@ class PageView(QAbstractScrollArea):
         if not self._request_timer.isActive():
             self._request_timer.start()
 
-    def _request_visible(self) -> None:
+    def _request_visible(self, top: int | None = None) -> None:
         if not self.key or not self._tops:
             return
-        visible = list(self.visible_pages())
+        visible = list(self.visible_pages(top))
         if not visible:
             return
         middle = (visible[0] + visible[-1]) / 2
