@@ -8,7 +8,11 @@ Run: `QT_QPA_PLATFORM=offscreen /tmp/venv/bin/python -m pytest -q -s -m bench te
 - peak memory (window process + render process, VmHWM) after scrolling the 2,000 pages end to end at fit
   width, each screen painted sharp before the next: < 500 MB.
 - time to show an uncached page (request → painted) against pymupdf's own `load_page().get_pixmap()` at the
-  same scale, both measured in this run on the same pages: median ratio <= 1.3.
+  same scale, both measured in this run on the same pages: ratio of the totals <= 1.3. Both start from the
+  same 400 ms idle: on the VMs this runs on, any code run after an idle pause is several times slower than
+  right after other work (the same get_pixmap: ~20 ms after `time.sleep(0.4)`, ~2 ms when repeated at once,
+  CPU time equal to wall time), so a baseline timed right after the viewer's own render ran on a warm CPU
+  the viewer never had. That warm figure is still printed.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ REPO = Path(__file__).resolve().parents[2]
 SOURCES = ["Regulation Best Interest_proposed rule.pdf", "pdfjs__freeculture.pdf", "2023-annual-report.pdf",
            "py-pdf__GeoTopo-komprimiert.pdf"]
 PAGES = 2000
+IDLE_MS = 400  # before each timed page, for the viewer and the baseline alike
 
 
 def _assemble(path: Path, pages: int, extra_text: str = "") -> Path:
@@ -136,24 +141,32 @@ def test_memory_after_scrolling_end_to_end(big_library, qtbot, tmp_path: Path) -
         window.close()
 
 
-def _show_vs_get_pixmap(view, qtbot, doc, pages: list[int]):  # type: ignore[no-untyped-def]
+def _get_pixmap_ms(doc, page: int, scale: float) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    doc.load_page(page - 1).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+    return (time.perf_counter() - start) * 1000
+
+
+def _show_vs_get_pixmap(view, qtbot, doc, warm_doc, pages: list[int]):  # type: ignore[no-untyped-def]
     """Per page, interleaved so both see the same machine load: request -> painted in the viewer, then
-    pymupdf's load_page + get_pixmap of the same page at the same scale in this process."""
+    pymupdf's load_page + get_pixmap of the same page at the same scale in this process, each after the same
+    idle pause; plus get_pixmap right after the viewer (a second Document, warm CPU) for comparison."""
     scale = view.render_scale()
     viewer_ms: list[float] = []
     direct_ms: list[float] = []
+    warm_ms: list[float] = []
     child_ms: list[float] = []
     for page in pages:  # far apart: never prefetched by the previous step
-        qtbot.wait(400)  # let the render process finish prefetching neighbours
+        qtbot.wait(IDLE_MS)  # the render process has finished prefetching neighbours: the machine is idle
         with qtbot.waitSignal(view.pageShown, timeout=10000, check_params_cb=lambda p, want=page: p == want):
             start = time.perf_counter()
             view.go_to_page(page)
         viewer_ms.append((time.perf_counter() - start) * 1000)
+        warm_ms.append(_get_pixmap_ms(warm_doc, page, scale))
         child_ms.append(view.renderer.render_time_ms(view.key, page) or 0.0)
-        start = time.perf_counter()
-        doc.load_page(page - 1).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
-        direct_ms.append((time.perf_counter() - start) * 1000)
-    return scale, viewer_ms, direct_ms, child_ms
+        qtbot.wait(IDLE_MS)
+        direct_ms.append(_get_pixmap_ms(doc, page, scale))
+    return scale, viewer_ms, direct_ms, warm_ms, child_ms
 
 
 @pytest.mark.bench
@@ -177,20 +190,25 @@ def test_first_page_and_render_ratio(big_library, qtbot, tmp_path: Path) -> None
               f"{[round(t) for t in opens]} (target < 300 ms)")
 
         doc = pymupdf.open(window.library.pdf_path(doc_id))
+        warm_doc = pymupdf.open(window.library.pdf_path(doc_id))
         for warm in range(1, 9):  # the render process has its fonts loaded; give the baseline the same start
-            doc.load_page(warm - 1).get_pixmap(matrix=pymupdf.Matrix(1, 1), alpha=False)
+            for d in (doc, warm_doc):
+                d.load_page(warm - 1).get_pixmap(matrix=pymupdf.Matrix(1, 1), alpha=False)
         results = {}
         for label, zoom in (("fit width", view.zoom()), ("twice that (a 2x screen)", view.zoom() * 2)):
             view.set_zoom(zoom)
-            results[label] = _show_vs_get_pixmap(view, qtbot, doc, list(range(40, 1960, 97)))
+            results[label] = _show_vs_get_pixmap(view, qtbot, doc, warm_doc, list(range(40, 1960, 97)))
         doc.close()
-        for label, (scale, viewer_ms, direct_ms, child_ms) in results.items():
-            print(f"show {len(viewer_ms)} uncached pages at {label} (scale {scale}): viewer {sum(viewer_ms):.0f} ms "
-                  f"in all vs get_pixmap {sum(direct_ms):.0f} ms = {sum(viewer_ms) / sum(direct_ms):.2f}x (target "
-                  f"<= 1.3); per page median {statistics.median(viewer_ms):.1f} vs "
-                  f"{statistics.median(direct_ms):.1f} ms; of the viewer's time MuPDF in the render process took "
-                  f"{sum(child_ms):.0f} ms, request + copy + paint the other {sum(viewer_ms) - sum(child_ms):.0f} ms")
-        _scale, viewer_ms, direct_ms, _child = results["fit width"]
+        warm_doc.close()
+        for label, (scale, viewer_ms, direct_ms, warm_ms, child_ms) in results.items():
+            print(f"show {len(viewer_ms)} uncached pages at {label} (scale {scale}), each after {IDLE_MS} ms idle: "
+                  f"viewer {sum(viewer_ms):.0f} ms in all vs get_pixmap {sum(direct_ms):.0f} ms = "
+                  f"{sum(viewer_ms) / sum(direct_ms):.2f}x (target <= 1.3); per page median "
+                  f"{statistics.median(viewer_ms):.1f} vs {statistics.median(direct_ms):.1f} ms; of the viewer's "
+                  f"time MuPDF in the render process took {sum(child_ms):.0f} ms, request + copy + paint the other "
+                  f"{sum(viewer_ms) - sum(child_ms):.0f} ms; get_pixmap right after the viewer (warm CPU) "
+                  f"{sum(warm_ms):.0f} ms = {sum(viewer_ms) / sum(warm_ms):.2f}x")
+        _scale, viewer_ms, direct_ms, _warm, _child = results["fit width"]
         total_ratio = sum(viewer_ms) / sum(direct_ms)
         assert first < 300
         assert total_ratio <= 1.3
