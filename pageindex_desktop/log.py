@@ -37,8 +37,8 @@ def setup_logging(level: int = logging.INFO, folder: Path | None = None) -> Path
     folder = Path(folder) if folder is not None else log_dir()
     path = folder / LOG_NAME
     root = logging.getLogger()
-    for handler in root.handlers:
-        if getattr(handler, "_pageindex_log", None) == str(path):
+    for existing in root.handlers:
+        if getattr(existing, "_pageindex_log", None) == str(path):
             return path
     try:
         folder.mkdir(parents=True, exist_ok=True)

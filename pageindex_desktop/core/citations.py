@@ -202,7 +202,7 @@ def best_passage(claim: str, page_text: str, max_chars: int = 400) -> str:
             if end - start > max_chars and j > i:
                 continue
             window = page_text[start:end]
-            score = 2 * len(figures & set(numbers(window))) + len(words & set(content_words(window)))
+            score: float = 2 * len(figures & set(numbers(window))) + len(words & set(content_words(window)))
             score += fuzz.token_set_ratio(claim, window) / 100 - (0.01 if j > i else 0)
             if score > best_score:
                 best, best_score = (start, min(end, start + max_chars)), score

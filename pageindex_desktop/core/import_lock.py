@@ -9,6 +9,7 @@ dies, so a crashed import is never mistaken for a live one.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import IO
 LOCKS_DIR = "locks"
 log = logging.getLogger(__name__)
 
-try:
+if sys.platform != "win32":
     import fcntl
 
     def _try_lock(handle: IO[bytes]) -> bool:
@@ -29,7 +30,7 @@ try:
             log.warning("import locks unavailable in this folder (%s); continuing without", exc.strerror)
         return True
 
-except ImportError:  # Windows
+else:  # Windows
     import msvcrt
 
     def _try_lock(handle: IO[bytes]) -> bool:

@@ -191,9 +191,9 @@ def import_many(
                 if not isinstance(item, Job):
                     pending.append((path, item, None))
                     continue
-                future = pool.submit(extract, item, password, use_bookmarks, on_progress, flag, per_child)
-                pending.append((path, item, future))
-                running.append(future)
+                submitted = pool.submit(extract, item, password, use_bookmarks, on_progress, flag, per_child)
+                pending.append((path, item, submitted))
+                running.append(submitted)
             path, item, future = pending[0]
             if future is not None and not future.done():
                 wait(running, return_when=FIRST_COMPLETED)

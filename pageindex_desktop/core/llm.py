@@ -14,7 +14,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 import openai
 
@@ -160,7 +160,7 @@ class LLMClient:
         name = model or self.endpoint.model
         extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
         response = self._call(
-            lambda: self.client.chat.completions.create(model=name, messages=messages, **extra), cancel, name
+            lambda: self.client.chat.completions.create(model=name, messages=cast(Any, messages), **extra), cancel, name
         )
         usage = TokenUsage()
         usage.add(response.usage)

@@ -120,7 +120,7 @@ class Helper:
         except queue.Empty:
             return None
         self.outstanding -= 1
-        return ("gone", None) if reply is None else reply  # type: ignore[no-any-return]
+        return ("gone", None) if reply is None else reply
 
     def wait(self, timeout: float) -> tuple[str, Any] | None:
         """Like `poll`, but waits up to `timeout` seconds for the reply."""
@@ -129,7 +129,7 @@ class Helper:
         except queue.Empty:
             return None
         self.outstanding -= 1
-        return ("gone", None) if reply is None else reply  # type: ignore[no-any-return]
+        return ("gone", None) if reply is None else reply
 
     def abandon(self) -> None:
         """Forget the reply to the request in flight: its range is being done elsewhere."""

@@ -182,7 +182,8 @@ def summarize_document(
         if data is None:
             failed += 1
             data = {}
-        got = data.get("summaries") if isinstance(data.get("summaries"), dict) else {}
+        raw = data.get("summaries")
+        got: dict[str, Any] = raw if isinstance(raw, dict) else {}
         for node, text, key in batch:
             value = got.get(node.node_id)
             if isinstance(value, str) and value.strip():
