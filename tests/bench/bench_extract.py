@@ -11,15 +11,12 @@ here (tests/bench/bench_import.py measures the whole import).
 from __future__ import annotations
 
 import json
-import logging
 import multiprocessing
 import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 
-import pymupdf
 import pytest
 
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pageindex_desktop.core.errors import PdfError
 from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.pdf import extract
+from tests.bench.bench_data import assemble_pdf, pypdf2_baseline
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 REPO = Path(__file__).resolve().parents[2]
@@ -76,25 +74,6 @@ def _two_processes(files: list[Path]) -> tuple[int, float]:
         return pages, time.perf_counter() - start
 
 
-def _pypdf2(files: list[Path]) -> tuple[int, float, float]:
-    """Pages, wall seconds and CPU seconds for PyPDF2's `extract_text` of every page of the same files."""
-    import PyPDF2
-
-    logging.getLogger("PyPDF2").setLevel(logging.CRITICAL)
-    pages = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for path in files:
-            reader = PyPDF2.PdfReader(str(path))
-            if reader.is_encrypted:
-                reader.decrypt(PASSWORD)
-            for page in reader.pages:
-                page.extract_text()
-                pages += 1
-    return pages, time.perf_counter() - start, time.process_time() - cpu
-
-
 @pytest.mark.bench
 def test_extraction_speed_against_pypdf2() -> None:
     files = _corpus()
@@ -102,7 +81,7 @@ def test_extraction_speed_against_pypdf2() -> None:
     one_pages, one_wall, one_cpu, _ = _ours(files, workers=1)
     pages, wall, _, opened = _ours(files)
     two_pages, two_wall = _two_processes(files)
-    base_pages, base_wall, base_cpu = _pypdf2([CORPUS / name for name in opened])
+    base_pages, base_wall, base_cpu = pypdf2_baseline([CORPUS / name for name in opened], PASSWORD)
     assert base_pages == pages == one_pages == two_pages
     base = pages / base_wall
     rates = {"one process": pages / one_wall, "with helper": pages / wall, "two processes": pages / two_wall}
@@ -118,20 +97,8 @@ def test_extraction_speed_against_pypdf2() -> None:
     assert best >= 6 * base
 
 
-def _big_pdf(path: Path, pages: int = 2000) -> Path:
-    """A long PDF made of corpus pages repeated (text-heavy books and reports) until it has `pages` pages."""
-    sources = [CORPUS / "pdfjs__freeculture.pdf", CORPUS / "Regulation Best Interest_proposed rule.pdf"]
-    out = pymupdf.open()
-    while out.page_count < pages:
-        for source in sources:
-            with pymupdf.open(str(source)) as src:
-                take = min(src.page_count, pages - out.page_count)
-                if take > 0:
-                    out.insert_pdf(src, from_page=0, to_page=take - 1, links=False, annots=False)
-    out.save(str(path), garbage=1)
-    out.close()
-    return path
-
+# text-heavy books and reports, repeated until the PDF has 2,000 pages
+BIG_SOURCES = [CORPUS / "pdfjs__freeculture.pdf", CORPUS / "Regulation Best Interest_proposed rule.pdf"]
 
 _MEASURE = """
 import json, resource, sys, time
@@ -154,7 +121,7 @@ print(json.dumps({"pages": doc.page_count, "seconds": seconds, "own_mb": own, "h
 @pytest.mark.bench
 def test_two_thousand_pages_memory(tmp_path: Path) -> None:
     _corpus()
-    big = _big_pdf(tmp_path / "big.pdf")
+    big = assemble_pdf(tmp_path / "big.pdf", 2000, BIG_SOURCES, links=False, annots=False)
     for workers in (1, 2):
         result = subprocess.run(
             [sys.executable, "-c", _MEASURE, str(big), str(workers)],

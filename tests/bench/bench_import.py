@@ -15,13 +15,11 @@ children, an upper bound: it includes the parent's size when the child was forke
 from __future__ import annotations
 
 import json
-import logging
 import os
 import resource
 import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import pymupdf
@@ -30,6 +28,7 @@ import pytest
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.indexer import import_many, import_pdf
 from pageindex_desktop.core.store import Library
+from tests.bench.bench_data import assemble_pdf, pypdf2_baseline
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 REPO = Path(__file__).resolve().parents[2]
@@ -82,26 +81,6 @@ def _import_all(home: Path, files: list[Path], batch: bool) -> tuple[int, float,
     return pages, seconds, cpu, ready
 
 
-def _pypdf2(files: list[Path]) -> tuple[int, float, float]:
-    """Pages, wall seconds and CPU seconds for PyPDF2's plain text extraction of every page of the same files."""
-    import PyPDF2
-
-    logging.getLogger("PyPDF2").setLevel(logging.CRITICAL)
-    pages = 0
-    cpu = _cpu_seconds()
-    start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for path in files:
-            reader = PyPDF2.PdfReader(str(path))
-            if reader.is_encrypted:
-                reader.decrypt(PASSWORD)
-            for index in range(len(reader.pages)):
-                reader.pages[index].extract_text()
-                pages += 1
-    return pages, time.perf_counter() - start, _cpu_seconds() - cpu
-
-
 @pytest.mark.bench
 def test_import_speed_against_pypdf2(tmp_path: Path) -> None:
     files = _corpus()
@@ -111,7 +90,7 @@ def test_import_speed_against_pypdf2(tmp_path: Path) -> None:
     # ours before and after the baseline, averaged: other load on the machine hits both sides alike
     pages, before, cpu_before, ready = _import_all(tmp_path / "library", files, batch=True)
     assert one_pages == pages
-    base_pages, base_seconds, base_cpu = _pypdf2(ready)
+    base_pages, base_seconds, base_cpu = pypdf2_baseline(ready, PASSWORD, _cpu_seconds)
     assert base_pages == pages
     _, after, cpu_after, _ = _import_all(tmp_path / "library-again", files, batch=True)
     seconds, cpu = (before + after) / 2, (cpu_before + cpu_after) / 2
@@ -135,17 +114,8 @@ def _build_big(path: Path) -> int:
     sources = [CORPUS / name for name in BIG_SOURCES if (CORPUS / name).exists()]
     if not sources:
         pytest.skip("corpus not available")
-    out = pymupdf.open()
-    index = 0
-    while out.page_count < BIG_PAGES:
-        with pymupdf.open(sources[index % len(sources)]) as src:
-            need = BIG_PAGES - out.page_count
-            out.insert_pdf(src, from_page=0, to_page=min(src.page_count, need) - 1)
-        index += 1
-    count = out.page_count
-    out.save(path, garbage=1)
-    out.close()
-    return count
+    with pymupdf.open(assemble_pdf(path, BIG_PAGES, sources)) as built:
+        return built.page_count
 
 
 MEASURE = """

@@ -31,6 +31,7 @@ import pytest
 
 import pageindex_desktop.ui.qt  # noqa: F401  (PySide6/3.11 workaround first)
 from pageindex_desktop.ui.qt import QSettings, Qt, QTimer
+from tests.bench.bench_data import assemble_pdf
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 REPO = Path(__file__).resolve().parents[2]
@@ -41,21 +42,7 @@ IDLE_MS = 400  # before each timed page, for the viewer and the baseline alike
 
 
 def _assemble(path: Path, pages: int, extra_text: str = "") -> Path:
-    out = pymupdf.open()
-    sources = [pymupdf.open(CORPUS / name) for name in SOURCES]
-    while out.page_count < pages:
-        for src in sources:
-            take = min(src.page_count, pages - out.page_count)
-            if take <= 0:
-                break
-            out.insert_pdf(src, from_page=0, to_page=take - 1)
-    if extra_text:
-        out[0].insert_text((72, 40), extra_text, fontsize=9)
-    out.save(path, garbage=1)
-    out.close()
-    for src in sources:
-        src.close()
-    return path
+    return assemble_pdf(path, pages, [CORPUS / name for name in SOURCES], extra_text)
 
 
 @pytest.fixture(scope="module")
