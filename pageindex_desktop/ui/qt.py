@@ -44,6 +44,7 @@ from PySide6.QtCore import (
     QRect,
     QRectF,
     QSettings,
+    QSocketNotifier,
     QSize,
     QSortFilterProxyModel,
     QThread,

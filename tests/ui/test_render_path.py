@@ -1,0 +1,56 @@
+"""How a rendered page reaches the screen: painted from its shared-memory slot, cached as a copy of its own;
+the pipe watcher used on Windows."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from pageindex_desktop.ui.main_window import MainWindow
+from pageindex_desktop.ui.page_view import PageView
+from pageindex_desktop.ui.render import RenderService
+from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS
+from tests.ui.conftest import make_pdf
+from tests.ui.test_window import wait_open
+
+
+def _digest(image) -> str:  # type: ignore[no-untyped-def]
+    return hashlib.sha256(bytes(image.constBits())).hexdigest()
+
+
+def test_a_cached_page_is_a_copy_not_the_arena_slot_it_was_painted_from(window: MainWindow, report_pdf: Path,
+                                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    qtbot.wait(300)  # the neighbours have arrived too: both slots were used
+    image = window.renderer.cache.get(view.key, 1, view.render_scale())
+    before = _digest(image)
+    arena = window.renderer._process.arena
+    arena.buf[: SLOTS * SLOT_BYTES] = bytes(SLOTS * SLOT_BYTES)  # the render process reuses the slots
+    assert _digest(window.renderer.cache.get(view.key, 1, view.render_scale())) == before
+    assert image.pixel(2, 2) != 0  # white paper, not the zeroed slot
+
+
+@pytest.mark.parametrize("watch_with_thread", [True, False])
+def test_pages_render_with_either_pipe_watcher(watch_with_thread: bool, tmp_path: Path,
+                                               qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Linux and macOS watch the answer pipe with a QSocketNotifier; Windows with a thread (run here too)."""
+    path = make_pdf(tmp_path / "doc.pdf", pages=6)
+    renderer = RenderService(watch_with_thread=watch_with_thread)
+    view = PageView(renderer)
+    qtbot.addWidget(view)
+    view.resize(600, 500)
+    view.show()
+    renderer.opened.connect(lambda key, n, w, h, err: view.set_document(key, n, (w, h)))
+    try:
+        renderer.open("doc", str(path))
+        qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+        view.go_to_page(5)
+        qtbot.waitUntil(lambda: view.was_shown(5), timeout=20000)
+    finally:
+        renderer.shutdown()
+    assert not renderer.is_running()
