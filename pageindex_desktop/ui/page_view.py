@@ -40,6 +40,7 @@ GAP = 10  # logical pixels between pages and around them
 MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
 ZOOM_STEP = 1.2
 NEIGHBOURS = 2
+HOLD_MS = 100  # after a jump, how long the old frame may stay while the new page renders (no blank flash)
 
 
 class PageView(QAbstractScrollArea):
@@ -70,6 +71,9 @@ class PageView(QAbstractScrollArea):
         self.selection = TextSelection(self)
         self._request_timer = QTimer(self, singleShot=True, interval=0)
         self._request_timer.timeout.connect(self._request_visible)
+        self._held_for = 0  # after a jump: the page whose image ends the paint hold
+        self._hold_timer = QTimer(self, singleShot=True, interval=HOLD_MS)
+        self._hold_timer.timeout.connect(self._release_hold)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.horizontalScrollBar().valueChanged.connect(lambda _v: self._schedule())
         renderer.imageReady.connect(self._on_image)
@@ -83,6 +87,7 @@ class PageView(QAbstractScrollArea):
 
     def set_document(self, key: str, page_count: int, first_size: tuple[float, float], page: int = 1) -> None:
         """Show a document whose pages are all assumed to have the first page's size until sizes arrive."""
+        self._cancel_hold()
         self.key = key
         self._sizes = [first_size] * page_count
         self._shown.clear()
@@ -95,6 +100,7 @@ class PageView(QAbstractScrollArea):
 
     def clear(self) -> None:
         """Show nothing (no document open)."""
+        self._cancel_hold()
         self.key = ""
         self._sizes = []
         self._tops = []
@@ -224,7 +230,15 @@ class PageView(QAbstractScrollArea):
         vbar = self.verticalScrollBar()
         target = min(max(vbar.minimum(), target), vbar.maximum())
         self._request_timer.stop()
-        self._request_visible(target)  # a jump: ask first, the render process works while the view scrolls
+        # a jump: ask for the visible pages, this one first, before any other work (neighbours come later)
+        missing = self._request_visible(target, first=page, neighbours=False)
+        if page in missing:
+            # paint holding: keep the old frame until the page arrives or HOLD_MS passes,
+            # rather than paint a blank sheet replaced a few ms later (that paint delayed showing the page)
+            self._held_for = page
+            self._hold_timer.start()
+        else:
+            self._schedule()  # the neighbours
         self._programmatic = True
         try:
             vbar.setValue(target)
@@ -232,7 +246,29 @@ class PageView(QAbstractScrollArea):
             self._programmatic = False
         self._pinned = page
         self._update_current()
-        self.viewport().update()
+        if not self._held_for:
+            self.viewport().update()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        """Repaint after a scroll, unless a jump holds the old frame until its page is rendered."""
+        if not self._held_for:
+            self.viewport().update()
+
+    def paint_held_for(self) -> int:
+        """The page a jump is waiting for while the old frame stays on screen (0: no paint hold)."""
+        return self._held_for
+
+    def _cancel_hold(self) -> None:
+        self._held_for = 0
+        self._hold_timer.stop()
+
+    def _release_hold(self) -> None:
+        """End a paint hold: paint the whole viewport now, with whatever pages are ready, then ask for the
+        neighbours."""
+        if self._held_for:
+            self._cancel_hold()
+            self.viewport().repaint()
+            self._schedule()
 
     def visible_pages(self, top: int | None = None) -> range:
         """Pages that intersect the viewport (scrolled to `top`, by default where it is)."""
@@ -249,6 +285,7 @@ class PageView(QAbstractScrollArea):
     def _on_scrolled(self, _value: int) -> None:
         if self._programmatic:
             return  # the code that moved the bar updates the current page and asks for pages itself
+        self._release_hold()  # the reader moves on: show what there is
         self._pinned = 0
         self._update_current()
         self._schedule()
@@ -328,28 +365,41 @@ class PageView(QAbstractScrollArea):
         if not self._request_timer.isActive():
             self._request_timer.start()
 
-    def _request_visible(self, top: int | None = None) -> None:
+    def _request_visible(self, top: int | None = None, first: int = 0, neighbours: bool = True) -> list[int]:
+        """Ask for the visible pages (scrolled to `top`) that are not cached, `first` (else the middle ones)
+        first, then their neighbours; returns the visible pages asked for."""
         if not self.key or not self._tops:
-            return
+            return []
         visible = list(self.visible_pages(top))
         if not visible:
-            return
+            return []
         middle = (visible[0] + visible[-1]) / 2
-        order = sorted(visible, key=lambda p: abs(p - middle))
-        after = range(visible[-1] + 1, min(len(self._tops), visible[-1] + NEIGHBOURS) + 1)
-        before = range(visible[0] - 1, max(0, visible[0] - NEIGHBOURS - 1), -1)
-        neighbours = [p for pair in itertools.zip_longest(after, before) for p in pair if p]
+        order = sorted(visible, key=lambda p: (p != first, abs(p - middle)))
+        around: list[int] = []
+        if neighbours:
+            after = range(visible[-1] + 1, min(len(self._tops), visible[-1] + NEIGHBOURS) + 1)
+            before = range(visible[0] - 1, max(0, visible[0] - NEIGHBOURS - 1), -1)
+            around = [p for pair in itertools.zip_longest(after, before) for p in pair if p]
         scale = self.render_scale()
         cache = self.renderer.cache
         missing = [p for p in order if cache.get(self.key, p, scale) is None]
-        missing_neighbours = [p for p in neighbours if cache.get(self.key, p, scale) is None]
+        missing_neighbours = [p for p in around if cache.get(self.key, p, scale) is None]
         self.renderer.want([(self.key, p, scale) for p in missing + missing_neighbours], urgent=len(missing))
+        return missing
 
     def _on_image(self, key: str, page: int, scale: float) -> None:
-        if key == self.key and scale == self.render_scale() and page in self.visible_pages():
+        if key != self.key or scale != self.render_scale():
+            return
+        held = page == self._held_for
+        if held:
+            self._cancel_hold()
+        if page in self.visible_pages():
             # paint now: update() waits for the platform's next frame tick (up to a refresh interval), which
             # was most of the time between a page arriving and showing it
             self.viewport().repaint(self.page_rect(page).toAlignedRect().adjusted(-1, -1, 1, 1))
+        if held:
+            self.viewport().update()  # the rest of the viewport, in the next frame (this page is shown)
+            self._schedule()  # then the neighbours
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self.viewport())

@@ -8,7 +8,8 @@ Requests (tuples, first item the verb):
   ("open", key, path, password)      -> ("opened", key, page_count, (w, h), error), then ("sizes", key, start, [...])
   ("want", [(key, page, scale), ...], urgent) replaces the render queue: the first `urgent` jobs are visible
                                      pages; the rest (neighbours) start only once every image sent was copied,
-                                     so prefetching never competes for the CPU with showing the page
+                                     so prefetching never competes for the CPU with showing the page; pages
+                                     sent and not yet acknowledged are left out
   ("search", sid, key, text, first)  -> ("hits", sid, page, rects)*, ("search_progress", sid, done, total)*,
                                         ("search_done", sid)
   ("cancel_search", sid)
@@ -92,6 +93,7 @@ class _Server:
         self._keep: Any = None
         self.arena = arena
         self.free_slots = list(range(SLOTS))
+        self.in_flight: dict[int, tuple[str, int, float]] = {}  # slot -> page sent in it, until acknowledged
         results.send(("ready",))
 
     def run(self) -> None:
@@ -111,11 +113,16 @@ class _Server:
             return False
         if verb == "ack":
             self.free_slots.append(msg[1])
+            self.in_flight.pop(msg[1], None)
         elif verb == "open":
             self.open(msg[1], msg[2], msg[3])
         elif verb == "want":
-            self.wanted = list(msg[1])
-            self.urgent = int(msg[2])
+            # a page already sent is on its way to the window's cache: a new list that still names it (the
+            # neighbours are asked for while the second visible page is in flight) must not render it twice
+            sent = set(self.in_flight.values())
+            jobs = list(msg[1])
+            self.wanted = [job for job in jobs if job not in sent]
+            self.urgent = sum(1 for job in jobs[: int(msg[2])] if job not in sent)
         elif verb == "search":
             _, sid, key, text, first = msg
             doc = self.docs.get(key)
@@ -206,6 +213,7 @@ class _Server:
                         raise EOFError
                 slot = self.free_slots.pop(0)
             self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
+        self.in_flight[slot] = (key, page, scale)
         self.results.send(("image", key, page, scale, width, height, stride, slot, render_ms, fmt))
         self.renders += 1
         if self.renders % 64 == 0:

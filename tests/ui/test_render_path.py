@@ -1,15 +1,17 @@
 """How a rendered page reaches the screen: painted from its shared-memory slot, cached as a copy of its own;
-the pipe watcher used on Windows."""
+after a jump the old frame is held until the page arrives (or for HOLD_MS); the pipe watcher used on Windows."""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
 from pathlib import Path
 
 import pytest
 
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.page_view import PageView
+from pageindex_desktop.ui.page_view import HOLD_MS, PageView
 from pageindex_desktop.ui.render import RenderService
 from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS
 from tests.ui.conftest import make_pdf
@@ -33,6 +35,58 @@ def test_a_cached_page_is_a_copy_not_the_arena_slot_it_was_painted_from(window: 
     arena.buf[: SLOTS * SLOT_BYTES] = bytes(SLOTS * SLOT_BYTES)  # the render process reuses the slots
     assert _digest(window.renderer.cache.get(view.key, 1, view.render_scale())) == before
     assert image.pixel(2, 2) != 0  # white paper, not the zeroed slot
+
+
+def test_a_jump_holds_the_old_frame_until_the_page_is_painted(window: MainWindow, report_pdf: Path,
+                                                             qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    with qtbot.waitSignal(view.pageShown, timeout=20000, check_params_cb=lambda p: p == 20):
+        view.go_to_page(20)
+        assert view.paint_held_for() == 20
+        assert view.current_page() == 20  # the page box and the outline follow at once
+    assert view.paint_held_for() == 0
+    # once the page is shown the neighbours are asked for
+    qtbot.waitUntil(lambda: window.renderer.cache.get(view.key, 22, view.render_scale()) is not None,
+                    timeout=20000)
+
+
+def test_the_hold_ends_after_hold_ms_when_the_page_is_late(window: MainWindow, report_pdf: Path,
+                                                           qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    pid = window.renderer.process_id()
+    os.kill(pid, signal.SIGSTOP)  # a page that takes long to render
+    try:
+        view.go_to_page(15)
+        assert view.paint_held_for() == 15
+        qtbot.waitUntil(lambda: view.paint_held_for() == 0, timeout=HOLD_MS * 5)
+        assert not view.was_shown(15)  # blank sheets are painted meanwhile
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    qtbot.waitUntil(lambda: view.was_shown(15), timeout=20000)
+
+
+def test_scrolling_during_a_hold_shows_the_pages_at_once(window: MainWindow, report_pdf: Path,
+                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    view = window.viewer.view
+    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    pid = window.renderer.process_id()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        view.go_to_page(12)
+        assert view.paint_held_for() == 12
+        bar = view.verticalScrollBar()
+        bar.setValue(bar.value() + 40)  # the reader scrolls on
+        assert view.paint_held_for() == 0
+    finally:
+        os.kill(pid, signal.SIGCONT)
 
 
 @pytest.mark.parametrize("watch_with_thread", [True, False])

@@ -59,3 +59,29 @@ def test_pages_land_in_the_slot_the_image_message_names(tmp_path: Path) -> None:
             doc.close()
         arena.close()
         arena.unlink()
+
+
+def test_a_page_sent_and_not_yet_acknowledged_is_not_rendered_again(tmp_path: Path) -> None:
+    path = _pdf(tmp_path / "two.pdf")
+    req_r, req_w = mp.Pipe(duplex=False)
+    res_r, res_w = mp.Pipe(duplex=False)
+    arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
+    server = _Server(req_r, res_w, arena)
+    try:
+        res_r.recv()
+        server.open("k", str(path), None)
+        res_r.recv()
+        server.render("k", 1, 1.0)
+        slot = res_r.recv()[7]
+        # the window asks for the neighbours while page 1 is still on its way: page 1 is left out
+        server.handle(("want", [("k", 1, 1.0), ("k", 2, 1.0)], 2))
+        assert server.wanted == [("k", 2, 1.0)] and server.urgent == 1
+        server.handle(("ack", slot))  # copied into the window's cache; asking again now means render again
+        server.handle(("want", [("k", 1, 1.0)], 1))
+        assert server.wanted == [("k", 1, 1.0)] and server.urgent == 1
+    finally:
+        server._keep = None
+        for doc in server.docs.values():
+            doc.close()
+        arena.close()
+        arena.unlink()
