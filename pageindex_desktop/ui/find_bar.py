@@ -1,4 +1,4 @@
-"""Find in document: a bar under the viewer's toolbar that searches every page on the render thread.
+"""Find in document: a bar under the viewer's toolbar that searches every page in the render process.
 
 Hits arrive page by page (the search starts at the current page); all hits on visible pages are highlighted,
 Enter / Shift+Enter (or F3 / Shift+F3) move to the next / previous hit, and the bar counts them.

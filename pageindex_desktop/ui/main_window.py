@@ -259,7 +259,7 @@ class MainWindow(QMainWindow):
         settings.sync()
 
     def shutdown(self) -> None:
-        """Stop the import worker (cancelling its job) and the render thread; idempotent."""
+        """Stop the import worker (cancelling its job) and the render process; idempotent."""
         self.sync.active = False
         self.assistant.shutdown()
         self.worker.stop()

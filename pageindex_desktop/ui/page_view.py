@@ -1,6 +1,6 @@
 """The page view: every page of a document in one continuous vertical scroll, rendered on demand.
 
-Only the visible pages and their neighbours are requested from the render thread; pages not rendered yet are
+Only the visible pages and their neighbours are requested from the render process; pages not rendered yet are
 drawn as blank sheets of the right size, and a page rendered at another zoom stands in (scaled) until the
 sharp one arrives. Images are rendered at the screen's device pixel ratio, so text stays crisp on high-DPI.
 """

@@ -1,8 +1,8 @@
 """The render process: the one place in the app that holds pymupdf Documents for display.
 
 pymupdf keeps the GIL while it renders (a heavy page holds it for half a second), so a render *thread* in the
-GUI process would freeze the window exactly when the user scrolls. The render thread (`ui/render.py`) therefore
-drives this child process over two pipes; everything here is plain Python + pymupdf, no Qt.
+GUI process would freeze the window exactly when the user scrolls. The window's main thread (`ui/render.py`)
+therefore drives this child process over two pipes; everything here is plain Python + pymupdf, no Qt.
 
 Requests (tuples, first item the verb):
   ("open", key, path, password)      -> ("opened", key, page_count, (w, h), error), then ("sizes", key, start, [...])

@@ -100,7 +100,7 @@ class ViewerPanel(QWidget):
 
     def open(self, key: str, path: Path, *, title: str, labels: list[str], image_only: bool, page: int = 1,
              password: str | None = None) -> None:
-        """Start showing a PDF (the render thread opens it; the pages appear when it answers)."""
+        """Start showing a PDF (the render process opens it; the pages appear when it answers)."""
         if self.view.key and self.view.key != key:
             self.renderer.close_document(self.view.key)
         self.find_bar.reset()
