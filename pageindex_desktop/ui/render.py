@@ -24,6 +24,7 @@ from multiprocessing import shared_memory
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from pageindex_desktop.ui.cores import restore_main_thread, split_cores
 from pageindex_desktop.ui.qt import QImage, QObject, QSocketNotifier, Signal
 from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, serve
 
@@ -210,6 +211,7 @@ class RenderService(QObject):
 
     def _start_process(self) -> tuple[RenderProcess, QSocketNotifier | PipeWatcher]:
         process = RenderProcess()
+        split_cores(process.proc.pid or 0)  # side by side with this thread, not taking turns on one core
         watcher: QSocketNotifier | PipeWatcher
         if self._watch_with_thread:
             watcher = PipeWatcher(process.results, self)
@@ -310,6 +312,7 @@ class RenderService(QObject):
         self._closing = True
         self._stop_watching()
         self._process.close()
+        restore_main_thread()
 
     def render_time_ms(self, key: str, page: int) -> float | None:
         """How long MuPDF took for the last rendering of a page, in the render process (benchmarks)."""

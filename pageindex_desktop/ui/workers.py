@@ -19,6 +19,7 @@ from pageindex_desktop.core import indexer
 from pageindex_desktop.core.indexer import ImportProgress, ImportResult
 from pageindex_desktop.core.settings import index_endpoint, load_settings
 from pageindex_desktop.core.store import Library
+from pageindex_desktop.ui.cores import use_all_cores
 from pageindex_desktop.ui.qt import QObject, QThread, Signal
 
 log = logging.getLogger(__name__)
@@ -115,6 +116,7 @@ class ImportWorker(QThread):
             log.warning("import worker did not stop in %d ms", timeout_ms)
 
     def run(self) -> None:
+        use_all_cores()  # the main thread may be confined to one core
         library = Library(self.home)
         try:
             while True:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.ui.assistant._qt import QObject, Signal
+from pageindex_desktop.ui.cores import use_all_cores
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ class Task(QObject):
         self.ended.connect(self._end)
 
     def _run(self) -> None:
+        use_all_cores()  # the main thread may be confined to one core
         try:
             result = self.fn()
         except PageIndexError as exc:  # typed errors carry the sentence to show

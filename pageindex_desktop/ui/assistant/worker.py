@@ -22,6 +22,7 @@ from pageindex_desktop.core.llm import Endpoint, LLMClient
 from pageindex_desktop.core.settings import chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui.assistant._qt import QObject, QThread, Signal
+from pageindex_desktop.ui.cores import use_all_cores
 from pageindex_desktop.ui.assistant.entries import Exchange, exchanges_from_messages
 
 log = logging.getLogger(__name__)
@@ -106,6 +107,7 @@ class AssistantWorker(QThread):
     # ---- the thread ------------------------------------------------------------------------------------
 
     def run(self) -> None:
+        use_all_cores()  # the main thread may be confined to one core
         library = Library(self.home)
         try:
             while True:
