@@ -195,10 +195,7 @@ class _Server:
         started = time.perf_counter()
         slot = self.free_slots.pop(0) if self.free_slots else None  # draw straight into it when one is free
         try:
-            pdf_page = doc.load_page(page - 1)
-            rect = pdf_page.rect
-            real = max_scale(rect.width, rect.height, scale)
-            pix, samples, fmt = self.rasterize(pdf_page, real, slot)
+            pix, samples, fmt = self.rasterize(doc, page - 1, scale, slot)
         except Exception as exc:  # a broken page must not take the viewer down
             if slot is not None:
                 self.free_slots.insert(0, slot)
@@ -219,20 +216,23 @@ class _Server:
         if self.renders % 64 == 0:
             self.pymupdf.TOOLS.store_shrink(50)
 
-    def rasterize(self, pdf_page: Any, scale: float, slot: int | None) -> tuple[tuple[int, int, int], Any, str]:
-        """Draw a page onto white: ((width, height, stride), pixel bytes or None when drawn in `slot`, 'bgra' |
-        'rgb').
+    def rasterize(self, doc: Any, index: int, scale: float, slot: int | None) -> tuple[tuple[int, int, int], Any, str]:
+        """Draw page `index` onto white: ((width, height, stride), pixel bytes or None when drawn in `slot`,
+        'bgra' | 'rgb').
 
         MuPDF draws straight into B,G,R,A bytes, which is Qt's RGB32 layout on little-endian machines, so the
         window only copies them; given a free arena slot it draws into the slot itself (no copy here either).
-        Elsewhere (or if the low-level calls fail) pymupdf's RGB pixmap is used.
+        The page is loaded with MuPDF's own calls too: pymupdf's `load_page` adds ~2 ms of Python on a cold
+        CPU. Elsewhere (or if the low-level calls fail) pymupdf's RGB pixmap is used.
         """
         if sys.byteorder == "little":
             try:
                 mupdf = self.pymupdf.mupdf
-                fz_page = pdf_page.this if isinstance(pdf_page.this, mupdf.FzPage) else mupdf.FzPage(pdf_page.this)
+                fz_page = mupdf.fz_load_page(doc.this, index)
+                bounds = mupdf.fz_bound_page(fz_page)
+                scale = max_scale(bounds.x1 - bounds.x0, bounds.y1 - bounds.y0, scale)
                 ctm = mupdf.FzMatrix(scale, 0, 0, scale, 0, 0)
-                bbox = mupdf.fz_round_rect(mupdf.fz_transform_rect(mupdf.fz_bound_page(fz_page), ctm))
+                bbox = mupdf.fz_round_rect(mupdf.fz_transform_rect(bounds, ctm))
                 fits = (bbox.x1 - bbox.x0) * (bbox.y1 - bbox.y0) * 4 <= SLOT_BYTES
                 if slot is None or not fits:
                     slot = None
@@ -252,9 +252,11 @@ class _Server:
                 self._keep = pix  # the samples view below points into it
                 samples = None if slot is not None else mupdf.fz_pixmap_samples_memoryview(pix)
                 return (pix.w(), pix.h(), pix.stride()), samples, "bgra"
-            except Exception:  # an unexpected binding: fall back to the documented path
+            except Exception:  # an unexpected binding or a broken page: the documented path decides
                 log.debug("BGRA rendering unavailable", exc_info=True)
-        rgb = pdf_page.get_pixmap(matrix=self.pymupdf.Matrix(scale, scale), alpha=False)
+        pdf_page = doc.load_page(index)
+        real = max_scale(pdf_page.rect.width, pdf_page.rect.height, scale)
+        rgb = pdf_page.get_pixmap(matrix=self.pymupdf.Matrix(real, real), alpha=False)
         self._keep = rgb
         return (rgb.width, rgb.height, rgb.stride), rgb.samples_mv, "rgb"
 

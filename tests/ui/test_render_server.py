@@ -85,3 +85,29 @@ def test_a_page_sent_and_not_yet_acknowledged_is_not_rendered_again(tmp_path: Pa
             doc.close()
         arena.close()
         arena.unlink()
+
+
+def test_without_mupdf_s_low_level_calls_pages_come_as_rgb_copied_into_a_slot(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    path = _pdf(tmp_path / "two.pdf")
+    req_r, _req_w = mp.Pipe(duplex=False)
+    res_r, res_w = mp.Pipe(duplex=False)
+    arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
+    server = _Server(req_r, res_w, arena)
+    try:
+        res_r.recv()
+        server.open("k", str(path), None)
+        res_r.recv()
+        server.pymupdf = SimpleNamespace(mupdf=None, Matrix=pymupdf.Matrix, TOOLS=pymupdf.TOOLS)  # another binding
+        server.render("k", 2, 1.0)
+        verb, _key, page, _scale, width, height, stride, slot, _ms, fmt = res_r.recv()
+        assert (verb, page, width, height, fmt) == ("image", 2, 200, 100, "rgb")
+        at = slot * SLOT_BYTES + 50 * stride + 50 * 3
+        assert tuple(arena.buf[at : at + 3]) == (0, 0, 255)  # R, G, B: the blue square
+    finally:
+        server._keep = None
+        for doc in server.docs.values():
+            doc.close()
+        arena.close()
+        arena.unlink()
