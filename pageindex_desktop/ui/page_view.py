@@ -72,6 +72,10 @@ class PageView(QAbstractScrollArea):
         self._request_timer = QTimer(self, singleShot=True, interval=0)
         self._request_timer.timeout.connect(self._request_visible)
         self._held_for = 0  # after a jump: the page whose image ends the paint hold
+        # the viewport's height and the scroll bar's maximum as of the last layout (every resize lays out
+        # again): a jump reads them without calling into Qt before its request is sent
+        self._viewport_h = 0
+        self._scroll_max = 0
         self._hold_timer = QTimer(self, singleShot=True, interval=HOLD_MS)
         self._hold_timer.timeout.connect(self._release_hold)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
@@ -194,8 +198,10 @@ class PageView(QAbstractScrollArea):
         vbar, hbar = self.verticalScrollBar(), self.horizontalScrollBar()
         self._programmatic = True
         try:
-            vbar.setRange(0, max(0, total - self.viewport().height()))
-            vbar.setPageStep(self.viewport().height())
+            self._viewport_h = self.viewport().height()
+            self._scroll_max = max(0, total - self._viewport_h)
+            vbar.setRange(0, self._scroll_max)
+            vbar.setPageStep(self._viewport_h)
             vbar.setSingleStep(48)
             hbar.setRange(0, max(0, self._content_w - self.viewport().width()))
             hbar.setPageStep(self.viewport().width())
@@ -226,12 +232,12 @@ class PageView(QAbstractScrollArea):
         page = min(max(1, page), len(self._tops))
         target = self._tops[page - 1] - GAP
         if y_points is not None:
-            target = round(self._tops[page - 1] + y_points * self._zoom - self.viewport().height() / 3)
-        vbar = self.verticalScrollBar()
-        target = min(max(vbar.minimum(), target), vbar.maximum())
-        self._request_timer.stop()
+            target = round(self._tops[page - 1] + y_points * self._zoom - self._viewport_h / 3)
+        target = min(max(0, target), self._scroll_max)
         # a jump: ask for the visible pages, this one first, before any other work (neighbours come later)
         missing = self._request_visible(target, first=page, neighbours=False)
+        self._request_timer.stop()
+        vbar = self.verticalScrollBar()
         if page in missing:
             # paint holding: keep the old frame until the page arrives or HOLD_MS passes,
             # rather than paint a blank sheet replaced a few ms later (that paint delayed showing the page)
@@ -275,7 +281,7 @@ class PageView(QAbstractScrollArea):
         if not self._tops:
             return range(0)
         y0 = self.verticalScrollBar().value() if top is None else top
-        y1 = y0 + self.viewport().height()
+        y1 = y0 + self._viewport_h
         first = max(0, bisect.bisect_right(self._tops, y0) - 1)
         if first < len(self._tops) - 1 and self._tops[first + 1] - GAP <= y0:
             first += 1  # only the gap below this page shows
