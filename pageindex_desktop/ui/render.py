@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing as mp
+import pickle
 import sys
 import threading
 from collections import OrderedDict
@@ -101,8 +102,8 @@ class RenderProcess:
         """Send a request; a process that is gone is noticed by the reader (end of file on its pipe)."""
         if self.closed:
             return
-        try:
-            self.requests.send(msg)
+        try:  # plain pickle: Connection.send's ForkingPickler copies its reducer table for every message
+            self.requests.send_bytes(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass
 

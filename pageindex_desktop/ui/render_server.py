@@ -25,6 +25,7 @@ chunk took up to 250 ms while the window was busy; one memcpy from shared memory
 from __future__ import annotations
 
 import logging
+import pickle
 import re
 import sys
 import time
@@ -83,6 +84,7 @@ class _Server:
         self.requests = requests
         self.results = results
         self.docs: dict[str, Any] = {}
+        self.page_counts: dict[str, int] = {}  # read once: pymupdf's property calls into MuPDF every time
         self.wanted: list[tuple[str, int, float]] = []
         self.urgent = 0
         self.sizes_todo: dict[str, int] = {}
@@ -94,7 +96,12 @@ class _Server:
         self.arena = arena
         self.free_slots = list(range(SLOTS))
         self.in_flight: dict[int, tuple[str, int, float]] = {}  # slot -> page sent in it, until acknowledged
-        results.send(("ready",))
+        self.send(("ready",))
+
+    def send(self, msg: tuple[Any, ...]) -> None:
+        """Answer the window. Plain pickle: Connection.send's ForkingPickler copies its reducer table for every
+        message, which counts on a cold CPU; the window's `recv` reads both alike."""
+        self.results.send_bytes(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
 
     def run(self) -> None:
         while True:
@@ -127,7 +134,7 @@ class _Server:
             _, sid, key, text, first = msg
             doc = self.docs.get(key)
             if doc is None or not text.strip():
-                self.results.send(("search_done", sid))
+                self.send(("search_done", sid))
             else:
                 count = doc.page_count
                 order = list(range(first - 1, count)) + list(range(0, first - 1))
@@ -138,6 +145,7 @@ class _Server:
             self.queries.append(msg)
         elif verb == "close":
             doc = self.docs.pop(msg[1], None)
+            self.page_counts.pop(msg[1], None)
             self.sizes_todo.pop(msg[1], None)
             self.sizes_done.pop(msg[1], None)
             self.wanted = [w for w in self.wanted if w[0] != msg[1]]
@@ -153,19 +161,20 @@ class _Server:
             doc = self.pymupdf.open(path)
             if doc.needs_pass and not doc.authenticate(password or ""):
                 doc.close()
-                self.results.send(("opened", key, 0, (0.0, 0.0), "password"))
+                self.send(("opened", key, 0, (0.0, 0.0), "password"))
                 return
             if doc.page_count < 1:
                 raise ValueError("the PDF has no pages")
             first = doc.load_page(0).rect
         except Exception as exc:  # any open failure is reported, the server keeps running
-            self.results.send(("opened", key, 0, (0.0, 0.0), f"Cannot open the PDF: {exc}"))
+            self.send(("opened", key, 0, (0.0, 0.0), f"Cannot open the PDF: {exc}"))
             return
         old = self.docs.pop(key, None)
         if old is not None:
             old.close()
         self.docs[key] = doc
-        self.results.send(("opened", key, doc.page_count, (first.width, first.height), ""))
+        self.page_counts[key] = doc.page_count
+        self.send(("opened", key, doc.page_count, (first.width, first.height), ""))
         self.sizes_done.pop(key, None)
         self.sizes_todo[key] = 0
 
@@ -190,7 +199,7 @@ class _Server:
     def render(self, key: str, page: int, scale: float) -> None:
         """Render one page into a free shared-memory slot and announce it."""
         doc = self.docs.get(key)
-        if doc is None or not 1 <= page <= doc.page_count:
+        if doc is None or not 1 <= page <= self.page_counts.get(key, 0):
             return
         started = time.perf_counter()
         slot = self.free_slots.pop(0) if self.free_slots else None  # draw straight into it when one is free
@@ -199,7 +208,7 @@ class _Server:
         except Exception as exc:  # a broken page must not take the viewer down
             if slot is not None:
                 self.free_slots.insert(0, slot)
-            self.results.send(("render_error", key, page, str(exc)))
+            self.send(("render_error", key, page, str(exc)))
             return
         render_ms = (time.perf_counter() - started) * 1000
         width, height, stride = pix
@@ -211,7 +220,7 @@ class _Server:
                 slot = self.free_slots.pop(0)
             self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
         self.in_flight[slot] = (key, page, scale)
-        self.results.send(("image", key, page, scale, width, height, stride, slot, render_ms, fmt))
+        self.send(("image", key, page, scale, width, height, stride, slot, render_ms, fmt))
         self.renders += 1
         if self.renders % 64 == 0:
             self.pymupdf.TOOLS.store_shrink(50)
@@ -274,7 +283,7 @@ class _Server:
                 sizes.append((0.0, 0.0))  # the view keeps its estimate for this page
         finished = end >= doc.page_count
         if finished or len(sizes) >= SIZE_BATCH:
-            self.results.send(("sizes", key, end - len(sizes) + 1, sizes))
+            self.send(("sizes", key, end - len(sizes) + 1, sizes))
             self.sizes_done.pop(key)
         if finished:
             del self.sizes_todo[key]
@@ -288,7 +297,7 @@ class _Server:
         doc = self.docs.get(key)
         if doc is None or done >= len(order):
             self.searches.pop(sid, None)
-            self.results.send(("search_done", sid))
+            self.send(("search_done", sid))
             return
         index = order[done]
         try:
@@ -296,24 +305,24 @@ class _Server:
         except Exception:
             rects = []
         if rects:
-            self.results.send(("hits", sid, index + 1, rects))
+            self.send(("hits", sid, index + 1, rects))
         state[3] = done + 1
         if state[3] % SEARCH_PROGRESS_EVERY == 0:
-            self.results.send(("search_progress", sid, state[3], len(order)))
+            self.send(("search_progress", sid, state[3], len(order)))
 
     def answer(self, msg: tuple[Any, ...]) -> None:
         """Answer a one-page query: a passage's rectangles or the page's words."""
         verb, rid, key, page = msg[0], msg[1], msg[2], msg[3]
         doc = self.docs.get(key)
         if doc is None or not 1 <= page <= doc.page_count:
-            self.results.send((verb, rid, key, page, []))
+            self.send((verb, rid, key, page, []))
             return
         pdf_page = doc.load_page(page - 1)
         if verb == "passage":
-            self.results.send(("passage", rid, key, page, find_passage(pdf_page, msg[4])))
+            self.send(("passage", rid, key, page, find_passage(pdf_page, msg[4])))
         else:
             words = [(w[0], w[1], w[2], w[3], w[4], w[5], w[6]) for w in pdf_page.get_text("words")]
-            self.results.send(("words", rid, key, page, words))
+            self.send(("words", rid, key, page, words))
 
 
 def _rect(r: Any) -> Rect:
