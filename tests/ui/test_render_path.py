@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -22,12 +24,29 @@ def _digest(image) -> str:  # type: ignore[no-untyped-def]
     return hashlib.sha256(bytes(image.constBits())).hexdigest()
 
 
-def test_a_cached_page_is_a_copy_not_the_arena_slot_it_was_painted_from(window: MainWindow, report_pdf: Path,
-                                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
+def _open_report(window: MainWindow, report_pdf: Path, qtbot) -> PageView:  # type: ignore[no-untyped-def]
+    """Import the 25-page report, open it and wait until page 1 is painted; the view."""
     window.import_paths([report_pdf])
     wait_open(qtbot, window)
     view = window.viewer.view
     qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    return view
+
+
+@contextmanager
+def _render_process_stopped(window: MainWindow) -> Iterator[None]:
+    """Freeze the render process (SIGSTOP), as a page that takes long to render would; resume it after."""
+    pid = window.renderer.process_id()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+def test_a_cached_page_is_a_copy_not_the_arena_slot_it_was_painted_from(window: MainWindow, report_pdf: Path,
+                                                                         qtbot) -> None:  # type: ignore[no-untyped-def]
+    view = _open_report(window, report_pdf, qtbot)
     qtbot.wait(300)  # the neighbours have arrived too: both slots were used
     image = window.renderer.cache.get(view.key, 1, view.render_scale())
     before = _digest(image)
@@ -39,10 +58,7 @@ def test_a_cached_page_is_a_copy_not_the_arena_slot_it_was_painted_from(window: 
 
 def test_a_jump_holds_the_old_frame_until_the_page_is_painted(window: MainWindow, report_pdf: Path,
                                                              qtbot) -> None:  # type: ignore[no-untyped-def]
-    window.import_paths([report_pdf])
-    wait_open(qtbot, window)
-    view = window.viewer.view
-    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
+    view = _open_report(window, report_pdf, qtbot)
     with qtbot.waitSignal(view.pageShown, timeout=20000, check_params_cb=lambda p: p == 20):
         view.go_to_page(20)
         assert view.paint_held_for() == 20
@@ -55,38 +71,24 @@ def test_a_jump_holds_the_old_frame_until_the_page_is_painted(window: MainWindow
 
 def test_the_hold_ends_after_hold_ms_when_the_page_is_late(window: MainWindow, report_pdf: Path,
                                                            qtbot) -> None:  # type: ignore[no-untyped-def]
-    window.import_paths([report_pdf])
-    wait_open(qtbot, window)
-    view = window.viewer.view
-    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
-    pid = window.renderer.process_id()
-    os.kill(pid, signal.SIGSTOP)  # a page that takes long to render
-    try:
+    view = _open_report(window, report_pdf, qtbot)
+    with _render_process_stopped(window):
         view.go_to_page(15)
         assert view.paint_held_for() == 15
         qtbot.waitUntil(lambda: view.paint_held_for() == 0, timeout=HOLD_MS * 5)
         assert not view.was_shown(15)  # blank sheets are painted meanwhile
-    finally:
-        os.kill(pid, signal.SIGCONT)
     qtbot.waitUntil(lambda: view.was_shown(15), timeout=20000)
 
 
 def test_scrolling_during_a_hold_shows_the_pages_at_once(window: MainWindow, report_pdf: Path,
                                                          qtbot) -> None:  # type: ignore[no-untyped-def]
-    window.import_paths([report_pdf])
-    wait_open(qtbot, window)
-    view = window.viewer.view
-    qtbot.waitUntil(lambda: view.was_shown(1), timeout=20000)
-    pid = window.renderer.process_id()
-    os.kill(pid, signal.SIGSTOP)
-    try:
+    view = _open_report(window, report_pdf, qtbot)
+    with _render_process_stopped(window):
         view.go_to_page(12)
         assert view.paint_held_for() == 12
         bar = view.verticalScrollBar()
         bar.setValue(bar.value() + 40)  # the reader scrolls on
         assert view.paint_held_for() == 0
-    finally:
-        os.kill(pid, signal.SIGCONT)
 
 
 @pytest.mark.parametrize("watch_with_thread", [True, False])

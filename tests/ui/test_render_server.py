@@ -1,35 +1,42 @@
-"""The render process's pixel path, driven in this process: pages drawn straight into a free arena slot, and
-drawn aside then copied when both slots are still held by the window."""
+"""The render process's pixel path, driven in this process: pages drawn straight into a free arena slot, drawn
+aside then copied when both slots are still held by the window, pages in flight never drawn twice, and the
+RGB fallback for a binding without MuPDF's low-level calls."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
+from dataclasses import dataclass
 from multiprocessing import shared_memory
+from multiprocessing.connection import Connection
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Iterator
 
 import pymupdf
+import pytest
 
 from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, _Server
 
 
-def _pdf(path: Path) -> Path:
+@dataclass
+class Rig:
+    """A render server in this process with a two-page PDF open under key "k"."""
+
+    server: _Server
+    arena: shared_memory.SharedMemory
+    requests: Connection  # the window's end: write requests
+    results: Connection  # the window's end: read answers
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    path = tmp_path / "two.pdf"
     doc = pymupdf.open()
-    for colour in ((1, 0, 0), (0, 0, 1)):
+    for colour in ((1, 0, 0), (0, 0, 1)):  # a red, then a blue square on the left half of a 200 x 100 page
         page = doc.new_page(width=200, height=100)
         page.draw_rect(pymupdf.Rect(0, 0, 100, 100), color=None, fill=colour)
     doc.save(path)
     doc.close()
-    return path
-
-
-def _bgr_at(arena: shared_memory.SharedMemory, slot: int, stride: int, x: int, y: int) -> tuple[int, int, int]:
-    at = slot * SLOT_BYTES + y * stride + x * 4
-    b, g, r = arena.buf[at], arena.buf[at + 1], arena.buf[at + 2]
-    return r, g, b
-
-
-def test_pages_land_in_the_slot_the_image_message_names(tmp_path: Path) -> None:
-    path = _pdf(tmp_path / "two.pdf")
     req_r, req_w = mp.Pipe(duplex=False)
     res_r, res_w = mp.Pipe(duplex=False)
     arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
@@ -38,76 +45,55 @@ def test_pages_land_in_the_slot_the_image_message_names(tmp_path: Path) -> None:
         assert res_r.recv() == ("ready",)
         server.open("k", str(path), None)
         assert res_r.recv()[0] == "opened"
-
-        server.render("k", 1, 1.0)  # a free slot: MuPDF draws into it
-        verb, key, page, _scale, width, height, stride, slot, _ms, fmt = res_r.recv()
-        assert (verb, key, page, width, height, fmt) == ("image", "k", 1, 200, 100, "bgra")
-        assert _bgr_at(arena, slot, stride, 50, 50) == (255, 0, 0)
-        assert _bgr_at(arena, slot, stride, 150, 50) == (255, 255, 255)
-
-        other = [s for s in range(SLOTS) if s in server.free_slots]
-        server.free_slots.clear()  # the window still copies both slots; it hands one back while page 2 renders
-        req_w.send(("ack", other[0]))
-        server.render("k", 2, 1.0)
-        _verb, _key, page, _scale, _w, _h, stride, slot2, _ms, _fmt = res_r.recv()
-        assert (page, slot2) == (2, other[0])
-        assert _bgr_at(arena, slot2, stride, 50, 50) == (0, 0, 255)
-        assert _bgr_at(arena, slot, stride, 50, 50) == (255, 0, 0)  # the unacked slot was left alone
+        yield Rig(server, arena, req_w, res_r)
     finally:
         server._keep = None
-        for doc in server.docs.values():
-            doc.close()
+        for open_doc in server.docs.values():
+            open_doc.close()
         arena.close()
         arena.unlink()
 
 
-def test_a_page_sent_and_not_yet_acknowledged_is_not_rendered_again(tmp_path: Path) -> None:
-    path = _pdf(tmp_path / "two.pdf")
-    req_r, req_w = mp.Pipe(duplex=False)
-    res_r, res_w = mp.Pipe(duplex=False)
-    arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
-    server = _Server(req_r, res_w, arena)
-    try:
-        res_r.recv()
-        server.open("k", str(path), None)
-        res_r.recv()
-        server.render("k", 1, 1.0)
-        slot = res_r.recv()[7]
-        # the window asks for the neighbours while page 1 is still on its way: page 1 is left out
-        server.handle(("want", [("k", 1, 1.0), ("k", 2, 1.0)], 2))
-        assert server.wanted == [("k", 2, 1.0)] and server.urgent == 1
-        server.handle(("ack", slot))  # copied into the window's cache; asking again now means render again
-        server.handle(("want", [("k", 1, 1.0)], 1))
-        assert server.wanted == [("k", 1, 1.0)] and server.urgent == 1
-    finally:
-        server._keep = None
-        for doc in server.docs.values():
-            doc.close()
-        arena.close()
-        arena.unlink()
+def _bgr_at(arena: shared_memory.SharedMemory, slot: int, stride: int, x: int, y: int) -> tuple[int, int, int]:
+    at = slot * SLOT_BYTES + y * stride + x * 4
+    b, g, r = arena.buf[at], arena.buf[at + 1], arena.buf[at + 2]
+    return r, g, b
 
 
-def test_without_mupdf_s_low_level_calls_pages_come_as_rgb_copied_into_a_slot(tmp_path: Path) -> None:
-    from types import SimpleNamespace
+def test_pages_land_in_the_slot_the_image_message_names(rig: Rig) -> None:
+    server, arena = rig.server, rig.arena
+    server.render("k", 1, 1.0)  # a free slot: MuPDF draws into it
+    verb, key, page, _scale, width, height, stride, slot, _ms, fmt = rig.results.recv()
+    assert (verb, key, page, width, height, fmt) == ("image", "k", 1, 200, 100, "bgra")
+    assert _bgr_at(arena, slot, stride, 50, 50) == (255, 0, 0)
+    assert _bgr_at(arena, slot, stride, 150, 50) == (255, 255, 255)
 
-    path = _pdf(tmp_path / "two.pdf")
-    req_r, _req_w = mp.Pipe(duplex=False)
-    res_r, res_w = mp.Pipe(duplex=False)
-    arena = shared_memory.SharedMemory(create=True, size=SLOTS * SLOT_BYTES)
-    server = _Server(req_r, res_w, arena)
-    try:
-        res_r.recv()
-        server.open("k", str(path), None)
-        res_r.recv()
-        server.pymupdf = SimpleNamespace(mupdf=None, Matrix=pymupdf.Matrix, TOOLS=pymupdf.TOOLS)  # another binding
-        server.render("k", 2, 1.0)
-        verb, _key, page, _scale, width, height, stride, slot, _ms, fmt = res_r.recv()
-        assert (verb, page, width, height, fmt) == ("image", 2, 200, 100, "rgb")
-        at = slot * SLOT_BYTES + 50 * stride + 50 * 3
-        assert tuple(arena.buf[at : at + 3]) == (0, 0, 255)  # R, G, B: the blue square
-    finally:
-        server._keep = None
-        for doc in server.docs.values():
-            doc.close()
-        arena.close()
-        arena.unlink()
+    other = [s for s in range(SLOTS) if s in server.free_slots]
+    server.free_slots.clear()  # the window still copies both slots; it hands one back while page 2 renders
+    rig.requests.send(("ack", other[0]))
+    server.render("k", 2, 1.0)
+    _verb, _key, page, _scale, _w, _h, stride, slot2, _ms, _fmt = rig.results.recv()
+    assert (page, slot2) == (2, other[0])
+    assert _bgr_at(arena, slot2, stride, 50, 50) == (0, 0, 255)
+    assert _bgr_at(arena, slot, stride, 50, 50) == (255, 0, 0)  # the unacked slot was left alone
+
+
+def test_a_page_sent_and_not_yet_acknowledged_is_not_rendered_again(rig: Rig) -> None:
+    server = rig.server
+    server.render("k", 1, 1.0)
+    slot = rig.results.recv()[7]
+    # the window asks for the neighbours while page 1 is still on its way: page 1 is left out
+    server.handle(("want", [("k", 1, 1.0), ("k", 2, 1.0)], 2))
+    assert server.wanted == [("k", 2, 1.0)] and server.urgent == 1
+    server.handle(("ack", slot))  # copied into the window's cache; asking again now means render again
+    server.handle(("want", [("k", 1, 1.0)], 1))
+    assert server.wanted == [("k", 1, 1.0)] and server.urgent == 1
+
+
+def test_without_mupdf_s_low_level_calls_pages_come_as_rgb_copied_into_a_slot(rig: Rig) -> None:
+    rig.server.pymupdf = SimpleNamespace(mupdf=None, Matrix=pymupdf.Matrix, TOOLS=pymupdf.TOOLS)  # another binding
+    rig.server.render("k", 2, 1.0)
+    verb, _key, page, _scale, width, height, stride, slot, _ms, fmt = rig.results.recv()
+    assert (verb, page, width, height, fmt) == ("image", 2, 200, 100, "rgb")
+    at = slot * SLOT_BYTES + 50 * stride + 50 * 3
+    assert tuple(rig.arena.buf[at : at + 3]) == (0, 0, 255)  # R, G, B: the blue square
