@@ -269,11 +269,11 @@ class PageView(QAbstractScrollArea):
         self._hold_timer.stop()
 
     def _release_hold(self) -> None:
-        """End a paint hold: paint the whole viewport now, with whatever pages are ready, then ask for the
-        neighbours."""
+        """End a paint hold (the page is late, or the reader scrolled): paint the viewport in the next frame
+        with whatever pages are ready, and ask for the neighbours."""
         if self._held_for:
             self._cancel_hold()
-            self.viewport().repaint()
+            self.viewport().update()
             self._schedule()
 
     def visible_pages(self, top: int | None = None) -> range:
