@@ -72,15 +72,18 @@ class PageView(QAbstractScrollArea):
         self._request_timer = QTimer(self, singleShot=True, interval=0)
         self._request_timer.timeout.connect(self._request_visible)
         self._held_for = 0  # after a jump: the page whose image ends the paint hold
-        # the viewport's height and the scroll bar's maximum as of the last layout (every resize lays out
-        # again): a jump reads them without calling into Qt before its request is sent
+        # the viewport's size and the scroll bar's maximum as of the last layout (every resize lays out
+        # again): a jump and a paint read them without calling into Qt (each call counts on a cold CPU)
         self._viewport_h = 0
+        self._viewport_w = 0
         self._scroll_max = 0
+        self._scroll_x = 0  # the scroll bars' values, kept as they change: read on every paint
+        self._scroll_y = 0
         self._dpr = float(self.devicePixelRatioF())
         self._hold_timer = QTimer(self, singleShot=True, interval=HOLD_MS)
         self._hold_timer.timeout.connect(self._release_hold)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
-        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._schedule())
+        self.horizontalScrollBar().valueChanged.connect(self._on_hscrolled)
         renderer.imageReady.connect(self._on_image)
         renderer.sizesReady.connect(self._on_sizes)
         renderer.passageFound.connect(self._on_passage)
@@ -154,8 +157,8 @@ class PageView(QAbstractScrollArea):
     def page_rect(self, page: int) -> QRectF:
         """Where a page is, in viewport coordinates."""
         w, h = self._page_px(page)
-        x = (max(self._content_w, self.viewport().width()) - w) / 2 - self.horizontalScrollBar().value()
-        y = self._tops[page - 1] - self.verticalScrollBar().value()
+        x = (max(self._content_w, self._viewport_w) - w) / 2 - self._scroll_x
+        y = self._tops[page - 1] - self._scroll_y
         return QRectF(x, y, w, h)
 
     def _page_px(self, page: int) -> tuple[float, float]:
@@ -206,8 +209,9 @@ class PageView(QAbstractScrollArea):
             vbar.setRange(0, self._scroll_max)
             vbar.setPageStep(self._viewport_h)
             vbar.setSingleStep(48)
-            hbar.setRange(0, max(0, self._content_w - self.viewport().width()))
-            hbar.setPageStep(self.viewport().width())
+            self._viewport_w = self.viewport().width()
+            hbar.setRange(0, max(0, self._content_w - self._viewport_w))
+            hbar.setPageStep(self._viewport_w)
             hbar.setSingleStep(48)
             if self._fit:
                 hbar.setValue(hbar.maximum() // 2)  # pages are centred: so is the view
@@ -283,7 +287,7 @@ class PageView(QAbstractScrollArea):
         """Pages that intersect the viewport (scrolled to `top`, by default where it is)."""
         if not self._tops:
             return range(0)
-        y0 = self.verticalScrollBar().value() if top is None else top
+        y0 = self._scroll_y if top is None else top
         y1 = y0 + self._viewport_h
         first = max(0, bisect.bisect_right(self._tops, y0) - 1)
         if first < len(self._tops) - 1 and self._tops[first + 1] - GAP <= y0:
@@ -291,7 +295,12 @@ class PageView(QAbstractScrollArea):
         last = max(first, bisect.bisect_left(self._tops, y1) - 1)
         return range(first + 1, min(len(self._tops), last + 1) + 1)
 
-    def _on_scrolled(self, _value: int) -> None:
+    def _on_hscrolled(self, value: int) -> None:
+        self._scroll_x = value
+        self._schedule()
+
+    def _on_scrolled(self, value: int) -> None:
+        self._scroll_y = value
         if self._programmatic:
             return  # the code that moved the bar updates the current page and asks for pages itself
         self._release_hold()  # the reader moves on: show what there is
