@@ -276,9 +276,15 @@ def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
         _print_json(out)
         return 0
     print(out["answer"])
+    marks = {"checked": "✓ checked", "contradicted": "✗ contradicted", "unverified": "? unverified"}
     for cite in out["citations"]:
-        verdict = "checked" if cite["verified"] else f"unverified: {cite['reason']}"
-        print(f"  [{cite['document']}, p. {cite['page']}] {verdict}")
+        verdict = marks.get(str(cite.get("verdict")), "? unverified")
+        reason = f": {cite['reason']}" if cite.get("reason") else ""
+        print(f"  [{cite['document']}, p. {cite['page']}] {verdict}{reason}")
+    for claim in out.get("uncited", []):
+        print(f"  uncited: {claim['text']}")
+    if out.get("judge_note"):
+        print(f"  {out['judge_note']}")
     return 0
 
 

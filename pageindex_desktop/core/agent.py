@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from pageindex_desktop.core.citations import verify_citations
+from pageindex_desktop.core.citations.verify import check_answer
 from pageindex_desktop.core.events import Event, Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
 from pageindex_desktop.core.llm import Cancelled, LLMClient
 from pageindex_desktop.core.llm_errors import MalformedStream, ModelError
@@ -76,8 +76,8 @@ class Agent:
                     return
                 answer = current.content.strip()
                 self.messages.append({"role": "assistant", "content": answer})
-                citations = verify_citations(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
-                yield Finished(answer, citations, calls_made, totals[0], totals[1])
+                check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
+                yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited)
                 return
             ordered = [current.calls[i] for i in sorted(current.calls)]
             self.messages.append({

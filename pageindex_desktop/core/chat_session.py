@@ -11,16 +11,18 @@ from typing import Any, Iterable, Iterator
 
 from pageindex_desktop.core import chats
 from pageindex_desktop.core.agent import MAX_TURNS, Agent
-from pageindex_desktop.core.ask import search_answer
-from pageindex_desktop.core.citations import best_passage
-from pageindex_desktop.core.events import Event, Failed, Finished
+from pageindex_desktop.core.search_answer import search_finished
+from pageindex_desktop.core.citations.second_opinion import askable, second_opinion
+from pageindex_desktop.core.events import Event, Failed, Finished, Judged
 from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tools import ToolBox
 
 
 class ChatSession:
-    """Asks questions within a scope, keeps the transcript in the store and reloads it by scope."""
+    """Asks questions within a scope, keeps the transcript in the store (unless `persist` is off, as for the
+    CLI) and reloads it by scope. With `judge` on, the model gives a second opinion on the citations the rules
+    were unsure of, after the answer: a `Judged` event follows `Finished`."""
 
     def __init__(
         self,
@@ -29,20 +31,27 @@ class ChatSession:
         client: LLMClient | None,
         chat_id: int | None = None,
         max_turns: int = MAX_TURNS,
+        *,
+        judge: bool = True,
+        persist: bool = True,
     ) -> None:
         self.library = library
         self.doc_ids = sorted(set(doc_ids or []))
         self.client = client
         self.max_turns = max_turns
+        self.judge = judge
+        self.persist = persist
         self.toolbox = ToolBox(library, frozenset(self.doc_ids) if self.doc_ids else None)
-        if chat_id is None:
+        if chat_id is None and persist:
             latest = chats.latest_chat(library, self.doc_ids)
             chat_id = latest.id if latest else None
         self.chat_id = chat_id
+        self.history: list[dict[str, str]] = []  # the unsaved chat's exchanges, when not persisting
 
     def new_chat(self) -> None:
         """Start over: the next question opens a fresh chat (the old one stays in the history)."""
         self.chat_id = None
+        self.history = []
         self.toolbox = ToolBox(self.library, self.toolbox.scope)
 
     def transcript(self) -> list[chats.Message]:
@@ -51,38 +60,60 @@ class ChatSession:
 
     def ask(self, question: str, cancel: threading.Event | None = None) -> Iterator[Event]:
         """Run one question; yields the agent's events and stores the exchange (answers and failures alike)."""
-        history = chats.history(self.library, self.chat_id) if self.chat_id is not None else []
-        if self.chat_id is None:
-            self.chat_id = chats.create_chat(self.library, self.doc_ids)
-        chats.add_message(self.library, self.chat_id, "user", question)
+        history = self._history()
+        self._store("user", question)
         if self.client is None:
-            out = search_answer(self.toolbox, question)
-            chats.add_message(self.library, self.chat_id, "assistant", out["answer"], out["tool_calls"],
-                              out["citations"], out["usage"])
-            yield Finished(out["answer"], [], out["tool_calls"])
+            found = search_finished(self.toolbox, question)
+            self._store("assistant", found.answer, found.tool_calls, found.citation_records(), _usage(found))
+            yield found
             return
         agent = Agent(self.client, self.toolbox, self.client.endpoint.model, self.max_turns)
         for event in agent.run(question, history, cancel):
             if isinstance(event, Finished):
-                chats.add_message(
-                    self.library, self.chat_id, "assistant", event.answer, event.tool_calls,
-                    [self._citation_record(c) for c in event.citations],
-                    {"prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens},
-                )
-            elif isinstance(event, Failed):
-                chats.add_message(
-                    self.library, self.chat_id, "assistant", f"⚠ {event.message}", event.tool_calls, [],
-                    {"prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
-                     "failed": True},
-                )
+                message = self._store("assistant", event.answer, event.tool_calls, event.citation_records(),
+                                      _usage(event))
+                yield event
+                judged = self._second_opinion(event, cancel)
+                if judged is not None:
+                    if message is not None:
+                        chats.update_citations(self.library, message, judged.answer.citation_records(),
+                                               _usage(judged.answer))
+                    yield judged
+                self.history += [{"role": "user", "content": question},
+                                 {"role": "assistant", "content": event.answer}]
+                continue
+            if isinstance(event, Failed):
+                self._store("assistant", f"⚠ {event.message}", event.tool_calls, [],
+                            {"prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
+                             "failed": True})
             yield event
 
-    def _citation_record(self, cite: Any) -> dict[str, Any]:
-        """A citation as stored: the §9 fields plus where it sits in the answer and the passage to highlight."""
-        record = cite.to_dict()
-        record.update({"start": cite.start, "end": cite.end, "claim": cite.claim, "passage": ""})
-        if cite.doc_id:
-            pages = self.library.pages(cite.doc_id, [cite.page])
-            if pages:
-                record["passage"] = best_passage(cite.claim, pages[0].text)
-        return record
+    def _history(self) -> list[dict[str, str]]:
+        if not self.persist:
+            return list(self.history)
+        if self.chat_id is None:
+            self.chat_id = chats.create_chat(self.library, self.doc_ids)
+            return []
+        return chats.history(self.library, self.chat_id)
+
+    def _store(self, role: str, content: str, tool_calls: list[Any] | None = None,
+               citations: list[Any] | dict[str, Any] | None = None, usage: dict[str, Any] | None = None) -> int | None:
+        if not self.persist or self.chat_id is None:
+            return None
+        return chats.add_message(self.library, self.chat_id, role, content, tool_calls, citations, usage)
+
+    def _second_opinion(self, answer: Finished, cancel: threading.Event | None) -> Judged | None:
+        """The model judge's pass over the unsure citations (None when it is off or has nothing to judge)."""
+        if not self.judge or self.client is None or not any(askable(c) for c in answer.citations):
+            return None
+        report = second_opinion(answer.citations, self.client, self.library, cancel)
+        answer.judge_prompt_tokens += report.prompt_tokens
+        answer.judge_completion_tokens += report.completion_tokens
+        answer.judge_note = report.note
+        return Judged(answer)
+
+
+def _usage(answer: Finished) -> dict[str, Any]:
+    return {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens,
+            "judge_prompt_tokens": answer.judge_prompt_tokens,
+            "judge_completion_tokens": answer.judge_completion_tokens}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from pageindex_desktop.core.store import Library
@@ -33,6 +33,8 @@ class Message:
     citations: list[Any]
     usage: dict[str, Any]
     created_at: float
+    uncited: list[Any] = field(default_factory=list)  # answer sentences stating figures without a citation
+    judge_note: str = ""  # why the model judge could not help ('' when it did, or was not asked)
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,11 @@ def add_message(
     role: str,
     content: str,
     tool_calls: list[Any] | None = None,
-    citations: list[Any] | None = None,
+    citations: list[Any] | dict[str, Any] | None = None,
     usage: dict[str, Any] | None = None,
 ) -> int:
-    """Append a message (and name the chat after its first question); returns the message id."""
+    """Append a message (and name the chat after its first question); returns the message id. `citations` is
+    a list of citation records, or `Finished.citation_records()` (citations, uncited sentences, judge note)."""
     now = time.time()
     with library.transaction() as conn:
         cur = conn.execute(
@@ -81,6 +84,13 @@ def add_message(
             (now, role, content[:80], chat_id),
         )
     return int(cur.lastrowid or 0)
+
+
+def update_citations(library: Library, message_id: int, citations: dict[str, Any], usage: dict[str, Any]) -> None:
+    """Replace a stored answer's citation records and usage (the model judge revised its verdicts)."""
+    with library.transaction() as conn:
+        conn.execute("UPDATE messages SET citations = ?, usage = ? WHERE id = ?",
+                     (json.dumps(citations), json.dumps(usage), message_id))
 
 
 def chats_for_scope(library: Library, doc_ids: Iterable[str] | None) -> list[Chat]:
@@ -104,11 +114,7 @@ def messages(library: Library, chat_id: int) -> list[Message]:
         "SELECT id, role, content, tool_calls, citations, usage, created_at FROM messages WHERE chat_id = ? ORDER BY id",
         (chat_id,),
     ).fetchall()
-    return [
-        Message(int(r["id"]), r["role"], r["content"], json.loads(r["tool_calls"]), json.loads(r["citations"]),
-                json.loads(r["usage"]), float(r["created_at"]))
-        for r in rows
-    ]
+    return [_message(r) for r in rows]
 
 
 def history(library: Library, chat_id: int, limit: int = 12) -> list[dict[str, str]]:
@@ -121,3 +127,12 @@ def delete_chat(library: Library, chat_id: int) -> None:
     """Forget a chat and its messages."""
     with library.transaction() as conn:
         conn.execute("DELETE FROM chats WHERE id = ?", (chat_id,))
+
+
+def _message(row: Any) -> Message:
+    """A stored row as a Message; older rows keep a bare list of citations."""
+    cited = json.loads(row["citations"])
+    records = cited if isinstance(cited, dict) else {"citations": cited}
+    return Message(int(row["id"]), row["role"], row["content"], json.loads(row["tool_calls"]),
+                   list(records.get("citations") or []), json.loads(row["usage"]), float(row["created_at"]),
+                   list(records.get("uncited") or []), str(records.get("judge_note") or ""))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pageindex_desktop.core.citations import Citation
+from pageindex_desktop.core.citations.parse import Citation, Uncited
 from pageindex_desktop.core.llm_errors import ModelError
 
 
@@ -52,13 +52,30 @@ class Usage:
 
 @dataclass
 class Finished:
-    """The final answer with its verified citations, the tools used and the tokens spent."""
+    """The final answer with its judged citations, its uncited factual sentences, the tools used and the tokens
+    spent (`judge_*`: the model judge's share, counted apart; `judge_note`: why it could not help, or '')."""
 
     answer: str
     citations: list[Citation]
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    uncited: list[Uncited] = field(default_factory=list)
+    judge_prompt_tokens: int = 0
+    judge_completion_tokens: int = 0
+    judge_note: str = ""
+
+    def citation_records(self) -> dict[str, Any]:
+        """What the store keeps and `ask --json` prints of the citations: one shape for both."""
+        return {"citations": [c.to_dict() for c in self.citations], "uncited": [u.to_dict() for u in self.uncited],
+                "judge_note": self.judge_note}
+
+
+@dataclass
+class Judged:
+    """The model judge has given its second opinion: `answer` is the Finished answer with revised verdicts."""
+
+    answer: Finished
 
 
 @dataclass
@@ -73,4 +90,4 @@ class Failed:
     completion_tokens: int = 0
 
 
-Event = TextDelta | ToolCallStarted | ToolResult | Usage | Finished | Failed
+Event = TextDelta | ToolCallStarted | ToolResult | Usage | Finished | Judged | Failed

@@ -9,7 +9,8 @@ SYSTEM_PROMPT = """Answer questions about the user's PDF documents using only wh
 - search_document finds exact names, figures and terms; read a page before citing it.
 - Never invent ids or pages; on a tool error, use its options instead of retrying blindly.
 - Never answer from general knowledge. If the documents do not answer the question, say so.
-- Cite every claim right after it as [Document title, p. N], N being the page number the tools gave.
+- Cite every claim, figure by figure, right after it as [Document title, p. N]: N is a page's "page" number from
+  the tools (not its printed "label"); cite only pages you read.
 - Be concise."""
 
 MAX_LISTED = 8
@@ -34,3 +35,12 @@ Reply with one JSON object only, no prose: {{"summaries": {{"<id>": "<summary>",
 
 DESCRIPTION_TASK = '\nAlso write "description": one sentence saying what the whole document is.'
 DESCRIPTION_KEY = ', "description": "<one sentence>"'
+
+JUDGE_PROMPT = """Judge whether each numbered claim below is backed by its passage (text from the page the claim cites).
+- "supported": the passage says what the claim says (same figures, same direction).
+- "contradicted": the passage says something that conflicts with the claim.
+- "not_stated": the passage neither says nor contradicts it.
+For "supported" and "contradicted", "quote" is the shortest stretch (at most 30 words) copied exactly from the passage that shows it; for "not_stated" it is "".
+Reply with one JSON object only, no prose: {{"verdicts": [{{"id": 1, "verdict": "supported|contradicted|not_stated", "quote": "<exact words copied from the passage>"}}]}}
+
+{items}"""

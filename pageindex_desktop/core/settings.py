@@ -52,6 +52,7 @@ class ModelSettings:
     chat_model: str = ""
     index_model: str = ""
     timeout: float = 60.0
+    judge_citations: bool = True  # after each answer, the chat model judges its citations (rules decide alone if off)
 
     def effective_base_url(self) -> str:
         """The URL in use: $OPENAI_BASE_URL, else the chosen URL, else the preset's."""
@@ -93,7 +94,8 @@ def load_settings(home: Path | None = None) -> ModelSettings:
         log.warning("settings file %s is unreadable; using defaults", path)
         return ModelSettings()
     model = data.get("model", {}) if isinstance(data, dict) else {}
-    fields = {k: model[k] for k in ("provider", "base_url", "chat_model", "index_model", "timeout") if k in model}
+    fields = {k: model[k] for k in ("provider", "base_url", "chat_model", "index_model", "timeout",
+                                            "judge_citations") if k in model}
     try:
         return replace(ModelSettings(), **fields)
     except TypeError:

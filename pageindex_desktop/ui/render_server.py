@@ -33,6 +33,8 @@ from collections import OrderedDict
 from multiprocessing.connection import Connection
 from typing import Any
 
+from pageindex_desktop.core.citations.highlight import locate
+
 log = logging.getLogger(__name__)
 
 SIZE_CHUNK = 40  # pages measured per step, so a render request waits at most a few ms
@@ -334,10 +336,14 @@ _CITATION = re.compile(r"\[[^\]]*\]")
 
 
 def find_passage(page: Any, text: str, window: int = 6) -> list[Rect]:
-    """Rectangles covering `text` on `page`: the whole quote when it is printed verbatim, else its word runs."""
+    """Rectangles covering `text` on `page`: the page words that spell it (`citations.highlight`, robust to
+    hyphenation, ligatures and reflowed lines), else MuPDF's search for the quote or its word runs."""
     clean = _SPACE.sub(" ", _CITATION.sub(" ", text)).strip().strip('"“”')
     if not clean:
         return []
+    located = locate(clean, page.get_text("words"))
+    if located:
+        return located
     hits = page.search_for(clean)
     if hits:
         return [_rect(r) for r in hits]

@@ -34,12 +34,16 @@ def test_ask_returns_the_contract_json(fake_openai: FakeOpenAI, library: Library
     )
     settings = ModelSettings(provider="custom", base_url=fake_openai.url, chat_model="fake-chat")
     out = ask(library, "What was net income?", [doc], settings)
-    assert set(out) == {"answer", "citations", "tool_calls", "usage"}
-    assert out["citations"] == [{"document": "Annual Report 2023", "doc_id": doc, "page": 12, "verified": True,
-                                 "reason": ""}]
+    assert set(out) == {"answer", "citations", "uncited", "judge_note", "tool_calls", "usage"}
+    cite = out["citations"][0]
+    assert len(out["citations"]) == 1 and out["uncited"] == []
+    assert {k: cite[k] for k in ("document", "doc_id", "page", "verified", "verdict", "reason")} == {
+        "document": "Annual Report 2023", "doc_id": doc, "page": 12, "verified": True, "verdict": "checked",
+        "reason": ""}
+    assert "Net income" in cite["passage"] and cite["claim"] == "Net income was $1,234 million in 2023"
     assert out["tool_calls"] == [{"name": "search_document", "arguments": {"doc": doc, "query": "net income"}},
                                  {"name": "get_page_content", "arguments": {"doc": doc, "pages": "12"}}]
-    assert set(out["usage"]) == {"prompt_tokens", "completion_tokens"} and out["usage"]["prompt_tokens"] > 0
+    assert {"prompt_tokens", "completion_tokens"} <= set(out["usage"]) and out["usage"]["prompt_tokens"] > 0
     assert fake_openai.chat_requests()[0]["model"] == "fake-chat"
 
 

@@ -33,8 +33,11 @@ def test_ask_json_and_a_one_line_failure(fake_openai: FakeOpenAI, home: Path) ->
     done = cli(home, fake_openai.url, "ask", "What was net income?", "--doc", "Annual Report", "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["citations"] == [{"document": "Annual Report 2023", "doc_id": doc, "page": 12, "verified": True,
-                                 "reason": ""}]
+    assert [{k: c[k] for k in ("document", "doc_id", "page", "verified", "verdict", "reason", "passage")}
+            for c in out["citations"]] == [{"document": "Annual Report 2023", "doc_id": doc, "page": 12,
+                                            "verified": True, "verdict": "checked", "reason": "",
+                                            "passage": "Net income rose to $1,234 million in 2023, up 12.5% from 2022."}]
+    assert out["uncited"] == []
     assert out["tool_calls"] == [{"name": "get_page_content", "arguments": {"doc": doc, "pages": "12"}}]
     assert out["usage"]["prompt_tokens"] > 0
     assert fake_openai.chat_requests()[0]["model"] == "cli-model"

@@ -10,6 +10,7 @@ from typing import Any
 
 from pageindex_desktop.core.ask import NO_MODEL_NOTE
 from pageindex_desktop.core.chats import Message
+from pageindex_desktop.core.events import Finished
 from pageindex_desktop.core.tools import describe
 
 STOPPED = "Stopped."
@@ -30,6 +31,8 @@ class Exchange:
     question: str
     answer: str = ""
     citations: list[dict[str, Any]] = field(default_factory=list)
+    uncited: list[dict[str, Any]] = field(default_factory=list)  # sentences stating figures without a citation
+    judge_note: str = ""  # why the model judge could not help
     trail: list[TrailStep] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -81,7 +84,16 @@ def exchanges_from_messages(messages: list[Message], titles: dict[str, str]) -> 
         else:
             current.answer = message.content
             current.citations = [c for c in message.citations if isinstance(c, dict)]
+            current.uncited = [u for u in message.uncited if isinstance(u, dict)]
+            current.judge_note = message.judge_note
     for exchange in out:
         if not (exchange.answer or exchange.error or exchange.cancelled):
             exchange.error = "This question was not answered (the app closed while it ran)."
     return out
+
+
+def exchange_from_answer(question: str, answer: Finished, titles: dict[str, str]) -> Exchange:
+    """The exchange for a finished answer, straight from the session's event (the same records it stored)."""
+    records = answer.citation_records()
+    return Exchange(question, answer.answer, records["citations"], records["uncited"], answer.judge_note,
+                    trail_from_calls(answer.tool_calls, titles), answer.prompt_tokens, answer.completion_tokens)

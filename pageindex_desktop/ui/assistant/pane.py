@@ -74,6 +74,7 @@ class AssistantPane(QWidget):
         self.model = ""
         self.scope: list[str] | None = None
         self._live: dict[int, Exchange] = {}
+        self._answered_exchanges: dict[int, Exchange] = {}  # answered, awaiting the model judge's verdicts
         self._running: int | None = None
         self._next_id = 1
         self._cache: dict[int, str] = {}
@@ -177,6 +178,7 @@ class AssistantPane(QWidget):
         w.stepFinished.connect(self._step_finished)
         w.usage.connect(self._usage)
         w.answered.connect(self._answered)
+        w.judged.connect(self._judged)
         w.failed.connect(self._failed)
 
     # ---- public API ------------------------------------------------------------------------------------
@@ -409,10 +411,21 @@ class AssistantPane(QWidget):
         if exchange is None:
             return
         exchange.answer, exchange.citations = done.answer, done.citations
+        exchange.uncited, exchange.judge_note = done.uncited, done.judge_note
         exchange.trail = exchange.trail or done.trail
         exchange.prompt_tokens = exchange.prompt_tokens or done.prompt_tokens
         exchange.completion_tokens = exchange.completion_tokens or done.completion_tokens
+        self._answered_exchanges[qid] = exchange
         self._finish(qid, exchange)
+
+    def _judged(self, qid: int, done: Exchange) -> None:
+        """The model judge's verdicts arrive a moment after the answer: redraw that answer's citations."""
+        exchange = self._answered_exchanges.pop(qid, None)
+        if exchange is None or exchange not in self.exchanges:
+            return
+        exchange.citations, exchange.judge_note = done.citations, done.judge_note
+        self._cache.pop(id(exchange), None)
+        self.render()
 
     def _failed(self, qid: int, message: str, cancelled: bool) -> None:
         exchange = self._live.pop(qid, None)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pageindex_desktop.core.citations import parse_citations
+from pageindex_desktop.core.citations.parse import parse_citations
 from pageindex_desktop.ui.assistant import markdown
 from pageindex_desktop.ui.assistant.entries import Exchange
 
@@ -23,9 +23,26 @@ PREVIEW_CHARS = 220
 
 REASONS = {
     "page never read": "the assistant never read this page in this chat, so the claim could not be checked",
+    "the claim was not found on the page": "the claim's key words were not found on this page",
     "claim not found on the page": "the claim's key words or figures were not found on this page",
     "unknown document": "no document in scope has this title",
+    "citation not understood": "this looks like a citation, but its document or page could not be read",
 }
+VERDICT_STYLE = {  # verdict → (heading, marker, colour key)
+    "checked": ("Checked ✓", "✓", "green"),
+    "contradicted": ("Contradicted ✗", "✗", "red"),
+    "unverified": ("Not verified ?", "?", "amber"),
+}
+UNCITED_TIP = ("No citation: this sentence states a figure without saying which page it comes from, so it was not "
+               "checked.")
+
+
+def verdict_of(record: dict[str, Any]) -> str:
+    """The record's verdict; records stored before verdicts existed carry only `verified`."""
+    verdict = str(record.get("verdict") or "")
+    if verdict in VERDICT_STYLE:
+        return verdict
+    return "checked" if record.get("verified") else "unverified"
 
 
 @dataclass(frozen=True)
@@ -63,7 +80,8 @@ def place_citations(body: str, citations: list[dict[str, Any]], use_offsets: boo
             for index in unplaced:
                 record = citations[index]
                 names = {str(record.get("document", "")).casefold(), str(record.get("doc_id", "")).casefold()}
-                if int(record.get("page") or 0) == parsed.page and parsed.written.casefold() in names:
+                pages = {str(record.get("page") or ""), str(record.get("written_page") or "")}
+                if parsed.page_token in pages and parsed.written.casefold() in names:
                     unplaced.remove(index)
                     marks.setdefault((parsed.start, parsed.end), Mark(parsed.start, parsed.end, [])).indices.append(index)
                     break
@@ -87,15 +105,22 @@ _HIGHLIGHT_MARKS = re.compile(r"\[\[(.+?)\]\]")
 
 
 def tooltip(record: dict[str, Any], search: bool) -> str:
-    """Rich-text tooltip: the verdict and its reason, then a preview of the passage."""
+    """Rich-text tooltip: the verdict and its reason, which numbering the page was read in, then the passage
+    that was judged."""
     page = record.get("page")
+    verdict = verdict_of(record)
     if search:
         head = f"<b>Search result</b>: page {page} contains the words you asked about (no model checked it)."
-    elif record.get("verified"):
-        head = f"<b>Checked ✓</b>: the assistant read page {page}, and the claim's figures and words are on it."
+    elif verdict == "checked":
+        head = f"<b>Checked ✓</b>: the assistant read page {page}, and this passage states the claim's figures and words."
+        if record.get("judged_by") == "model":
+            head = f"<b>Checked ✓</b>: the model judge found the claim stated in this passage of page {page}."
     else:
         reason = str(record.get("reason") or "")
-        head = f"<b>Not verified</b>: {html.escape(REASONS.get(reason, reason or 'it could not be checked'))}."
+        heading = VERDICT_STYLE[verdict][0]
+        head = f"<b>{heading}</b>: {html.escape(REASONS.get(reason, reason or 'it could not be checked'))}."
+    if record.get("numbering"):
+        head += f"<br>Cited as {html.escape(str(record['numbering']))}."
     passage = " ".join(str(record.get("passage") or "").split())
     if passage:
         short = passage if len(passage) <= PREVIEW_CHARS else passage[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
@@ -107,12 +132,15 @@ def tooltip(record: dict[str, Any], search: bool) -> str:
 
 def _link(exchange: int, index: int, record: dict[str, Any], label: str, search: bool, theme: Theme) -> str:
     tip = html.escape(tooltip(record, search), quote=True)
+    verdict = verdict_of(record)
+    colours = {"green": CHECK_GREEN, "red": ERROR_RED, "amber": AMBER}
     if search:
         colour, marker = theme.link, ""
-    elif record.get("verified"):
-        colour, marker = theme.link, f'<span style="color:{CHECK_GREEN}">&nbsp;✓</span>'
     else:
-        colour, marker = AMBER, f'<span style="color:{AMBER}; font-weight:600">&nbsp;?</span>'
+        symbol, key = VERDICT_STYLE[verdict][1], VERDICT_STYLE[verdict][2]
+        colour = theme.link if verdict == "checked" else colours[key]
+        weight = "" if verdict == "checked" else "; font-weight:600"
+        marker = f'<span style="color:{colours[key]}{weight}">&nbsp;{symbol}</span>'
     text = html.escape(label).replace("p. ", "p.&nbsp;")
     if not record.get("doc_id"):  # unknown document: nothing to open
         return f'<span title="{tip}" style="color:{AMBER}">{text}</span>{marker}'
@@ -125,7 +153,7 @@ def render_mark(exchange: int, mark: Mark, citations: list[dict[str, Any]], sear
     parts = []
     for position, index in enumerate(mark.indices):
         record = citations[index]
-        label = f"p. {record.get('page')}"
+        label = f"p. {record.get('written_page') or record.get('page')}"
         if position == 0:
             label = f"{record.get('document') or record.get('doc_id')}, {label}"
         parts.append(_link(exchange, index, record, label, search, theme))
@@ -133,12 +161,12 @@ def render_mark(exchange: int, mark: Mark, citations: list[dict[str, Any]], sear
 
 
 def answer_html(number: int, exchange: Exchange, theme: Theme) -> str:
-    """The answer body as HTML with its citation marks turned into links."""
+    """The answer body as HTML with its citation marks turned into links and its uncited factual sentences
+    marked."""
     body = exchange.body
     marks = place_citations(body, exchange.citations, use_offsets=not exchange.search_results)
     rendered: dict[int, str] = {}
-    pieces: list[str] = []
-    cursor = 0
+    cuts: list[tuple[int, int, str]] = []  # (start, end, placeholder) replacing body[start:end]
     for k, mark in enumerate(marks):
         if exchange.search_results:
             for index in mark.indices:
@@ -146,15 +174,38 @@ def answer_html(number: int, exchange: Exchange, theme: Theme) -> str:
                 if not exchange.citations[index]["passage"]:
                     exchange.citations[index]["passage"] = snippet_passage(body, mark)
         rendered[k] = render_mark(number, mark, exchange.citations, exchange.search_results, theme)
-        pieces.append(body[cursor : mark.start])
-        pieces.append(f"\ue000{k}\ue001")
-        cursor = mark.end
+        cuts.append((mark.start, mark.end, f"\ue000{k}\ue001"))
+    for sentence in _uncited_spans(body, exchange.uncited, marks):
+        cuts.append((sentence[1], sentence[1], "\ue002"))
+    cuts.sort(key=lambda c: (c[0], c[1]))
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, placeholder in cuts:
+        pieces.append(body[cursor:start])
+        pieces.append(placeholder)
+        cursor = end
     pieces.append(body[cursor:])
+    uncited = (f'<span title="{html.escape(UNCITED_TIP, quote=True)}" style="color:{AMBER}; font-size:small">'
+               "&nbsp;[no citation]</span>")
 
     def fmt(text: str) -> str:
-        return re.sub("\ue000(\\d+)\ue001", lambda m: rendered[int(m.group(1))], markdown.inline(text))
+        text = re.sub("\ue000(\\d+)\ue001", lambda m: rendered[int(m.group(1))], markdown.inline(text))
+        return text.replace("\ue002", uncited)
 
     return markdown.to_html("".join(pieces), fmt)
+
+
+def _uncited_spans(body: str, uncited: list[dict[str, Any]], marks: list[Mark]) -> list[tuple[int, int]]:
+    """Where the uncited sentences sit in the body (by their stored offsets, checked against the text)."""
+    out = []
+    for record in uncited:
+        start, end = record.get("start"), record.get("end")
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(body)):
+            continue
+        if any(m.start < end and start < m.end for m in marks):
+            continue
+        out.append((start, end))
+    return out
 
 
 def _trail_html(number: int, exchange: Exchange, theme: Theme) -> str:
@@ -203,6 +254,8 @@ def exchange_html(number: int, exchange: Exchange, theme: Theme) -> str:
     if exchange.error:
         out.append(f'<p style="color:{ERROR_RED}">⚠ {html.escape(exchange.error)} '
                    f'<a href="settings:" style="color:{theme.link}">Model settings…</a></p>')
+    if exchange.judge_note:
+        out.append(f'<p style="color:{theme.muted}; font-size:small">{html.escape(exchange.judge_note)}</p>')
     out.append(_trail_html(number, exchange, theme))
     out.append(_tokens_html(exchange, theme))
     return "".join(out)

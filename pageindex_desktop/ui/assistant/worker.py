@@ -17,13 +17,13 @@ from typing import Any
 
 from pageindex_desktop.core import chats
 from pageindex_desktop.core.chat_session import ChatSession
-from pageindex_desktop.core.events import Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.events import Failed, Finished, Judged, TextDelta, ToolCallStarted, ToolResult, Usage
 from pageindex_desktop.core.llm import Endpoint, LLMClient
 from pageindex_desktop.core.settings import chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui.assistant._qt import QObject, QThread, Signal
 from pageindex_desktop.ui.cores import use_all_cores
-from pageindex_desktop.ui.assistant.entries import Exchange, exchanges_from_messages
+from pageindex_desktop.ui.assistant.entries import Exchange, exchange_from_answer, exchanges_from_messages
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,7 @@ class AssistantWorker(QThread):
     stepFinished = Signal(int, str, bool)  # question id, label, ok
     usage = Signal(int, int, int, bool)  # question id, prompt tokens so far, completion tokens so far, estimated
     answered = Signal(int, object)  # question id, the finished Exchange (citations with passages)
+    judged = Signal(int, object)  # question id, the Exchange again with the model judge's verdicts
     failed = Signal(int, str, bool)  # question id, one sentence, cancelled
 
     def __init__(self, home: Path, parent: QObject | None = None) -> None:
@@ -80,6 +81,7 @@ class AssistantWorker(QThread):
         self._sessions: dict[str, ChatSession] = {}
         self._scope: list[str] = []
         self._endpoint: Endpoint | None = None
+        self._judge = True
 
     # ---- called from the window thread -----------------------------------------------------------------
 
@@ -133,12 +135,15 @@ class AssistantWorker(QThread):
 
     def _run_job(self, library: Library, kind: str, payload: Any) -> None:
         if kind == "settings":
-            self._endpoint = chat_endpoint(load_settings(self.home), self.home)
+            settings = load_settings(self.home)
+            self._judge = settings.judge_citations
+            self._endpoint = chat_endpoint(settings, self.home)
             client = LLMClient(self._endpoint) if self._endpoint else None
             for session in self._sessions.values():
                 if session.client is not client:
                     close_client(session.client)
                 session.client = client
+                session.judge = self._judge
             self.modelChanged.emit(describe_endpoint(self._endpoint))
         elif kind == "scope":
             self._scope = sorted(set(payload or []))
@@ -153,7 +158,7 @@ class AssistantWorker(QThread):
         key = chats.scope_key(self._scope)
         if key not in self._sessions:
             client = LLMClient(self._endpoint) if self._endpoint else None
-            self._sessions[key] = ChatSession(library, self._scope or None, client)
+            self._sessions[key] = ChatSession(library, self._scope or None, client, judge=self._judge)
         return self._sessions[key]
 
     def _titles(self, library: Library) -> dict[str, str]:
@@ -201,9 +206,9 @@ class AssistantWorker(QThread):
             elif isinstance(event, Usage):
                 self.usage.emit(qid, event.total_prompt_tokens, event.total_completion_tokens, event.estimated)
             elif isinstance(event, Finished):
-                stored = exchanges_from_messages(session.transcript(), self._titles(library))
-                done = stored[-1] if stored else Exchange(question, event.answer)
-                self.answered.emit(qid, done)
+                self.answered.emit(qid, exchange_from_answer(question, event, self._titles(library)))
+            elif isinstance(event, Judged):
+                self.judged.emit(qid, exchange_from_answer(question, event.answer, self._titles(library)))
             elif isinstance(event, Failed):
                 # after Stop, the stream may end as "broke off" rather than Cancelled: the user stopped it either way
                 self.failed.emit(qid, event.message, event.cancelled or self._cancel.is_set())

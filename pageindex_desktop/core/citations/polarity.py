@@ -1,0 +1,47 @@
+"""Which way a clause points: negated or not, and whether it says a quantity went up or down.
+
+A claim that says "did not" where the page says "did", or "decreased" where the page says "increased", uses
+the page's own words: only polarity tells them apart. Phrases that look negative but assert nothing negative
+("not only", "no later than", "not limited to", "whether or not") are set aside first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pageindex_desktop.core.citations.text import fold
+
+_NOT_NEGATIONS = re.compile(
+    r"\b(?:not only|no later than|not later than|no less than|not less than|no more than|not more than|"
+    r"no fewer than|whether or not|not limited to|not necessarily|if not|no\.\s?\d|nothing but|"
+    r"no matter|none other than)\b"
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|neither|nor|nothing|nobody|without|cannot|unable|fail(?:s|ed)?\s+to|lack(?:s|ed)?|"
+    r"absent|unchanged|excluding|except|ceased|denied|refused|declined\s+to)\b|n't\b"
+)
+UP = frozenset(
+    """increase increased increases increasing rise rises rose risen rising grew grow grows growing grown growth
+    higher up gain gained gains improve improved improves improvement expand expanded expansion raised
+    raise raises larger greater exceeded accelerated strengthened""".split()
+)
+DOWN = frozenset(
+    """decrease decreased decreases decreasing decline declined declines declining fall falls fell fallen
+    falling drop dropped drops dropping lower down reduce reduced reduces reduction reductions shrank shrink
+    contracted contraction smaller fewer weakened slowed decelerated deteriorated""".split()
+)
+
+
+def negated(text: str) -> bool:
+    """Whether the text negates what it says (an odd number of negations)."""
+    folded = _NOT_NEGATIONS.sub(" ", fold(text))
+    return len(_NEGATION.findall(folded)) % 2 == 1
+
+
+def direction(text: str) -> str:
+    """'up', 'down', or '' when the text names no direction or both."""
+    tokens = set(re.findall(r"[a-z]+", fold(text)))
+    ups, downs = bool(tokens & UP), bool(tokens & DOWN)
+    if ups == downs:
+        return ""
+    return "up" if ups else "down"
