@@ -75,3 +75,19 @@ def test_stored_messages_become_exchanges() -> None:
     assert out[1].cancelled and not out[1].error
     assert out[2].error == "The endpoint refused the key."
     assert "not answered" in out[3].error
+
+
+def test_contradicted_citations_and_uncited_sentences_are_shown_as_such() -> None:
+    from pageindex_desktop.ui.assistant.transcript import ERROR_RED
+
+    answer = "Net income fell to $1,234 million [Annual Report 2023, p. 12]. Costs were $610 million."
+    start = answer.index("[")
+    cite = record(12, start, answer.index("]") + 1, False, "the passage says it went up, not down",
+                  passage="Net income rose to $1,234 million in 2023.")
+    cite["verdict"] = "contradicted"
+    uncited = [{"text": "Costs were $610 million.", "start": answer.index("Costs"), "end": len(answer)}]
+    html = answer_html(0, Exchange("q", answer, [cite], uncited), Theme())
+    assert f"color:{ERROR_RED}" in html and "✗" in html and "✓" not in html
+    assert html.count("[no citation]") == 1 and html.index("Costs") < html.index("[no citation]")
+    tip = tooltip(cite, search=False)
+    assert "Contradicted" in tip and "went up, not down" in tip and "rose to $1,234 million" in tip
