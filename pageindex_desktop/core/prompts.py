@@ -40,7 +40,7 @@ JUDGE_PROMPT = """Judge whether each numbered claim below is backed by its passa
 - "supported": the passage says what the claim says (same figures, same direction).
 - "contradicted": the passage says something that conflicts with the claim.
 - "not_stated": the passage neither says nor contradicts it.
-For "supported" and "contradicted", "quote" is the shortest stretch (at most 30 words) copied exactly from the passage that shows it; for "not_stated" it is "".
+"quote" is the shortest stretch (at most 30 words) copied exactly from the passage that shows it; for "not_stated", the passage's words closest to the claim.
 Reply with one JSON object only, no prose: {{"verdicts": [{{"id": 1, "verdict": "supported|contradicted|not_stated", "quote": "<exact words copied from the passage>"}}]}}
 
 {items}"""

@@ -34,7 +34,7 @@ def run(library: Library, fake: FakeOpenAI, answer: str, *judge: Reply) -> list[
 def test_only_unsure_verdicts_go_to_the_judge_and_a_valid_quote_decides(library: Library,
                                                                         fake_openai: FakeOpenAI) -> None:
     events = run(library, fake_openai, FIRM + " " + UNSURE,
-                 verdicts((1, "not_stated", "")))
+                 verdicts((1, "not_stated", "The main risks are interest rates")))
     finished = next(e for e in events if isinstance(e, Finished))
     judged = next(e for e in events if isinstance(e, Judged))
     assert events.index(finished) < events.index(judged)  # the answer is shown before the judge is asked
@@ -57,5 +57,12 @@ def test_a_failing_or_junk_judge_leaves_the_rule_verdicts_and_says_so(library: L
 
 def test_a_quote_not_in_the_passage_is_ignored(library: Library, fake_openai: FakeOpenAI) -> None:
     events = run(library, fake_openai, UNSURE, verdicts((1, "contradicted", "risks are negligible")))
+    judged = next(e for e in events if isinstance(e, Judged))
+    assert [c.verdict for c in judged.answer.citations] == ["checked"]
+
+
+def test_a_not_stated_verdict_without_a_quote_from_the_passage_is_ignored(library: Library,
+                                                                          fake_openai: FakeOpenAI) -> None:
+    events = run(library, fake_openai, UNSURE, verdicts((1, "not_stated", "")))
     judged = next(e for e in events if isinstance(e, Judged))
     assert [c.verdict for c in judged.answer.citations] == ["checked"]

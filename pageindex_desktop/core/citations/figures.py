@@ -21,6 +21,7 @@ CURRENCIES = {"$": "usd", "us$": "usd", "usd": "usd", "€": "eur", "eur": "eur"
               "¥": "jpy", "jpy": "jpy", "cny": "cny", "rmb": "cny", "chf": "chf", "cad": "cad", "c$": "cad",
               "a$": "aud", "aud": "aud", "dollars": "usd", "euros": "eur", "euro": "eur", "pounds": "gbp",
               "yuan": "cny", "yen": "jpy", "cents": "usd"}
+SI = {"k": 3, "m": 6, "g": 9, "t": 12}
 WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
@@ -35,10 +36,12 @@ _FIGURE = re.compile(
     r"(?P<close>\))?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage\s+points?\b|pp\b|basis\s+points?\b|bps?\b))?"
     r"(?:\s?(?P<scale>thousands?|millions?|billions?|trillions?|mn|mm|bn|tn|k|m|b|t|mil)\b)?"
+    r"(?:\s?(?P<si>[kmgt])(?P<si_unit>wh|w)\b)?"
     r"(?:\s(?P<curword>dollars|euros?|pounds|yuan|yen|cents)\b)?",
 )
 _FISCAL = re.compile(r"\b(?:fy|fiscal(?:\s+year)?|cy|calendar\s+year)\s?'?(?P<year>\d{4}|\d{2})\b")
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(WORD_NUMBERS) + r")\b")
+_AND_A_HALF = re.compile(r"\b(" + "|".join(WORD_NUMBERS) + r") and a half\b")
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,23 @@ def figures(text: str) -> list[Figure]:
         start, end = match.start("num"), match.end()
         if any(a <= start < b for a, b in taken):
             continue
+        if _inside_code(folded, match):
+            continue
         figure = _figure(match, folded)
         if figure is not None:
             found.append(figure)
     found.sort(key=lambda f: f.start)
     return found
+
+
+def _inside_code(folded: str, match: re.Match[str]) -> bool:
+    """Digits inside a code or a name ('Form X-17A-5', 'W2AG', 'COVID-19'), not a figure of their own."""
+    start, end = match.start("num"), match.end("num")
+    before = folded[max(0, start - 2) : start]
+    if re.search(r"[a-z][-/]?\Z", before):
+        return True
+    after = folded[end : end + 1]
+    return bool(after.isalpha()) and not any(match.group(g) for g in ("pct", "scale", "si"))
 
 
 def _figure(match: re.Match[str], folded: str) -> Figure | None:
@@ -112,13 +127,15 @@ def _figure(match: re.Match[str], folded: str) -> Figure | None:
             end = match.end("close") if match.group("close") else match.end("num")
             scale = ""
         kind = "money" if currency else "number"
-    if kind == "number" and not currency and match.group("curword") == "cents":
-        kind = "money"
+    if match.group("curword") == "cents":  # "82 cents" is $0.82
+        kind, currency, exponent = "money", "usd", exponent - 2
+    if match.group("si"):  # "2,300 MW" is 2.3 GW
+        kind, exponent, scale = "unit:" + match.group("si_unit"), exponent + SI[match.group("si")], "si"
     if (kind == "number" and exponent == 0 and value == value.to_integral() and 1900 <= value <= 2099
             and "," not in match.group("num") and "." not in match.group("num")):
         kind = "year"
     text = folded[start:end]
-    return Figure(value, exponent, kind, currency, start, end, text, bool(scale))
+    return Figure(value, exponent, kind, currency, start, end, text, bool(scale) or exponent != 0)
 
 
 def _amount_context(folded: str, at: int) -> bool:
@@ -128,8 +145,11 @@ def _amount_context(folded: str, at: int) -> bool:
 
 
 def word_numbers(text: str) -> list[Decimal]:
-    """Numbers written as words ('three segments'), which a claim's digits may match on the page."""
-    return [Decimal(str(WORD_NUMBERS[w])) for w in _WORD_NUMBER.findall(fold(text))]
+    """Numbers written as words ('three segments', 'two and a half meters'), which a claim's digits may match."""
+    folded = fold(text)
+    found = [Decimal(str(WORD_NUMBERS[w])) for w in _WORD_NUMBER.findall(folded)]
+    found += [Decimal(str(WORD_NUMBERS[w])) + Decimal("0.5") for w in _AND_A_HALF.findall(folded)]
+    return found
 
 
 def same_value(claim: Figure, printed: Figure) -> bool:

@@ -43,7 +43,7 @@ from pageindex_desktop.core.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 
-JUDGE_VERSION = "j1"  # bump when JUDGE_PROMPT or the checks change, so old cached verdicts are not reused
+JUDGE_VERSION = "j2"  # bump when JUDGE_PROMPT or the checks change, so old cached verdicts are not reused
 BATCH_ITEMS = 8
 BATCH_CHARS = 6000
 PASSAGE_CHARS = 6000  # one passage never fills a small local model's context on its own

@@ -11,13 +11,16 @@ import re
 from dataclasses import dataclass
 
 from pageindex_desktop.core.citations.figures import Figure, figures, same_value
+from pageindex_desktop.core.citations.names import names, printed
 from pageindex_desktop.core.citations.text import Span, content_words, fold, sentence_spans, stem
 
 MAX_UNITS = 3
 MAX_CHARS = 700
+WIDE_UNITS = 5  # a claim whose figures sit in more sentences (two bullets, a table row and its header) may widen
+WIDE_CHARS = 1000
 LONG_UNIT = 300
 _CLAUSE_BREAK = re.compile(
-    r"\n|;|:\s|,\s+(?=(?:and|while|whereas|but|compared|versus|respectively|or)\b)|,\s|\s(?=(?:and|while|whereas|but|"
+    r";|:\s|\s\(|\)[\s,]|,\s+(?=(?:and|while|whereas|but|compared|versus|respectively|or)\b)|,\s|\s(?=(?:and|while|whereas|but|"
     r"compared with|compared to|versus|vs\.)\s)"
 )
 
@@ -68,7 +71,8 @@ def _heading_cut(page_text: str, span: Span, width: int) -> list[Span]:
     for line, nxt in zip(lines, lines[1:]):
         text = page_text[line.start : line.end]
         following = page_text[nxt.start : nxt.end]
-        short = len(text) < 0.6 * width
+        at_line_start = line.start == 0 or page_text[line.start - 1] == "\n"
+        short = at_line_start and len(text) < 0.6 * width
         if short and not text.endswith((",", "-", "and", "or", "of", "the")) and following[:1].isupper():
             out.append(Span(start, line.end))
             start = nxt.start
@@ -100,16 +104,21 @@ def best_window(claim: str, page_text: str) -> Passage:
     claimed = [f for f in figures(claim) if f.kind != "year"]
     unit_stems = [text_stems(page_text[s.start : s.end]) for s in spans]
     unit_figures = [figures(page_text[s.start : s.end]) for s in spans]
-    best: tuple[float, int, int] = (-1.0, 0, 0)
+    best: tuple[tuple[int, float], int, int] = ((-1, -1.0), 0, 0)
     for i in range(len(spans)):
         covered: set[str] = set()
         printed: list[Figure] = []
-        for j in range(i, min(len(spans), i + MAX_UNITS)):
-            if j > i and spans[j].end - spans[i].start > MAX_CHARS:
+        for j in range(i, min(len(spans), i + WIDE_UNITS)):
+            width = spans[j].end - spans[i].start
+            if j > i and width > WIDE_CHARS:
                 break
             covered |= unit_stems[j] & wanted
             printed += unit_figures[j]
-            score = len(covered) + 2.0 * figure_matches(claimed, printed) - 0.3 * (j - i)
+            matched = figure_matches(claimed, printed)
+            wide = j - i >= MAX_UNITS or width > MAX_CHARS
+            if wide and matched <= best[0][0]:
+                continue  # a wide window only to take in a figure a narrower one lacks
+            score = (matched, len(covered) - 0.3 * (j - i))
             if score > best[0]:
                 best = (score, i, j)
     _, i, j = best
@@ -136,20 +145,65 @@ def _trim(i: int, j: int, unit_stems: list[set[str]], unit_figures: list[list[Fi
     return i, j
 
 
+_MAJOR_BREAK = re.compile(r";|,\s+(?=(?:and|but|while|whereas|although|though)\b)|\s(?=(?:but|whereas)\s)")
+
+
+def major_clauses(text: str) -> list[str]:
+    """A claim's clauses at its strong joins only ('…, and …', '…; …', '… but …'): a list comma inside a clause
+    ("its board, senior management and supervisors did not …") does not cut it."""
+    return [piece.strip() for piece in _MAJOR_BREAK.split(text) if piece and piece.strip()]
+
+
 def clauses(text: str) -> list[str]:
     """The clauses of a passage (as printed): where a figure or a name is bound to what it describes."""
-    return [piece.strip() for piece in _CLAUSE_BREAK.split(text) if piece and piece.strip()]
+    if "\n" in text.strip() and not _prose(text):
+        return [c for line in text.splitlines() for c in clauses(line)]
+    flat = " ".join(text.split())
+    return [piece.strip() for piece in _CLAUSE_BREAK.split(flat) if piece and piece.strip()]
+
+
+def _prose(text: str) -> bool:
+    """Whether a multi-line stretch is reflowed prose (lines run on) rather than a table or list (one item a line)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return sum(len(line.split()) for line in lines) >= 6 * len(lines)
+
+
+def best_sentence(claim: str, text: str) -> str:
+    """The sentence of `text` that states most of the claim's figures, then shares most of its words."""
+    wanted = claim_stems(claim)
+    claimed = [f for f in figures(claim) if f.kind != "year"]
+    mine = names(claim)
+    best, best_score = "", (-1, -1)
+    for sentence in units(text):
+        piece = text[sentence.start : sentence.end]
+        folded = fold(piece)
+        named = sum(1 for n in mine if printed(n, folded))
+        score = (figure_matches(claimed, figures(piece)), len(text_stems(piece) & wanted) + named)
+        if score > best_score:
+            best, best_score = piece, score
+    return best
+
+
+def claim_region(claim: str, text: str) -> str:
+    """The clauses of the best sentence that speak of the claim (they hold one of its figures or share two of
+    its words): what the claim's polarity is compared with, so another clause's "not" does not count."""
+    sentence = best_sentence(claim, text)
+    wanted = claim_stems(claim)
+    claimed = [f for f in figures(claim) if f.kind != "year"]
+    pieces = clauses(sentence)
+    overlaps = [len(text_stems(c) & wanted) for c in pieces]
+    enough = max(2.0, 0.75 * max(overlaps, default=0))
+    kept = [c for c, shared in zip(pieces, overlaps) if figure_matches(claimed, figures(c)) or shared >= enough]
+    return " ".join(kept) or sentence
 
 
 def best_clause(claim: str, text: str) -> str:
-    """The clause of `text` (within its best sentence) that shares most of the claim's words."""
+    """The clause of `text` (within its best sentence) that holds the claim's figures and shares most words."""
     wanted = claim_stems(claim)
-    best, best_score = "", -1.0
-    for sentence in sentence_spans(text):
-        piece = text[sentence.start : sentence.end]
-        for clause in clauses(piece):
-            shared = len(text_stems(clause) & wanted)
-            score = shared - 0.01 * len(clause) / 100
-            if score > best_score:
-                best, best_score = clause, score
+    claimed = [f for f in figures(claim) if f.kind != "year"]
+    best, best_score = "", (-1, -1.0)
+    for clause in clauses(best_sentence(claim, text)):
+        score = (figure_matches(claimed, figures(clause)), len(text_stems(clause) & wanted) - len(clause) / 1e4)
+        if score > best_score:
+            best, best_score = clause, score
     return best

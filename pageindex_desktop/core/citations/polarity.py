@@ -8,17 +8,20 @@ the page's own words: only polarity tells them apart. Phrases that look negative
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from pageindex_desktop.core.citations.text import fold
 
 _NOT_NEGATIONS = re.compile(
     r"\b(?:not only|no later than|not later than|no less than|not less than|no more than|not more than|"
     r"no fewer than|whether or not|not limited to|not necessarily|if not|no\.\s?\d|nothing but|"
-    r"no matter|none other than)\b"
+    r"no matter|none other than|no longer than|not just)\b"
 )
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|neither|nor|nothing|nobody|without|cannot|unable|fail(?:s|ed)?\s+to|lack(?:s|ed)?|"
-    r"absent|unchanged|excluding|except|ceased|denied|refused|declined\s+to)\b|n't\b"
+    r"absent|unchanged|ceased|denied|refused|declined\s+to|"
+    r"nicht|kein|keine|keinen|keiner|keinem|keines|nie|niemals|ohne|pas|jamais|aucun|aucune|sans|nunca|sin|"
+    r"ningún|ninguna)\b|n't\b"
 )
 UP = frozenset(
     """increase increased increases increasing rise rises rose risen rising grew grow grows growing grown growth
@@ -32,10 +35,27 @@ DOWN = frozenset(
 )
 
 
+SCOPE = 5  # words after a negation that it is taken to govern
+
+
 def negated(text: str) -> bool:
     """Whether the text negates what it says (an odd number of negations)."""
     folded = _NOT_NEGATIONS.sub(" ", fold(text))
     return len(_NEGATION.findall(folded)) % 2 == 1
+
+
+def negated_about(text: str, anchors: set[str], stem: Callable[[str], str]) -> bool:
+    """Whether the text negates what it says about the anchors: an odd number of negations that have an anchor
+    word within the next few words ("we are not providing guidance … as we do not believe our views …" negates
+    the guidance, not the views)."""
+    folded = _NOT_NEGATIONS.sub(" ", fold(text))
+    count = 0
+    for match in _NEGATION.finditer(folded):
+        rest = re.split(r"[,;:.!?]", folded[match.end() :], maxsplit=1)[0]  # a negation governs its own clause
+        following = re.findall(r"[^\W\d_]+", rest)[:SCOPE]
+        if any(stem(w) in anchors for w in following):
+            count += 1
+    return count % 2 == 1
 
 
 def direction(text: str) -> str:

@@ -43,8 +43,9 @@ def _plain(text: str) -> str:
 def number_tokens(text: str) -> set[str]:
     """The numbers a title carries: years, editions ('2nd', 'second'), volume and version numbers."""
     folded = fold(text)
-    found = {n.lstrip("0") or "0" for n in re.findall(r"\d+", folded)}
+    found = {n.lstrip("0") or "0" for n in re.findall(r"\d+(?:\.\d+)*", folded)}
     found |= {ORDINALS[w] for w in re.findall(r"[a-z]+", folded) if w in ORDINALS}
+    found |= {"roman:" + w for w in re.findall(r"\b[ivxl]{1,6}\b", folded) if _ROMAN.match(w) and w != "i"}
     return found
 
 

@@ -8,33 +8,34 @@ opposite. Anything else is *unverified*, with the reason. Each reason is one phr
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from pageindex_desktop.core.citations import binding
 from pageindex_desktop.core.citations.figures import Figure, conflicts, figures, same_value, word_numbers
-from pageindex_desktop.core.citations.passage import Passage, best_clause, best_window, claim_stems, clauses, text_stems
-from pageindex_desktop.core.citations.polarity import direction, negated
-from pageindex_desktop.core.citations.text import fold, words
+from pageindex_desktop.core.citations.names import names, printed
+from pageindex_desktop.core.citations.passage import (
+    Passage,
+    best_clause,
+    best_sentence,
+    best_window,
+    claim_region,
+    claim_stems,
+    major_clauses,
+    text_stems,
+)
+from pageindex_desktop.core.citations.polarity import direction, negated_about
+from pageindex_desktop.core.citations.text import fold, stem
 
 CHECKED, UNVERIFIED, CONTRADICTED = "checked", "unverified", "contradicted"
 WORD_SHARE = 0.6
+FIGURE_WORD_SHARE = 0.4  # when every figure of the claim is in the passage, fewer of its words need be
 SMALL_CLAIM = 3
-
-_CAPITALISED = re.compile(r"\b(?:[A-Z][\w&'’.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of\s+|&\s+|and\s+)?[A-Z][\w&'’.-]*[A-Za-z0-9])*")
-COMMON_CAPITALISED = frozenset(
-    """the a an in on at for as by to of and or but this that these those it its our we they their he she
-    according also however overall both each net total during while although based since after before from
-    with under over under into company companies corporation group board committee management report annual
-    quarter fiscal year note item part section table figure page exhibit schedule statement statements
-    consolidated first second third fourth first-quarter q1 q2 q3 q4 january february march april may june
-    july august september october november december monday tuesday wednesday thursday friday i ii iii iv v""".split()
-)
 
 
 @dataclass(frozen=True)
 class RuleVerdict:
     """The verdict, its reason (a phrase; '' when checked), the passage judged, and whether a model judge may
-    revise it (`firm`: figures or polarity decided it, or the evidence is strong)."""
+    revise it (`firm`: a figure, a polarity or a name decided it, or the passage holds every word of the claim)."""
 
     verdict: str
     reason: str
@@ -42,9 +43,9 @@ class RuleVerdict:
     firm: bool
 
 
-def judge(claim: str, page_text: str, exempt: frozenset[str] = frozenset()) -> RuleVerdict:
-    """Judge `claim` against the best passage of `page_text`; `exempt` words (the document's own name) need
-    not be printed on the page."""
+def judge(claim: str, page_text: str, cover: str = "") -> RuleVerdict:
+    """Judge `claim` against the best passage of `page_text`; names printed in `cover` (the document's title,
+    file name and first pages, folded) need not be printed on the page."""
     if not page_text.strip():
         return RuleVerdict(UNVERIFIED, "the page has no text to check against", Passage(0, 0, ""), True)
     passage = best_window(claim, page_text)
@@ -52,34 +53,48 @@ def judge(claim: str, page_text: str, exempt: frozenset[str] = frozenset()) -> R
     wanted = claim_stems(claim)
     if not claimed and not wanted:
         return RuleVerdict(UNVERIFIED, "the citation has no claim to check", passage, True)
-    printed = figures(passage.text)
-    page_folded = fold(page_text)
+    printed_figures = figures(passage.text)
     for figure in claimed:
-        if _stated(figure, printed, passage.text, page_text):
+        if _stated(figure, printed_figures, passage.text, page_text):
             continue
-        other = _conflicting(figure, printed, claim, passage.text)
+        other = _conflicting(figure, printed_figures, claim, passage.text)
         if other is not None:
             return RuleVerdict(CONTRADICTED, f"the passage gives {other.text}, not {figure.text}", passage, True)
         return RuleVerdict(UNVERIFIED, f"{figure.text} is not in the passage", passage, True)
     shared = text_stems(passage.text) & wanted
-    needed = len(wanted) if len(wanted) < SMALL_CLAIM else WORD_SHARE * len(wanted)
+    amounts = [f for f in claimed if f.kind != "year"]
+    share = FIGURE_WORD_SHARE if amounts else WORD_SHARE
+    needed = len(wanted) if len(wanted) < SMALL_CLAIM and not amounts else share * len(wanted)
     if len(shared) < needed:
         return RuleVerdict(UNVERIFIED, "the claim was not found on the page", passage, False)
-    clause = best_clause(claim, passage.text)
-    if negated(claim) != negated(clause) and _polarity_counts(claim, clause):
-        return RuleVerdict(CONTRADICTED, "the passage says the opposite (negation)", passage, True)
-    up_down, printed_way = direction(claim), direction(clause)
-    if up_down and printed_way and up_down != printed_way:
-        return RuleVerdict(CONTRADICTED, f"the passage says it went {printed_way}, not {up_down}", passage, True)
-    names = _names(claim, exempt)
-    for name in names:
-        if not _printed(name, page_folded):
-            return RuleVerdict(UNVERIFIED, f"“{name}” is not on the page", passage, True)
-    swapped = _swapped(claimed, names, passage.text)
-    if swapped:
-        return RuleVerdict(UNVERIFIED if "name" in swapped else CONTRADICTED, swapped, passage, True)
-    firm = bool(claimed) or len(shared) >= 0.8 * len(wanted)
-    return RuleVerdict(CHECKED, "", passage, firm)
+    flipped = _polarity(claim, passage.text)
+    if flipped:
+        return RuleVerdict(CONTRADICTED, flipped, passage, True)
+    missing = _missing_name(claim, passage.text, page_text, cover)
+    if missing:
+        return RuleVerdict(UNVERIFIED, missing, passage, True)
+    mismatch = binding.check(claim, claimed, page_text, passage.text)
+    if mismatch is not None:
+        return RuleVerdict(CONTRADICTED if mismatch.contradicted else UNVERIFIED, mismatch.reason, passage, True)
+    # Firm only when the passage holds every word of the claim: then nothing is left for a model to doubt.
+    return RuleVerdict(CHECKED, "", passage, len(shared) == len(wanted))
+
+
+def _missing_name(claim: str, passage: str, page_text: str, cover: str) -> str:
+    """A reason when the claim names what the page does not print, or what the passage says of another name."""
+    passage_folded, cover_folded, page_folded = fold(passage), fold(cover), fold(page_text)
+    mine = names(claim)
+    for name in mine:
+        if printed(name, passage_folded) or printed(name, cover_folded):
+            continue
+        if not printed(name, page_folded):
+            return f"“{name.text}” is not on the page"
+        clause = best_clause(claim, passage)
+        foreign = [n for n in names(clause) if len(n.text) > 2 and not printed(n, cover_folded)
+                   and not any(n.folded in m.folded or m.folded in n.folded for m in mine)]
+        if foreign:
+            return f"the passage says this of {foreign[0].text}, not of {name.text}"
+    return ""
 
 
 def _stated(figure: Figure, printed: list[Figure], passage: str, page_text: str) -> bool:
@@ -96,95 +111,35 @@ def _stated(figure: Figure, printed: list[Figure], passage: str, page_text: str)
 
 def _conflicting(figure: Figure, printed: list[Figure], claim: str, passage: str) -> Figure | None:
     """A printed figure of the same kind that the claim's words point at instead (the changed number's original)."""
-    if figure.kind == "year":
+    if figure.kind == "year" or not binding.quantity(figure, fold(claim)):
         return None
     clause = best_clause(claim, passage)
-    near = [p for p in figures(clause) if conflicts(figure, p)]
+    near = [p for p in figures(clause) if conflicts(figure, p) and binding.quantity(p, fold(clause))]
     if near:
         return near[0]
     shared = text_stems(passage) & claim_stems(claim)
     if len(shared) >= max(2, 0.5 * len(claim_stems(claim))):
-        candidates = [p for p in printed if conflicts(figure, p)]
+        candidates = [p for p in printed if conflicts(figure, p) and binding.quantity(p, fold(passage))]
         if candidates:
             return candidates[0]
     return None
 
 
-def _polarity_counts(claim: str, clause: str) -> bool:
-    """A polarity difference counts when the clause is really about the claim (most of its words are shared)."""
-    wanted = claim_stems(claim)
-    return bool(wanted) and len(text_stems(clause) & wanted) >= max(2, 0.5 * len(wanted))
-
-
-def _names(claim: str, exempt: frozenset[str]) -> list[str]:
-    """The claim's names: runs of capitalised words past the first word, less common words and exempt ones."""
-    out: list[str] = []
-    for match in _CAPITALISED.finditer(claim):
-        tokens = [t for t in re.split(r"\s+", match.group(0).strip(".’'")) if t]
-        if match.start() == 0 or claim[: match.start()].rstrip().endswith((".", ":", "\n")):
-            tokens = tokens[1:] if tokens and tokens[0].lower() in COMMON_CAPITALISED or len(tokens) == 1 else tokens
-        kept = [t for t in tokens if t.lower().strip(".,’'s") not in COMMON_CAPITALISED]
-        kept = [t for t in kept if fold(t).strip(".,") not in exempt and len(t) > 1]
-        if kept:
-            name = " ".join(kept).removesuffix("'s").removesuffix("’s").strip(".,")
-            if name and name not in out:
-                out.append(name)
-    return out
-
-
-def _printed(name: str, page_folded: str) -> bool:
-    """Whether a name is printed on the page: as written, word by word, or as its initials ('DCG')."""
-    folded = fold(name)
-    if re.search(r"(?<!\w)" + re.escape(folded) + r"(?!\w)", page_folded):
-        return True
-    parts = [w for w in words(name) if len(w) > 2]
-    if parts and all(re.search(r"(?<!\w)" + re.escape(p[:5]), page_folded) for p in parts):
-        return True
-    initials = "".join(w[0] for w in words(name))
-    return len(initials) >= 2 and re.search(r"\b" + re.escape(initials) + r"\b", page_folded) is not None
-
-
-def _swapped(claimed: list[Figure], names: list[str], passage: str) -> str:
-    """A reason when the passage binds the claim's figure to another name, or its name to another figure (the
-    claim was assembled from the page's words); '' otherwise."""
-    pieces = [(fold(c), _clause_names(c)) for c in clauses(passage)]
-    mine = {fold(n) for n in names}
-    for name in mine:
-        holding = [i for i, (c, _) in enumerate(pieces) if _contains(c, name)]
-        if not holding:
+def _polarity(claim: str, passage: str) -> str:
+    """A reason when a clause of the claim and the passage's clauses about it disagree in negation or direction."""
+    parts = major_clauses(claim)
+    for part in parts if len(parts) > 1 else [claim]:
+        wanted = claim_stems(part)
+        if len(wanted) < 2:
             continue
-        for figure in claimed:
-            if figure.kind == "year":
-                continue
-            with_figure = [i for i, (c, _) in enumerate(pieces) if any(same_value(figure, p) for p in figures(c))]
-            if not with_figure or set(with_figure) & set(holding):
-                continue
-            own = [p for i in holding for p in figures(pieces[i][0]) if p.kind == figure.kind
-                   and not same_value(figure, p)]
-            foreign = [n for i in with_figure for n in pieces[i][1] if not _overlaps(n, mine)]
-            if own and foreign:
-                return f"the passage gives {own[0].text} for {name}, and {figure.text} for {foreign[0]}"
-        for other in mine:
-            if other == name or other in name or name in other:
-                continue
-            with_other = [i for i, (c, _) in enumerate(pieces) if _contains(c, other)]
-            if not with_other or set(with_other) & set(holding):
-                continue
-            strange = [n for i in holding for n in pieces[i][1] if not _overlaps(n, mine)]
-            strange_other = [n for i in with_other for n in pieces[i][1] if not _overlaps(n, mine)]
-            if strange and strange_other:
-                return f"the passage ties “{name}” to {strange[0]}, not to “{other}” (name)"
+        sentence = best_sentence(part, passage)
+        anchors = text_stems(sentence) & wanted
+        if len(anchors) < max(2, 0.5 * len(wanted)):
+            continue
+        if negated_about(part, anchors, stem) != negated_about(sentence, anchors, stem):
+            return "the passage says the opposite (negation)"
+        region = claim_region(part, passage)
+        up_down, printed_way = direction(part), direction(region)
+        if up_down and printed_way and up_down != printed_way:
+            return f"the passage says it went {printed_way}, not {up_down}"
     return ""
-
-
-def _contains(text: str, name: str) -> bool:
-    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
-
-
-def _overlaps(name: str, names: set[str]) -> bool:
-    return any(name in n or n in name for n in names)
-
-
-def _clause_names(clause: str) -> list[str]:
-    """The folded names a printed clause contains (capitalised runs less common words)."""
-    return [fold(n) for n in _names(clause, frozenset())]

@@ -1,13 +1,15 @@
 """How the model judge's judgements change the rule verdicts.
 
-The rules are the floor: a verdict they reached on firm evidence (a figure matched or contradicted, a polarity
-flip, a structural reason such as a page never read) is never changed. Only the verdicts the rules were unsure
-of (words matched, but not decisively) are put to the model, and its judgement counts only with a quote found
-in the passage (model_judge checks that). So a judge that is wrong, junk or absent can move only those.
+The rules are the floor: a verdict they reached on firm evidence (a figure contradicted, a polarity flip, a name
+the page lacks, a structural reason such as a page never read, or a passage that holds every word of the claim)
+is never changed. Only the verdicts the rules were unsure of (most words matched, not all) are put to the model,
+and its judgement counts only with a quote found in the passage (model_judge checks that). So a judge that is
+wrong, junk or absent can move only those.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 
 from pageindex_desktop.core.citations.model_judge import JudgeItem, JudgeReport, Judgement, judge_claims
@@ -16,7 +18,7 @@ from pageindex_desktop.core.citations.rules import CHECKED, CONTRADICTED, UNVERI
 from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.store import Library
 
-JUDGE_TIMEOUT_S = 20.0
+JUDGE_TIMEOUT_S = float(os.environ.get("PAGEINDEX_JUDGE_TIMEOUT", "20") or 20)  # a slow local model may want more
 
 
 def askable(cite: Citation) -> bool:
@@ -45,7 +47,7 @@ def apply_judgement(cite: Citation, judgement: Judgement) -> None:
     quote = " ".join(judgement.quote.split())
     if judgement.verdict == "supported" and cite.verdict == UNVERIFIED:
         cite.verdict, cite.reason, cite.judged_by = CHECKED, "", "model"
-    elif judgement.verdict == "not_stated" and cite.verdict == CHECKED:
+    elif judgement.verdict == "not_stated" and cite.verdict == CHECKED and quote:  # it must show what it read
         cite.verdict, cite.judged_by = UNVERIFIED, "model"
         cite.reason = "the model judge found the claim not stated in the passage"
     elif judgement.verdict == "contradicted" and cite.verdict == CHECKED and quote:

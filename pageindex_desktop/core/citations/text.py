@@ -26,7 +26,9 @@ STOPWORDS = frozenset(
     them his her him she you your yours per via upon within while whereas according document documents page
     pages states stated says said report reports shows shown amount approximately roughly around be is as at by
     in of on to we us it i so if let let's notes note noted mentions mentioned describes described indicates
-    indicated including include includes included based well overall respectively""".split()
+    indicated including include includes included based well overall respectively percent per cent percentage
+    points point basis thousand thousands million millions billion billions trillion dollars dollar cents euros
+    pounds not no nor never none neither""".split()
 )
 
 ABBREVIATIONS = frozenset(
@@ -129,6 +131,8 @@ def _ends_sentence(text: str, i: int) -> bool:
         return not after[:1].isalnum()
     if after[:1].isdigit() and i > 0 and text[i - 1].isdigit():
         return False  # a decimal
+    if i > 0 and text[i - 1].isdigit() and _MONTH_AFTER.match(text, i + 1):
+        return False  # "31. Dezember 2016": a day written as an ordinal
     if after[:1].isalnum() or after[:1] in ",;:)":
         return False  # "e.g.," / "U.S.-based" / "www.x"
     token = re.search(r"([A-Za-z][A-Za-z.]*)$", text[max(0, i - 12) : i])
@@ -148,6 +152,10 @@ def _ends_sentence(text: str, i: int) -> bool:
     return True
 
 
+_MONTH_AFTER = re.compile(
+    r"\s+(?:januar|jänner|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|janvier|"
+    r"février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|"
+    r"junio|julio|agosto|septiembre|octubre|noviembre|diciembre)\b", re.I)
 SENTENCE_STARTERS = frozenset(
     """the this that these those it its in on at for as a an we our they their however also its there such
     net total revenue revenues income sales operating during each both while although since overall""".split()

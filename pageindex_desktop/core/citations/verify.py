@@ -16,7 +16,6 @@ from pageindex_desktop.core.citations.parse import Citation, Uncited, parse
 from pageindex_desktop.core.citations.passage import best_window
 from pageindex_desktop.core.citations.resolve import PageReading, page_readings, resolve_document
 from pageindex_desktop.core.citations.rules import CHECKED, CONTRADICTED, UNVERIFIED, RuleVerdict, judge
-from pageindex_desktop.core.citations.text import fold
 from pageindex_desktop.core.store import DocumentRecord, Library
 
 NOT_UNDERSTOOD = "citation not understood"
@@ -44,6 +43,11 @@ class _Pages:
             stored = self.library.pages(doc_id, [page])
             self.texts[(doc_id, page)] = stored[0].text if stored else ""
         return self.texts[(doc_id, page)]
+
+    def cover(self, doc: DocumentRecord) -> str:
+        """Where the document names itself: title, file name and first two pages (its issuer's name, say)."""
+        names = [doc.title or "", re.sub(r"[_\-.]+", " ", doc.file_name or "")]
+        return "\n".join(names + [self.text(doc.doc_id, page) for page in (1, 2) if page <= doc.page_count])
 
     def labels_of(self, doc_id: str) -> list[str]:
         if doc_id not in self.labels:
@@ -97,8 +101,8 @@ def _judge_citation(cite: Citation, docs: list[DocumentRecord], pages: _Pages, r
         cite.page = readings[0].page
         cite.reason = "page never read"
         return
-    exempt = frozenset(fold(w) for name in (doc.title, doc.file_name) for w in re.findall(r"[A-Za-z]{2,}", name or ""))
-    judged = [(r, judge(cite.claim, pages.text(doc.doc_id, r.page), exempt)) for r in read]
+    cover = pages.cover(doc)
+    judged = [(r, judge(cite.claim, pages.text(doc.doc_id, r.page), cover)) for r in read]
     reading, verdict = min(judged, key=lambda item: (_PREFERENCE[item[1].verdict], item[0].printed))
     _apply(cite, reading, verdict)
 

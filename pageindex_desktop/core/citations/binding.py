@@ -1,0 +1,199 @@
+"""Whether the passage ties the claim's figures and names together the way the claim does.
+
+A claim built from the page's own words can still be wrong: it gives one region's revenue to another, last
+year's column to this year, the superseded guidance for the current one, or one group's rate to another group.
+Each check here looks for positive evidence of such a mix-up in the passage (never the mere absence of a link),
+so a correct paraphrase is not flagged: it returns a `Mismatch` with its reason, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pageindex_desktop.core.citations import tables
+from pageindex_desktop.core.citations.figures import Figure, figures, same_value
+from pageindex_desktop.core.citations.names import Name, names, printed
+from pageindex_desktop.core.citations.passage import clauses, text_stems, units
+from pageindex_desktop.core.citations.text import fold
+
+_EARLIER = re.compile(
+    r"\b(?:previously|prior|formerly|compared|versus|vs|from|last year|a year ago|year-ago|year ago|earlier|"
+    r"originally|before)\b"
+)
+_IDENTIFIER = re.compile(r"(?:\bno|\bsection|\brule|\bitem|\bnote|\brelease|§|\bpart|\barticle|\bform|\(|"
+                         r"\bjan|\bfeb|\bmar|\bapr|\bmay|\bjun|\bjul|\baug|\bsep|\boct|\bnov|\bdec|"
+                         r"\b(?:january|february|march|april|june|july|august|september|october|november|december))"
+                         r"\.?\s*$")
+_YEAR = re.compile(r"(?<!\d)(?:\d{1,2}/\d{1,2}/)?((?:19|20)\d{2})(?!\d)")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """What the passage binds differently; `contradicted`: it gives the claim's subject another value."""
+
+    reason: str
+    contradicted: bool
+
+
+def quantity(figure: Figure, text: str) -> bool:
+    """Whether a figure is a quantity (not an identifier such as 'No. 2', 'Section 202' or the day in 'Oct. 28')."""
+    if figure.kind in {"money", "percent"} or figure.kind.startswith("unit:"):
+        return True
+    if figure.kind != "number":
+        return False
+    return not _IDENTIFIER.search(fold(text)[max(0, figure.start - 12) : figure.start])
+
+
+def check(claim: str, claimed: list[Figure], page_text: str, passage: str) -> Mismatch | None:
+    """The first mix-up found, or None."""
+    amounts = [f for f in claimed if quantity(f, fold(claim))]
+    years = {int(f.value) for f in claimed if f.kind == "year"}
+    pieces = [(c, fold(c)) for c in clauses(passage)]
+    return (_swapped_names(claim, amounts, pieces) or _earlier(claim, amounts, years, pieces)
+            or _column(claim, amounts, years, page_text) or _row_label(claim, amounts, page_text)
+            or _context(claim, amounts, passage))
+
+
+def _holding(figure: Figure, pieces: list[tuple[str, str]]) -> list[int]:
+    return [i for i, (c, _) in enumerate(pieces) if any(same_value(figure, p) for p in figures(c))]
+
+
+def _others(figure: Figure, clause: str) -> list[Figure]:
+    return [p for p in figures(clause) if p.kind == figure.kind and not same_value(figure, p) and quantity(p, fold(clause))]
+
+
+def _swapped_names(claim: str, amounts: list[Figure], pieces: list[tuple[str, str]]) -> Mismatch | None:
+    """The passage gives the claim's name another figure and the claim's figure to another name (a passage
+    that pairs them 'respectively' binds by order, not by clause, and is left alone)."""
+    if any("respectively" in folded for _, folded in pieces):
+        return None
+    mine = names(claim)
+    clause_names = [names(c) for c, _ in pieces]
+    for name in mine:
+        holding = [i for i, (_, f) in enumerate(pieces) if printed(name, f)]
+        if not holding:
+            continue
+        for figure in amounts:
+            with_figure = _holding(figure, pieces)
+            if not with_figure or set(with_figure) & set(holding):
+                continue
+            own = [p for i in holding for p in _others(figure, pieces[i][0])]
+            foreign = [n for i in with_figure for n in clause_names[i] if not _known(n, mine)]
+            if own and foreign:
+                return Mismatch(f"the passage gives {own[0].text} for {name.text}, and {figure.text} for "
+                                f"{foreign[0].text}", True)
+        for other in mine:
+            if other.folded in name.folded or name.folded in other.folded:
+                continue
+            with_other = [i for i, (_, f) in enumerate(pieces) if printed(other, f)]
+            if not with_other or set(with_other) & set(holding):
+                continue
+            strange = [n for i in holding for n in clause_names[i] if not _known(n, mine)]
+            strange_other = [n for i in with_other for n in clause_names[i] if not _known(n, mine)]
+            if strange and strange_other:
+                return Mismatch(f"the passage ties {name.text} to {strange[0].text}, not to {other.text}", False)
+    return None
+
+
+def _known(name: Name, mine: list[Name]) -> bool:
+    return any(name.folded in n.folded or n.folded in name.folded for n in mine)
+
+
+def _earlier(claim: str, amounts: list[Figure], years: set[int], pieces: list[tuple[str, str]]) -> Mismatch | None:
+    """The claim's figure is the earlier one the passage compares with ('19.5 percent compared to 18.3 percent in
+    fiscal 2022', '$7.47 (previously $7.27)'), and the claim does not say it is earlier."""
+    for figure in amounts:
+        if _EARLIER.search(_claim_clause(claim, figure)):
+            continue  # the claim itself says the figure is the earlier one
+        holding = _holding(figure, pieces)
+        if not holding or not all(_earlier_clause(pieces[i][1], years) for i in holding):
+            continue
+        current = [p for i, (c, f) in enumerate(pieces) if i not in holding and not _earlier_clause(f, years)
+                   for p in _others(figure, c) if not any(same_value(a, p) for a in amounts)]
+        if current:
+            return Mismatch(f"the passage gives {current[0].text}; {figure.text} is the figure it compares with", True)
+    return None
+
+
+def _earlier_clause(folded: str, years: set[int]) -> bool:
+    if _EARLIER.search(folded):
+        return True
+    printed_years = {int(y) for y in _YEAR.findall(folded)}
+    return bool(years and printed_years and not printed_years & years)
+
+
+def _claim_clause(claim: str, figure: Figure) -> str:
+    """The claim's clause that states the figure (folded), or the whole claim."""
+    return next((fold(c) for c in clauses(claim) if any(same_value(figure, p) for p in figures(c))), fold(claim))
+
+
+def _column(claim: str, amounts: list[Figure], years: set[int], page_text: str) -> Mismatch | None:
+    """In a table row under a header of years, the claim's figure stands in another year's column."""
+    if not years:
+        return None
+    dated = [f for f in amounts if not _EARLIER.search(_claim_clause(claim, f))]
+    for row in tables.rows(page_text):
+        for figure in dated:
+            at = [k for k, value in enumerate(row.values) if same_value(figure, value)]
+            if len(at) != 1:
+                continue
+            year = row.year_of(at[0])
+            if year is None or year in years:
+                continue
+            wanted = [k for k in range(len(row.values)) if row.year_of(k) in years]
+            if wanted:
+                return Mismatch(f"in the table, {figure.text} is the {year} figure for {row.label}; the "
+                                f"{row.year_of(wanted[0])} figure is {row.values[wanted[0]].text}", True)
+    return None
+
+
+def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | None:
+    """In a table, the claim's figure sits in a row whose label the claim does not name, while the row it
+    names holds another figure ('US and Utilities 2,882 / South America 2,515')."""
+    wanted = text_stems(claim) | {n.folded for n in names(claim)}
+    table = tables.rows(page_text)
+    for figure in amounts:
+        holding = [r for r in table if any(same_value(figure, v) for v in r.values)]
+        if len(holding) != 1:
+            continue
+        own = _overlap((holding[0].label, fold(holding[0].label)), wanted)
+        for row in table:
+            if row is holding[0] or not row.values:
+                continue
+            theirs = _overlap((row.label, fold(row.label)), wanted)
+            if own == 0 and theirs >= 2:
+                return Mismatch(f"in the table, {figure.text} is the figure for {holding[0].label}; "
+                                f"{row.label} shows {row.values[0].text}", True)
+    return None
+
+
+def _context(claim: str, amounts: list[Figure], passage: str) -> Mismatch | None:
+    """Within one sentence that lists parallel figures, the claim's words sit with another figure of the same
+    kind, not with the claim's ('0.084 for AES People, 0.046 for operational contractors' against 'the rate was
+    0.046 for AES People'); table rows are their own sentences, so a row's label binds its figures."""
+    claim_pieces = clauses(claim)
+    for sentence in units(passage):
+        pieces = [(c, fold(c)) for c in clauses(passage[sentence.start : sentence.end])]
+        for figure in amounts:
+            near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim
+            wanted = text_stems(near) | {n.folded for n in names(near)}
+            holding = _holding(figure, pieces)
+            if not holding:
+                continue
+            own = max(_overlap(pieces[i], wanted) for i in holding)
+            for i, (clause, folded) in enumerate(pieces):
+                others = [p for p in _others(figure, clause) if not any(same_value(c, p) for c in amounts)]
+                if i in holding or not others:
+                    continue
+                theirs = _overlap((clause, folded), wanted)
+                if theirs >= own + 2 and theirs >= 2 * max(own, 1):
+                    return Mismatch(f"the passage gives {others[0].text} for what the claim describes; "
+                                    f"{figure.text} is about something else", True)
+    return None
+
+
+def _overlap(piece: tuple[str, str], wanted: set[str]) -> int:
+    clause, folded = piece
+    stems = text_stems(clause)
+    return len(stems & wanted) + sum(1 for w in wanted if " " in w and w in folded)
