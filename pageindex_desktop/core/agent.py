@@ -18,11 +18,14 @@ from pageindex_desktop.core.llm import Cancelled, LLMClient
 from pageindex_desktop.core.llm_errors import MalformedStream, ModelError
 from pageindex_desktop.core.prompts import MAX_LISTED, system_prompt
 from pageindex_desktop.core.tokens import count_tokens
-from pageindex_desktop.core.tools import ToolBox, describe
+from pageindex_desktop.core.tool_text import names_a_tool, parse_calls, shown_part
+from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 
 log = logging.getLogger(__name__)
 
 MAX_TURNS = 12
+UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
+                "in plain text with citations.")
 
 
 @dataclass
@@ -75,6 +78,13 @@ class Agent:
                     yield failed(str(error), error)
                     return
                 answer = current.content.strip()
+                unknown = names_a_tool(answer)
+                if unknown:  # a call written as text to a tool the app does not have: never an answer
+                    self.messages += [{"role": "assistant", "content": answer},
+                                      {"role": "user", "content": UNKNOWN_TOOL.format(name=unknown, tools=", ".join(
+                                          str(t["function"]["name"]) for t in TOOL_SCHEMAS))}]
+                    yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
+                    continue
                 self.messages.append({"role": "assistant", "content": answer})
                 check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
                 yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited)
@@ -101,6 +111,7 @@ class Agent:
         listed = len(self.toolbox.in_scope()) <= MAX_LISTED
         schemas = self.toolbox.schemas(listed)
         reported = False
+        shown = 0  # how much of the turn's text was shown: a tool call written as text is held back
         for chunk in self.client.stream(self.messages, schemas, self.model, cancel):
             usage = getattr(chunk, "usage", None)
             if usage is not None:
@@ -113,7 +124,10 @@ class Agent:
                 delta = choice.delta
                 if delta is not None and delta.content:
                     current.content += delta.content
-                    yield TextDelta(delta.content, turn)
+                    safe = shown_part(current.content)
+                    if safe > shown:
+                        yield TextDelta(current.content[shown:safe], turn)
+                        shown = safe
                 for piece in (delta.tool_calls or []) if delta is not None else []:
                     index = _slot_index(current, piece)
                     slot = current.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
@@ -123,6 +137,10 @@ class Agent:
                         slot["arguments"] += piece.function.arguments or ""
                 if choice.finish_reason:
                     current.finish = choice.finish_reason
+        if not current.calls and current.content:
+            self._calls_from_text(current, turn, [str(t["function"]["name"]) for t in TOOL_SCHEMAS])
+        if not current.calls and shown < len(current.content):
+            yield TextDelta(current.content[shown:], turn)
         if not reported:  # a server without usage reports: count locally so the pane can still show tokens
             prompt = count_tokens(json.dumps(self.messages, ensure_ascii=False) + json.dumps(schemas))
             made = current.content + "".join(c["name"] + c["arguments"] for c in current.calls.values())
@@ -130,6 +148,15 @@ class Agent:
             totals[0] += prompt
             totals[1] += completion
             yield Usage(prompt, completion, totals[0], totals[1], estimated=True)
+
+    def _calls_from_text(self, current: _Turn, turn: int, offered: list[str]) -> None:
+        """A turn that wrote its tool calls as text (small local models do) becomes a turn of tool calls."""
+        for index, call in enumerate(parse_calls(current.content, offered)):
+            current.calls[index] = {"id": f"call_{turn}_text_{index}", "name": call.name, "arguments": call.arguments}
+        if current.calls:
+            log.info("turn %d: read %d tool call(s) from the model's text", turn, len(current.calls))
+            current.content = ""
+            current.finish = current.finish or "tool_calls"
 
     def _run_tool(self, call: dict[str, str], titles: dict[str, str], calls_made: list[dict[str, Any]]) -> Iterator[Event]:
         """Run one tool call and feed its envelope back to the model."""

@@ -368,12 +368,38 @@ def summary(results: list[CaseResult]) -> dict[str, Any]:
         "uncited_expected": expected_uncited,
         "uncited_detected": sum(min(r.got_uncited, r.expected_uncited) for r in results),
         "uncited_spurious": sum(max(0, r.got_uncited - r.expected_uncited) for r in results),
+        **_highlight_figures(results),
         "parse_mismatches": [r.case["id"] for r in results if r.mismatch],
         "errors": {r.case["id"]: r.error for r in results if r.error},
         "setup_problems": {r.case["id"]: r.setup_problem for r in results if r.setup_problem},
         "extra_requests": sum(r.extra_requests for r in results),
         "seconds": sum(r.seconds for r in results),
     }
+
+
+_QUOTE = re.compile(r'"([^"]{15,})"')
+
+
+def _highlight_figures(results: list[CaseResult]) -> dict[str, int]:
+    """Of the checked correct citations whose label note quotes the supporting sentence, how many passages (what
+    the viewer highlights) hold that sentence's first 50 characters (folded as the checker folds text; a quote
+    the note elides with '...' is cut there)."""
+    from pageindex_desktop.core.citations.text import fold
+
+    def flat(text: str) -> str:
+        return " ".join(fold(text).replace("-", "").split())
+
+    held = total = 0
+    for result in results:
+        quotes = [q.split("...")[0] for q in _QUOTE.findall(str(result.case.get("note", "")))]
+        if not quotes or len(result.citations) != len(result.outcomes):
+            continue
+        for outcome, cite in zip(result.outcomes, result.citations):
+            if outcome.correct and outcome.got == "checked":
+                total += 1
+                passage = flat(str(cite.get("passage", "")))
+                held += any(flat(q)[:50].rstrip(". ") in passage for q in quotes)
+    return {"highlight_held": held, "highlight_total": total}
 
 
 def threshold_failures(figures: dict[str, Any]) -> list[str]:
@@ -416,6 +442,8 @@ def format_report(results: list[CaseResult]) -> str:
         f"changed_number + negation wrong citations contradicted: {f['polar_contradicted']}/{f['polar_wrong']} = "
         f"{_pct(f['contradicted_share'])}",
         f"verdicts exactly as expected: {f['exact_verdicts']}/{f['citations']}",
+        f"highlighted passage holds the supporting sentence: {f['highlight_held']}/{f['highlight_total']} "
+        "(checked correct citations whose label quotes it)",
         f"uncited factual sentences: {f['uncited_detected']}/{f['uncited_expected']} detected, "
         f"{f['uncited_spurious']} reported where none was expected",
         f"parse mismatches: {len(f['parse_mismatches'])} cases {f['parse_mismatches']}",

@@ -40,6 +40,10 @@ class Reply:
     omit_index: bool = False  # tool-call deltas without `index`, as some local servers send them
     no_usage: bool = False  # never send a usage chunk, as some local servers do not
     garbage: bool = False  # after the text, send an SSE event that is not JSON
+    keepalive: int = 0  # ':' comment lines sent before the answer (llama.cpp sends them while it reads a prompt)
+    keepalive_every: float = 0.0  # seconds between those lines
+    whole_calls: bool = False  # each tool call in one chunk, name and arguments together
+    finish: str | None = None  # the finish_reason to send instead of the usual one ("stop" beside tool calls)
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -239,6 +243,11 @@ class _Handler(BaseHTTPRequestHandler):
             if reply.chunk_delay:
                 time.sleep(reply.chunk_delay)
 
+        for _ in range(reply.keepalive):
+            raw = b": keep-alive\n\n"
+            self.wfile.write(f"{len(raw):x}\r\n".encode() + raw + b"\r\n")
+            self.wfile.flush()
+            time.sleep(reply.keepalive_every)
         delta({"role": "assistant", "content": ""})
         content = reply.text
         if reply.cut_after is not None:
@@ -253,6 +262,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)  # drop mid-answer: no terminating chunk, no [DONE]
             return
         for i, (name, args) in enumerate(reply.tool_calls):
+            if reply.whole_calls:
+                delta({"tool_calls": [{"index": i, "id": f"call_{i}_{len(self.server_ref.requests)}",
+                                       "type": "function", "function": {"name": name, "arguments": args}}]})
+                continue
             first = {"index": i, "id": f"call_{i}_{len(self.server_ref.requests)}", "type": "function",
                      "function": {"name": name, "arguments": ""}}
             if reply.omit_index:
@@ -263,7 +276,7 @@ class _Handler(BaseHTTPRequestHandler):
                 if reply.omit_index:
                     del piece["index"]
                 delta({"tool_calls": [piece]})
-        delta({}, "tool_calls" if reply.tool_calls else "stop")
+        delta({}, reply.finish or ("tool_calls" if reply.tool_calls else "stop"))
         if (body.get("stream_options") or {}).get("include_usage") and not reply.no_usage:
             self._chunk({**base, "choices": [], "usage": {**usage, "total_tokens": sum(usage.values())}})
         self._chunk("[DONE]")

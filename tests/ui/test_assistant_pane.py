@@ -141,6 +141,33 @@ def test_streamed_answer_with_citations_that_open_pages(home: Path, doc: str, fa
     assert len(fake.chat_requests()) == 2
 
 
+def test_a_contradicted_citation_an_uncited_figure_and_the_judges_late_verdict(home: Path, doc: str,  # type: ignore[no-untyped-def]
+                                                                              fake: FakeOpenAI, panes, qtbot) -> None:
+    import json
+
+    from pageindex_desktop.ui.assistant.transcript import ERROR_RED
+
+    use_fake(home, fake)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    answer = ("Net income fell to $1,234 million in 2023 [Annual Report 2023, p. 12]. Operating expenses were "
+              "$610 million. Risks include rates, credit exposure and attacks on systems [Annual Report 2023, p. 20].")
+    judge_says = json.dumps({"verdicts": [{"id": 1, "verdict": "not_stated",
+                                           "quote": "The main risks are interest rates"}]})
+    fake.script(tool("get_page_content", {"doc": doc, "pages": "12,20"}), text(answer), text(judge_says, delay=0.5))
+    type_question(qtbot, pane, "What was net income?")
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    links = [a for a in anchors(pane) if a.href.startswith("cite:")]
+    fell, risks = links
+    assert "Contradicted" in fell.tooltip and "went up, not down" in fell.tooltip and fell.colour == ERROR_RED
+    shown = pane.browser.toPlainText().replace("\xa0", " ")
+    assert "p. 12 ✗" in shown and "$610 million. [no citation]" in shown
+    # the model judge's verdict on the unsure citation arrives after the answer is shown
+    qtbot.waitUntil(lambda: "not stated" in next(a for a in anchors(pane) if a.href == "cite:0:1").tooltip,
+                    timeout=TIMEOUT)
+    assert "p. 20 ?" in pane.browser.toPlainText().replace("\xa0", " ")
+
+
 def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
                                                                        panes, qtbot) -> None:
     use_fake(home, fake)

@@ -48,8 +48,9 @@ INTRO = (
     "<p>Ask a question about the documents selected in the library, or all of them when none is selected.</p>"
     "<p>The assistant reads the section tree first, then only the pages it needs, and answers from those pages "
     "alone. Each claim carries a citation such as <b>[Annual Report, p. 12]</b>: click it to open that page with "
-    "the passage highlighted. A <b>✓</b> means the app found the claim on the cited page; an amber <b>?</b> "
-    "means it could not check it (hover for the reason).</p>"
+    "the passage highlighted. Each citation is judged against that passage: <b>✓</b> it states the claim, an "
+    "amber <b>?</b> it could not be checked, a red <b>✗</b> the passage says otherwise (hover for the reason and "
+    "the passage). Figures stated without a citation are marked <b>[no citation]</b>.</p>"
 )
 
 SETUP_NOTE = (

@@ -1,0 +1,97 @@
+"""Models and servers as users run them: tool calls written as text, and the stream quirks of real servers
+(llama.cpp, Ollama, LM Studio, vLLM), each imitated by the fake server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAI, Reply, text, tool
+from libdata import annual_report
+
+from pageindex_desktop.core.agent import Agent
+from pageindex_desktop.core.events import Failed, Finished, TextDelta
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.tools import ToolBox
+
+ANSWER = "Net income rose to $1,234 million in 2023 [Annual Report 2023, p. 12]."
+
+
+def run(fake: FakeOpenAI, library: Library, doc: str) -> tuple[list[object], Finished | Failed]:
+    client = LLMClient(Endpoint(fake.url, "sk-test", "fake-chat", timeout=10), RetryPolicy(attempts=1, scale=0.01))
+    events = list(Agent(client, ToolBox(library, frozenset({doc})), "fake-chat").run("What was net income?"))
+    last = events[-1]
+    assert isinstance(last, (Finished, Failed))
+    return events, last
+
+
+def read_page_12(doc: str) -> str:
+    return json.dumps({"name": "get_page_content", "arguments": {"doc": doc, "pages": "12"}})
+
+
+@pytest.mark.parametrize("written", [
+    "<tool_call>\n{call}\n</tool_call>",  # Hermes / Qwen
+    "{call}",  # bare JSON
+    "I will read the page.\n```json\n{call}\n```",  # a fenced block after a sentence
+    "{{{call}}}",  # doubled braces
+    "<tools>{call}</tools>",
+    "[TOOL_CALLS] [{call}]",  # Mistral
+])
+def test_tool_calls_written_as_text_are_run_and_never_shown_as_the_answer(
+    fake_openai: FakeOpenAI, library: Library, written: str
+) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text(written.replace("{call}", read_page_12(doc))), text(ANSWER))
+    events, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished), last
+    assert last.answer == ANSWER and [c.verdict for c in last.citations] == ["checked"]
+    assert last.tool_calls == [{"name": "get_page_content", "arguments": {"doc": doc, "pages": "12"}}]
+    shown_first_turn = "".join(e.text for e in events if isinstance(e, TextDelta) and e.turn == 1)
+    assert "get_page_content" not in shown_first_turn  # the call text is held back while it streams
+    second = fake_openai.chat_requests()[1]["messages"]
+    assert second[-1]["role"] == "tool" and "Net income rose" in second[-1]["content"]
+
+
+def test_llama3_function_tags_are_run(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text(f'<function=get_page_content>{{"doc": "{doc}", "pages": "12"}}</function>'),
+                       text(ANSWER))
+    _, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER
+
+
+def test_a_text_call_to_a_tool_the_app_lacks_is_answered_not_shown(fake_openai: FakeOpenAI,
+                                                                   library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text('{"name": "calculator", "arguments": {"expression": "1+1"}}'), text(ANSWER))
+    _, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER
+    told = fake_openai.chat_requests()[1]["messages"][-1]
+    assert told["role"] == "user" and "no tool called calculator" in told["content"]
+
+
+def test_an_answer_that_merely_contains_json_is_still_an_answer(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text('The record reads {"name": "Annual Report 2023"}.'))
+    _, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and "Annual Report 2023" in last.answer
+
+
+@pytest.mark.parametrize("quirk", [
+    {"keepalive": 3},  # ':' comment lines while the prompt is read
+    {"whole_calls": True},  # a tool call delivered whole in one chunk
+    {"finish": "stop"},  # finish_reason "stop" alongside tool calls
+    {"no_usage": True},  # no usage at all
+])
+def test_stream_quirks_of_real_servers(fake_openai: FakeOpenAI, library: Library, quirk: dict[str, object]) -> None:
+    doc = annual_report(library)
+    first = tool("get_page_content", {"doc": doc, "pages": "12"})
+    for key, value in quirk.items():
+        setattr(first, key, value)
+    last_reply = Reply(text=ANSWER, **{k: v for k, v in quirk.items() if k in ("keepalive", "no_usage")})
+    fake_openai.script(first, last_reply)
+    _, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished), last
+    assert last.answer == ANSWER and [c.verdict for c in last.citations] == ["checked"]
+    assert last.prompt_tokens > 0  # counted locally when the server reports none
