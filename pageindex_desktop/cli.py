@@ -26,6 +26,7 @@ from pageindex_desktop import __version__
 from pageindex_desktop.config import library_home
 from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.core.indexer import ImportProgress, ImportResult, import_many, pdf_paths
+from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.pages_range import format_page_ranges, parse_page_ranges
 from pageindex_desktop.core.store import DocumentRecord, Library
@@ -265,13 +266,34 @@ def _add_ask(sub: SubParsers) -> None:
     p.add_argument("question", metavar="QUESTION")
     p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable)")
     p.add_argument("--json", action="store_true")
+    limits = p.add_argument_group("limits (default: the model settings)")
+    limits.add_argument("--max-turns", type=int, metavar="N", help="model turns per question")
+    limits.add_argument("--turn-seconds", type=float, metavar="S", help="seconds for one model turn")
+    limits.add_argument("--question-seconds", type=float, metavar="S", help="seconds for the whole question")
+    limits.add_argument("--answer-tokens", type=int, metavar="N", help="tokens one model turn may write")
+    limits.add_argument("--token-budget", type=int, metavar="N", help="tokens the whole question may use")
     p.set_defaults(func=_cmd_ask)
+
+
+def _limits(args: argparse.Namespace, library: Library) -> Limits:
+    """The settings' limits with the command line's overrides."""
+    from dataclasses import replace
+
+    from pageindex_desktop.core.settings import load_settings
+
+    chosen = {"max_turns": args.max_turns, "turn_seconds": args.turn_seconds,
+              "question_seconds": args.question_seconds, "answer_tokens": args.answer_tokens,
+              "question_tokens": args.token_budget}
+    for name, value in chosen.items():
+        if value is not None and value <= 0:
+            raise PageIndexError(f"--{name.replace('_', '-')} must be more than 0.")
+    return replace(load_settings(library.home).limits(), **{k: v for k, v in chosen.items() if v is not None})
 
 
 def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
     from pageindex_desktop.core.ask import ask
 
-    out = ask(library, args.question, _scope(library, args.doc))
+    out = ask(library, args.question, _scope(library, args.doc), limits=_limits(args, library))
     if args.json:
         _print_json(out)
         return 0

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from pageindex_desktop.core.citations.verify import check_answer
 from pageindex_desktop.core.events import Event, Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
 from pageindex_desktop.core.llm import Cancelled, LLMClient
-from pageindex_desktop.core.llm_errors import MalformedStream, ModelError
+from pageindex_desktop.core.limits import Limits
+from pageindex_desktop.core.llm_errors import LimitReached, MalformedStream, ModelError
 from pageindex_desktop.core.prompts import MAX_LISTED, system_prompt
 from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.core.tool_text import names_a_tool, parse_calls, shown_part
@@ -23,7 +25,7 @@ from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 
 log = logging.getLogger(__name__)
 
-MAX_TURNS = 12
+MAX_TURNS = Limits.max_turns
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
 
@@ -42,7 +44,7 @@ class Agent:
     client: LLMClient
     toolbox: ToolBox
     model: str | None = None
-    max_turns: int = MAX_TURNS
+    limits: Limits = field(default_factory=Limits)
     messages: list[dict[str, Any]] = field(default_factory=list)
 
     def run(
@@ -60,10 +62,21 @@ class Agent:
         def failed(message: str, error: ModelError | None = None, cancelled: bool = False) -> Failed:
             return Failed(message, error, cancelled, calls_made, totals[0], totals[1])
 
-        for turn in range(1, self.max_turns + 1):
+        limits = self.limits
+        question_deadline = time.monotonic() + limits.question_seconds
+        for turn in range(1, limits.max_turns + 1):
             current = _Turn()
+            used = totals[0] + totals[1]
+            if used > limits.question_tokens:
+                yield failed(limits.budget_message(used), LimitReached(limits.budget_message(used)))
+                return
+            turn_deadline = time.monotonic() + limits.turn_seconds
+            if question_deadline < turn_deadline:
+                deadline, message = question_deadline, limits.question_message()
+            else:
+                deadline, message = turn_deadline, limits.turn_message()
             try:
-                for event in self._stream_turn(turn, current, cancel, totals):
+                for event in self._stream_turn(turn, current, cancel, totals, deadline, message):
                     yield event
             except Cancelled as exc:
                 yield failed("Stopped.", exc, cancelled=True)
@@ -73,6 +86,10 @@ class Agent:
                 yield failed(str(exc), exc)
                 return
             if not current.calls:
+                if current.finish == "length":
+                    cut = LimitReached(limits.length_message())
+                    yield failed(str(cut), cut)
+                    return
                 if current.finish is None:
                     error = MalformedStream("The model's answer broke off before it finished; ask again.")
                     yield failed(str(error), error)
@@ -101,18 +118,18 @@ class Agent:
                     yield failed("Stopped.", Cancelled("Stopped."), cancelled=True)
                     return
                 yield from self._run_tool(call, titles, calls_made)
-        yield failed(
-            f"Stopped after {self.max_turns} model turns without a final answer; ask a narrower question "
-            "or raise the turn limit."
-        )
+        yield failed(limits.turns_message(), LimitReached(limits.turns_message()))
 
-    def _stream_turn(self, turn: int, current: _Turn, cancel: threading.Event, totals: list[int]) -> Iterator[Event]:
-        """One streamed model call; fills `current` with the text, tool calls and finish reason."""
+    def _stream_turn(self, turn: int, current: _Turn, cancel: threading.Event, totals: list[int], deadline: float,
+                     deadline_message: str) -> Iterator[Event]:
+        """One streamed model call, bounded by `deadline`; fills `current` with the text, tool calls and finish
+        reason."""
         listed = len(self.toolbox.in_scope()) <= MAX_LISTED
         schemas = self.toolbox.schemas(listed)
         reported = False
         shown = 0  # how much of the turn's text was shown: a tool call written as text is held back
-        for chunk in self.client.stream(self.messages, schemas, self.model, cancel):
+        for chunk in self.client.stream(self.messages, schemas, self.model, cancel, deadline=deadline,
+                                        deadline_message=deadline_message, max_tokens=self.limits.answer_tokens):
             usage = getattr(chunk, "usage", None)
             if usage is not None:
                 reported = True

@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 from pageindex_desktop.core.chat_session import ChatSession
 from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.core.events import Event, Failed, Finished, Judged
+from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.llm import LLMClient, RetryPolicy
 from pageindex_desktop.core.llm_errors import ModelError
 from pageindex_desktop.core.settings import ModelSettings, chat_endpoint, load_settings
@@ -31,7 +32,7 @@ def ask(
     retry: RetryPolicy | None = None,
     cancel: threading.Event | None = None,
     on_event: Callable[[Event], None] | None = None,
-    max_turns: int = 12,
+    limits: Limits | None = None,
 ) -> dict[str, Any]:
     """Answer `question` from the documents in `doc_ids` (all when None); raises PageIndexError on failure.
 
@@ -43,8 +44,8 @@ def ask(
     if endpoint is None:
         return search_answer(ToolBox(library, frozenset(doc_ids) if doc_ids else None), question)
     with LLMClient(endpoint, retry or RetryPolicy()) as client:
-        session = ChatSession(library, doc_ids, client, max_turns=max_turns, judge=settings.judge_citations,
-                              persist=False)
+        session = ChatSession(library, doc_ids, client, limits=limits or settings.limits(),
+                              judge=settings.judge_citations, persist=False)
         answer: Finished | None = None
         for event in session.ask(question, cancel):
             if on_event is not None:

@@ -10,10 +10,11 @@ import threading
 from typing import Any, Iterable, Iterator
 
 from pageindex_desktop.core import chats
-from pageindex_desktop.core.agent import MAX_TURNS, Agent
+from pageindex_desktop.core.agent import Agent
 from pageindex_desktop.core.search_answer import search_finished
 from pageindex_desktop.core.citations.second_opinion import askable, second_opinion
 from pageindex_desktop.core.events import Event, Failed, Finished, Judged
+from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tools import ToolBox
@@ -30,7 +31,7 @@ class ChatSession:
         doc_ids: Iterable[str] | None,
         client: LLMClient | None,
         chat_id: int | None = None,
-        max_turns: int = MAX_TURNS,
+        limits: Limits | None = None,
         *,
         judge: bool = True,
         persist: bool = True,
@@ -38,7 +39,7 @@ class ChatSession:
         self.library = library
         self.doc_ids = sorted(set(doc_ids or []))
         self.client = client
-        self.max_turns = max_turns
+        self.limits = limits or Limits()
         self.judge = judge
         self.persist = persist
         self.toolbox = ToolBox(library, frozenset(self.doc_ids) if self.doc_ids else None)
@@ -67,7 +68,7 @@ class ChatSession:
             self._store("assistant", found.answer, found.tool_calls, found.citation_records(), _usage(found))
             yield found
             return
-        agent = Agent(self.client, self.toolbox, self.client.endpoint.model, self.max_turns)
+        agent = Agent(self.client, self.toolbox, self.client.endpoint.model, self.limits)
         for event in agent.run(question, history, cancel):
             if isinstance(event, Finished):
                 message = self._store("assistant", event.answer, event.tool_calls, event.citation_records(),

@@ -18,7 +18,14 @@ from typing import Any, Callable, Iterator, cast
 
 import openai
 
-from pageindex_desktop.core.llm_errors import MalformedStream, ModelError, RequestRejected, UnknownModel, map_error
+from pageindex_desktop.core.llm_errors import (
+    LimitReached,
+    MalformedStream,
+    ModelError,
+    RequestRejected,
+    UnknownModel,
+    map_error,
+)
 
 log = logging.getLogger(__name__)
 # The openai client logs whole request bodies (document text) at DEBUG: keep it quiet even in a debug session.
@@ -173,14 +180,24 @@ class LLMClient:
         tools: list[dict[str, Any]] | None = None,
         model: str | None = None,
         cancel: threading.Event | None = None,
+        *,
+        deadline: float | None = None,
+        deadline_message: str = "",
+        max_tokens: int | None = None,
     ) -> Iterator[Any]:
-        """Streamed completion chunks; retries only before the first chunk; raises Cancelled on cancel."""
+        """Streamed completion chunks; retries only before the first chunk; raises Cancelled on cancel.
+
+        `deadline` (time.monotonic) bounds the whole call, retries and keep-alive lines included: past it the
+        stream is dropped and LimitReached(deadline_message) raised. `max_tokens` caps the answer's length."""
         name = model or self.endpoint.model
-        cancel = cancel or threading.Event()
+        outer = cancel or threading.Event()
+        cancel = threading.Event()  # set by the caller's cancel or by the deadline; stops the pump either way
         kwargs: dict[str, Any] = {"model": name, "messages": messages, "stream": True,
                                   "stream_options": {"include_usage": True}}
         if tools:
             kwargs["tools"] = tools
+        if max_tokens:
+            kwargs["max_tokens"] = max_tokens
         items: queue.Queue[tuple[str, Any]] = queue.Queue()
         holder: dict[str, Any] = {}
 
@@ -201,6 +218,11 @@ class LLMClient:
         received = False
         try:
             while True:
+                if outer.is_set():
+                    cancel.set()
+                if deadline is not None and time.monotonic() > deadline:
+                    cancel.set()
+                    raise LimitReached(deadline_message or "The model took too long to answer.")
                 try:
                     kind, value = items.get(timeout=0.1)
                 except queue.Empty:

@@ -51,6 +51,11 @@ class ConnectionFailed(ModelError):
     retryable = True
 
 
+class LimitReached(ModelError):
+    """A bound of the assistant's own was reached (time for a turn or a question, answer length, token budget);
+    the message says which and what to change. Not retried: the same request would hit it again."""
+
+
 class ContextTooLong(ModelError):
     """The conversation no longer fits the model's context window."""
 

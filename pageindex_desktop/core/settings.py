@@ -11,9 +11,11 @@ import json
 import logging
 import os
 from dataclasses import asdict, dataclass, replace
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 
 from pageindex_desktop.config import library_home
+from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.llm import Endpoint
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,16 @@ class ModelSettings:
     index_model: str = ""
     timeout: float = 60.0
     judge_citations: bool = True  # after each answer, the chat model judges its citations (rules decide alone if off)
+    max_turns: int = Limits.max_turns
+    turn_seconds: float = Limits.turn_seconds
+    question_seconds: float = Limits.question_seconds
+    answer_tokens: int = Limits.answer_tokens
+    question_tokens: int = Limits.question_tokens
+
+    def limits(self) -> Limits:
+        """The bounds on one question, as chosen (core/limits.py)."""
+        return Limits(self.max_turns, self.turn_seconds, self.question_seconds, self.answer_tokens,
+                      self.question_tokens)
 
     def effective_base_url(self) -> str:
         """The URL in use: $OPENAI_BASE_URL, else the chosen URL, else the preset's."""
@@ -94,12 +106,22 @@ def load_settings(home: Path | None = None) -> ModelSettings:
         log.warning("settings file %s is unreadable; using defaults", path)
         return ModelSettings()
     model = data.get("model", {}) if isinstance(data, dict) else {}
-    fields = {k: model[k] for k in ("provider", "base_url", "chat_model", "index_model", "timeout",
-                                            "judge_citations") if k in model}
+    defaults = ModelSettings()
+    fields = {k: model[k] for k in (f.name for f in dataclass_fields(ModelSettings))
+              if k in model and _same_kind(model[k], getattr(defaults, k))}
     try:
         return replace(ModelSettings(), **fields)
     except TypeError:
         return ModelSettings()
+
+
+def _same_kind(value: object, default: object) -> bool:
+    """A stored value of the field's kind (a hand-edited file may hold "60" or null where a number belongs)."""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, (int, float)):
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    return isinstance(value, type(default))
 
 
 def save_settings(settings: ModelSettings, home: Path | None = None) -> Path:

@@ -12,6 +12,7 @@ from libdata import annual_report
 
 from pageindex_desktop.core.agent import Agent
 from pageindex_desktop.core.events import Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tools import ToolBox
@@ -156,9 +157,39 @@ def test_malformed_arguments_and_unknown_tools_are_fed_back_not_crashes(fake_ope
 def test_turn_limit_ends_with_a_clear_message(fake_openai: FakeOpenAI, library: Library) -> None:
     doc = annual_report(library)
     fake_openai.policy = lambda body: tool("get_page_content", {"doc": doc, "pages": "1"})
-    events = run(make_agent(fake_openai.url, library, max_turns=3))
+    events = run(make_agent(fake_openai.url, library, limits=Limits(max_turns=3)))
     assert isinstance(events[-1], Failed) and "Stopped after 3 model turns" in events[-1].message
+    assert "--max-turns" in events[-1].message and "Model Settings" in events[-1].message
     assert len(fake_openai.chat_requests()) == 3
+
+
+def test_keep_alive_lines_do_not_extend_a_turn_past_its_limit(fake_openai: FakeOpenAI, library: Library) -> None:
+    annual_report(library)
+    fake_openai.script(Reply(text="late", keepalive=40, keepalive_every=0.1))
+    started = time.monotonic()
+    events = run(make_agent(fake_openai.url, library, limits=Limits(turn_seconds=1.0)))
+    assert time.monotonic() - started < 3.0
+    assert isinstance(events[-1], Failed) and "more than 1 s for one step" in events[-1].message
+
+
+def test_a_question_ends_at_its_time_limit_and_its_token_budget(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    call = ("get_page_content", json.dumps({"doc": doc, "pages": "1"}))
+    fake_openai.policy = lambda body: Reply(tool_calls=[call], chunk_delay=0.1)
+    started = time.monotonic()
+    events = run(make_agent(fake_openai.url, library, limits=Limits(question_seconds=1.5)))
+    assert time.monotonic() - started < 4.0
+    assert isinstance(events[-1], Failed) and "The question took more than 2 s" in events[-1].message
+    events = run(make_agent(fake_openai.url, library, limits=Limits(question_tokens=500)))
+    assert isinstance(events[-1], Failed) and "more than its budget of 500" in events[-1].message
+
+
+def test_an_answer_cut_at_the_length_cap_says_so(fake_openai: FakeOpenAI, library: Library) -> None:
+    annual_report(library)
+    fake_openai.script(Reply(text="\n" * 50, finish="length"))
+    events = run(make_agent(fake_openai.url, library, limits=Limits(answer_tokens=64)))
+    assert isinstance(events[-1], Failed) and "length cap (64 tokens)" in events[-1].message
+    assert fake_openai.chat_requests()[0]["max_tokens"] == 64
 
 
 def test_cancel_is_honoured_within_a_second_even_while_the_server_is_silent(fake_openai: FakeOpenAI,

@@ -17,7 +17,7 @@ def test_a_two_question_chat_is_kept_and_reloaded(fake_openai: FakeOpenAI, tmp_p
     client = LLMClient(Endpoint(fake_openai.url, "k", "fake-chat", 5), RetryPolicy(attempts=1))
     with Library(tmp_path) as library:
         doc = annual_report(library)
-        session = ChatSession(library, [doc], client)
+        session = ChatSession(library, [doc], client, judge=False)  # the model judge has tests of its own
         fake_openai.script(
             tool("get_page_content", {"doc": doc, "pages": "12"}),
             text("Net income rose to $1,234 million in 2023 [Annual Report 2023, p. 12]."),

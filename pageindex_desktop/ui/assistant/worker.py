@@ -18,6 +18,7 @@ from typing import Any
 from pageindex_desktop.core import chats
 from pageindex_desktop.core.chat_session import ChatSession
 from pageindex_desktop.core.events import Failed, Finished, Judged, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.llm import Endpoint, LLMClient
 from pageindex_desktop.core.settings import chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
@@ -82,6 +83,7 @@ class AssistantWorker(QThread):
         self._scope: list[str] = []
         self._endpoint: Endpoint | None = None
         self._judge = True
+        self._limits = Limits()
 
     # ---- called from the window thread -----------------------------------------------------------------
 
@@ -136,14 +138,14 @@ class AssistantWorker(QThread):
     def _run_job(self, library: Library, kind: str, payload: Any) -> None:
         if kind == "settings":
             settings = load_settings(self.home)
-            self._judge = settings.judge_citations
+            self._judge, self._limits = settings.judge_citations, settings.limits()
             self._endpoint = chat_endpoint(settings, self.home)
             client = LLMClient(self._endpoint) if self._endpoint else None
             for session in self._sessions.values():
                 if session.client is not client:
                     close_client(session.client)
                 session.client = client
-                session.judge = self._judge
+                session.judge, session.limits = self._judge, self._limits
             self.modelChanged.emit(describe_endpoint(self._endpoint))
         elif kind == "scope":
             self._scope = sorted(set(payload or []))
@@ -158,7 +160,8 @@ class AssistantWorker(QThread):
         key = chats.scope_key(self._scope)
         if key not in self._sessions:
             client = LLMClient(self._endpoint) if self._endpoint else None
-            self._sessions[key] = ChatSession(library, self._scope or None, client, judge=self._judge)
+            self._sessions[key] = ChatSession(library, self._scope or None, client, limits=self._limits,
+                                              judge=self._judge)
         return self._sessions[key]
 
     def _titles(self, library: Library) -> dict[str, str]:
