@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-HOW_TO_RAISE = "raise it in Model Settings ▸ Limits, or with --{flag} on the command line"
+HOW_TO_RAISE = "raise it in Model Settings ▸ Checks and limits, or with --{flag} on the command line"
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Limits:
 
     def turns_message(self) -> str:
         """The sentence for a question that used every turn."""
-        return (f"Stopped after {self.max_turns} model turns without a final answer; ask a narrower question, or "
+        return (f"Stopped after {self.max_turns} steps without a final answer; ask a narrower question, or "
                 f"{HOW_TO_RAISE.format(flag='max-turns')}.")
 
     def length_message(self) -> str:

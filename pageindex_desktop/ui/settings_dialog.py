@@ -22,10 +22,12 @@ from pageindex_desktop.ui.assistant._qt import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     Qt,
     QVBoxLayout,
     QWidget,
@@ -162,10 +164,42 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(test_row)
+        layout.addWidget(self._limits_box())
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(580)
         self.resize(600, 10)
+
+    def _limits_box(self) -> QGroupBox:
+        """Citation checking and the bounds on one question (a slow local model may need more time)."""
+        box = QGroupBox("Checks and limits", self)
+        box.setObjectName("limitsBox")
+        self.judge_box = QCheckBox("Check citations with the chat model too (after each answer)", box)
+        self.judge_box.setObjectName("judgeCitationsBox")
+        self.judge_box.setToolTip("The app checks every citation by rules. With this on, the chat model also judges "
+                                  "the citations the rules were unsure of; its verdict counts only with a quote "
+                                  "from the cited passage.")
+        self.turn_seconds = self._number_box("turnSecondsBox", 5, 3600, " s")
+        self.question_seconds = self._number_box("questionSecondsBox", 10, 7200, " s")
+        self.max_turns = self._number_box("maxTurnsBox", 1, 50, "")
+        self.answer_tokens = self._number_box("answerTokensBox", 64, 32_000, " tokens")
+        self.question_tokens = self._number_box("questionTokensBox", 1_000, 2_000_000, " tokens")
+        form = QFormLayout(box)
+        form.addRow(self.judge_box)
+        form.addRow("Time per step:", self.turn_seconds)
+        form.addRow("Time per question:", self.question_seconds)
+        form.addRow("Steps per question:", self.max_turns)
+        form.addRow("Answer length:", self.answer_tokens)
+        form.addRow("Tokens per question:", self.question_tokens)
+        return box
+
+    def _number_box(self, name: str, low: int, high: int, suffix: str) -> QSpinBox:
+        spin = QSpinBox(self)
+        spin.setObjectName(name)
+        spin.setRange(low, high)
+        spin.setSuffix(suffix)
+        spin.setGroupSeparatorShown(True)
+        return spin
 
     def _model_box(self, name: str) -> QComboBox:
         box = QComboBox(self)
@@ -183,6 +217,12 @@ class SettingsDialog(QDialog):
         self.url.setText(settings.base_url or (preset.base_url if preset else ""))
         self.chat_model.setEditText(settings.chat_model or (preset.chat_model if preset else ""))
         self.index_model.setEditText(settings.index_model or (preset.index_model if preset else ""))
+        self.judge_box.setChecked(settings.judge_citations)
+        self.turn_seconds.setValue(round(settings.turn_seconds))
+        self.question_seconds.setValue(round(settings.question_seconds))
+        self.max_turns.setValue(settings.max_turns)
+        self.answer_tokens.setValue(settings.answer_tokens)
+        self.question_tokens.setValue(settings.question_tokens)
         self._show_notes()
 
     # ---- state -----------------------------------------------------------------------------------------
@@ -195,6 +235,12 @@ class SettingsDialog(QDialog):
             chat_model=self.chat_model.currentText().strip(),
             index_model=self.index_model.currentText().strip(),
             timeout=self.original.timeout,
+            judge_citations=self.judge_box.isChecked(),
+            max_turns=self.max_turns.value(),
+            turn_seconds=float(self.turn_seconds.value()),
+            question_seconds=float(self.question_seconds.value()),
+            answer_tokens=self.answer_tokens.value(),
+            question_tokens=self.question_tokens.value(),
         )
 
     def _provider_changed(self) -> None:

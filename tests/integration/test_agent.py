@@ -158,7 +158,7 @@ def test_turn_limit_ends_with_a_clear_message(fake_openai: FakeOpenAI, library: 
     doc = annual_report(library)
     fake_openai.policy = lambda body: tool("get_page_content", {"doc": doc, "pages": "1"})
     events = run(make_agent(fake_openai.url, library, limits=Limits(max_turns=3)))
-    assert isinstance(events[-1], Failed) and "Stopped after 3 model turns" in events[-1].message
+    assert isinstance(events[-1], Failed) and "Stopped after 3 steps" in events[-1].message
     assert "--max-turns" in events[-1].message and "Model Settings" in events[-1].message
     assert len(fake_openai.chat_requests()) == 3
 

@@ -133,3 +133,19 @@ def test_the_key_goes_to_the_keychain_never_the_file_or_log(home: Path, fake: Fa
     with qtbot.waitSignal(again.accepted, timeout=TIMEOUT):
         again.buttons.button(again.buttons.StandardButton.Save).click()
     assert memory_keyring.store == {}
+
+
+def test_checks_and_limits_are_edited_and_saved(home: Path, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    dialog = open_dialog(home, qtbot)
+    assert dialog.judge_box.isChecked()  # on by default
+    assert dialog.turn_seconds.value() == 180 and dialog.max_turns.value() == 12
+    qtbot.mouseClick(dialog.judge_box, Qt.MouseButton.LeftButton)
+    for spin, value in ((dialog.turn_seconds, "600"), (dialog.max_turns, "20")):
+        spin.selectAll()
+        qtbot.keyClicks(spin, value)
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), Qt.MouseButton.LeftButton)
+    saved = load_settings(home)
+    assert saved.judge_citations is False and saved.turn_seconds == 600 and saved.max_turns == 20
+    assert saved.limits().turn_seconds == 600 and "600" in saved.limits().turn_message()

@@ -10,6 +10,7 @@ from pageindex_desktop.ui.qt import *  # noqa: F401,F403 - re-exported: the assi
 from pageindex_desktop.ui.qt import __all__ as _base
 
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor  # noqa: E402 - after ui.qt, which must load first
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QSizePolicy  # noqa: E402
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QSizePolicy, QSpinBox  # noqa: E402
 
-__all__ = [*_base, "QTextBlockFormat", "QTextCharFormat", "QTextCursor", "QCheckBox", "QFormLayout", "QSizePolicy"]
+__all__ = [*_base, "QTextBlockFormat", "QTextCharFormat", "QTextCursor", "QCheckBox", "QFormLayout",
+           "QGroupBox", "QSizePolicy", "QSpinBox"]
