@@ -163,18 +163,19 @@ class CaseResult:
     citations: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _env(home: Path, url: str | None) -> dict[str, str]:
+def _env(home: Path, url: str | None, model: str = "m") -> dict[str, str]:
     """The CLI's environment: no model settings from the developer's shell; the fake server when given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PAGEINDEX_"))}
     env.update(PAGEINDEX_DESKTOP_HOME=str(home), PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen",
                PAGEINDEX_JUDGE_TIMEOUT=str(JUDGE_TIMEOUT))
     if url is not None:
-        env.update(OPENAI_BASE_URL=url, PAGEINDEX_CHAT_MODEL="m", OPENAI_API_KEY="sk-test")
+        env.update(OPENAI_BASE_URL=url, PAGEINDEX_CHAT_MODEL=model, OPENAI_API_KEY="sk-test")
     return env
 
 
-def _cli(home: Path, url: str | None, *args: str, timeout: float = ASK_TIMEOUT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pageindex_desktop.cli", *args], env=_env(home, url),
+def _cli(home: Path, url: str | None, *args: str, timeout: float = ASK_TIMEOUT, model: str = "m"
+         ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pageindex_desktop.cli", *args], env=_env(home, url, model),
                           capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
@@ -209,7 +210,7 @@ def _page_matches(got: Any, entry: dict[str, Any]) -> bool:
     return got == entry["page"] or ("written" in entry and str(got) == str(entry["written"]))
 
 
-def run_case(case: dict[str, Any], lib: EvalLibrary, fake: FakeOpenAI) -> CaseResult:
+def run_case(case: dict[str, Any], lib: EvalLibrary, fake: FakeOpenAI, judge: str = "off") -> CaseResult:
     """Script the fake model for one case, run `cli ask --json`, and compare its citations with `expect`."""
     doc = lib.docs[case["doc"]]
     answer = case["answer"].replace("{title}", doc["title"])
@@ -219,7 +220,8 @@ def run_case(case: dict[str, Any], lib: EvalLibrary, fake: FakeOpenAI) -> CaseRe
         fake.requests.clear()
     fake.script(tool("get_page_content", {"doc": doc["doc_id"], "pages": case["read"]}), text(answer))
     start = time.perf_counter()
-    done = _cli(lib.home, fake.url, "ask", question, "--doc", doc["doc_id"], "--json")
+    # one model name per judge mode: the judge's cache is keyed by model, so one mode never reuses another's
+    done = _cli(lib.home, fake.url, "ask", question, "--doc", doc["doc_id"], "--json", model=f"m-{judge}")
     result = CaseResult(case, [], expected_uncited=int(case.get("uncited", 0)), seconds=time.perf_counter() - start)
     chats = fake.chat_requests()
     result.extra_requests = max(0, len(chats) - 2)
@@ -305,7 +307,7 @@ def run_cases(cases: list[dict[str, Any]], lib: EvalLibrary, workers: int = DEFA
         fake = free.get()
         fake.policy = judge_policy(case, judge)
         try:
-            return run_case(case, lib, fake)
+            return run_case(case, lib, fake, judge)
         finally:
             free.put(fake)
 
