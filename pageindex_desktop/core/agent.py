@@ -104,7 +104,8 @@ class Agent:
                     continue
                 self.messages.append({"role": "assistant", "content": answer})
                 check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
-                yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited)
+                yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited,
+                               grounded=self.toolbox.has_read())
                 return
             ordered = [current.calls[i] for i in sorted(current.calls)]
             self.messages.append({

@@ -71,6 +71,8 @@ class ChatSession:
         agent = Agent(self.client, self.toolbox, self.client.endpoint.model, self.limits)
         for event in agent.run(question, history, cancel):
             if isinstance(event, Finished):
+                if not event.grounded:  # answered from nothing it read: offer the pages that hold its words
+                    event.search_results = search_finished(self.toolbox, question).citations
                 message = self._store("assistant", event.answer, event.tool_calls, event.citation_records(),
                                       _usage(event))
                 yield event

@@ -35,6 +35,8 @@ class Message:
     created_at: float
     uncited: list[Any] = field(default_factory=list)  # answer sentences stating figures without a citation
     judge_note: str = ""  # why the model judge could not help ('' when it did, or was not asked)
+    grounded: bool = True  # False: the answer was given without reading any page or search result
+    search_results: list[Any] = field(default_factory=list)  # the pages offered instead, then
 
 
 @dataclass(frozen=True)
@@ -135,4 +137,5 @@ def _message(row: Any) -> Message:
     records = cited if isinstance(cited, dict) else {"citations": cited}
     return Message(int(row["id"]), row["role"], row["content"], json.loads(row["tool_calls"]),
                    list(records.get("citations") or []), json.loads(row["usage"]), float(row["created_at"]),
-                   list(records.get("uncited") or []), str(records.get("judge_note") or ""))
+                   list(records.get("uncited") or []), str(records.get("judge_note") or ""),
+                   records.get("grounded") is not False, list(records.get("search_results") or []))

@@ -64,11 +64,14 @@ class Finished:
     judge_prompt_tokens: int = 0
     judge_completion_tokens: int = 0
     judge_note: str = ""
+    grounded: bool = True  # False: no page text or search hit reached the model before it answered
+    search_results: list[Citation] = field(default_factory=list)  # offered instead when the answer is not grounded
 
     def citation_records(self) -> dict[str, Any]:
         """What the store keeps and `ask --json` prints of the citations: one shape for both."""
         return {"citations": [c.to_dict() for c in self.citations], "uncited": [u.to_dict() for u in self.uncited],
-                "judge_note": self.judge_note}
+                "judge_note": self.judge_note, "grounded": self.grounded,
+                "search_results": [c.to_dict() for c in self.search_results]}
 
 
 @dataclass

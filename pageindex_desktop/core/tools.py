@@ -74,6 +74,11 @@ class ToolBox:
     structure_budget: int = STRUCTURE_BUDGET
     returned: set[tuple[str, int]] = field(default_factory=set)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    hits_returned: int = 0  # search hits (snippets of page text) sent to the model
+
+    def has_read(self) -> bool:
+        """Whether any page text or search hit reached the model in this chat (an answer can be grounded)."""
+        return bool(self.returned) or self.hits_returned > 0
 
     def schemas(self, documents_listed: bool = False) -> list[dict[str, Any]]:
         """OpenAI `tools=` definitions; the listing tools are left out when the prompt already lists every document
@@ -248,6 +253,7 @@ class ToolBox:
         titles = {d.doc_id: d.title for d in docs}
         found = [{"doc_id": h.doc_id, "title": titles.get(h.doc_id, ""), "page": h.page,
                   "snippet": " ".join(h.snippet.split())} for h in hits]
+        self.hits_returned += len(found)
         steps = ["Read a matching page before citing it: get_page_content(doc=<doc_id>, pages='N')."]
         if not found:
             steps = ["Try other exact words or a figure, or read the outline: get_document_structure(doc=...)."]

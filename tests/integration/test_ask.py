@@ -34,7 +34,9 @@ def test_ask_returns_the_contract_json(fake_openai: FakeOpenAI, library: Library
     )
     settings = ModelSettings(provider="custom", base_url=fake_openai.url, chat_model="fake-chat")
     out = ask(library, "What was net income?", [doc], settings)
-    assert set(out) == {"answer", "citations", "uncited", "judge_note", "tool_calls", "usage"}
+    assert set(out) == {"answer", "citations", "uncited", "judge_note", "grounded", "search_results", "tool_calls",
+                        "usage"}
+    assert out["grounded"] is True and out["search_results"] == []
     cite = out["citations"][0]
     assert len(out["citations"]) == 1 and out["uncited"] == []
     assert {k: cite[k] for k in ("document", "doc_id", "page", "verified", "verdict", "reason")} == {

@@ -95,3 +95,20 @@ def test_stream_quirks_of_real_servers(fake_openai: FakeOpenAI, library: Library
     assert isinstance(last, Finished), last
     assert last.answer == ANSWER and [c.verdict for c in last.citations] == ["checked"]
     assert last.prompt_tokens > 0  # counted locally when the server reports none
+
+
+def test_an_answer_that_read_nothing_is_marked_not_grounded_and_search_results_are_offered(
+    fake_openai: FakeOpenAI, library: Library
+) -> None:
+    from pageindex_desktop.core.chat_session import ChatSession
+    from pageindex_desktop.core.events import Judged
+
+    doc = annual_report(library)
+    fake_openai.script(text("Net income was $9 billion [Annual Report 2023, p. 490]."))
+    client = LLMClient(Endpoint(fake_openai.url, "sk-test", "fake-chat", timeout=10), RetryPolicy(attempts=1))
+    events = list(ChatSession(library, [doc], client, judge=False).ask("What was net income?"))
+    done = next(e for e in events if isinstance(e, Finished))
+    assert not any(isinstance(e, Judged) for e in events)
+    assert done.grounded is False and done.citation_records()["grounded"] is False
+    assert done.citations[0].verdict == "unverified" and "no page 490" in done.citations[0].reason
+    assert [(c.doc_id, c.page) for c in done.search_results][:1] == [(doc, 12)]  # the page with "net income"

@@ -168,6 +168,22 @@ def test_a_contradicted_citation_an_uncited_figure_and_the_judges_late_verdict(h
     assert "p. 20 ?" in pane.browser.toPlainText().replace("\xa0", " ")
 
 
+def test_an_answer_that_read_nothing_gets_a_banner_and_pages_to_open(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
+                                                                      panes, qtbot) -> None:
+    use_fake(home, fake)
+    pane = make_pane(home, qtbot, model=True)
+    panes.append(pane)
+    fake.script(text("Net income was $9 billion [Annual Report 2023, p. 490]."))
+    type_question(qtbot, pane, "What was net income?")
+    qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
+    shown = pane.browser.toPlainText()
+    assert "Not drawn from your documents" in shown and "Pages that contain your words" in shown
+    hit = next(a for a in anchors(pane) if a.href.startswith("hit:"))
+    with qtbot.waitSignal(pane.citationActivated, timeout=TIMEOUT) as opened:
+        click_anchor(qtbot, pane, hit)
+    assert opened.args[:2] == [doc, 12]
+
+
 def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
                                                                        panes, qtbot) -> None:
     use_fake(home, fake)

@@ -33,6 +33,8 @@ class Exchange:
     citations: list[dict[str, Any]] = field(default_factory=list)
     uncited: list[dict[str, Any]] = field(default_factory=list)  # sentences stating figures without a citation
     judge_note: str = ""  # why the model judge could not help
+    grounded: bool = True  # False: answered without reading any page or search result
+    offered: list[dict[str, Any]] = field(default_factory=list)  # pages offered when the answer read nothing
     trail: list[TrailStep] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -86,6 +88,7 @@ def exchanges_from_messages(messages: list[Message], titles: dict[str, str]) -> 
             current.citations = [c for c in message.citations if isinstance(c, dict)]
             current.uncited = [u for u in message.uncited if isinstance(u, dict)]
             current.judge_note = message.judge_note
+            current.grounded, current.offered = message.grounded, list(message.search_results)
     for exchange in out:
         if not (exchange.answer or exchange.error or exchange.cancelled):
             exchange.error = "This question was not answered (the app closed while it ran)."
@@ -96,4 +99,5 @@ def exchange_from_answer(question: str, answer: Finished, titles: dict[str, str]
     """The exchange for a finished answer, straight from the session's event (the same records it stored)."""
     records = answer.citation_records()
     return Exchange(question, answer.answer, records["citations"], records["uncited"], answer.judge_note,
-                    trail_from_calls(answer.tool_calls, titles), answer.prompt_tokens, answer.completion_tokens)
+                    answer.grounded, records["search_results"], trail_from_calls(answer.tool_calls, titles),
+                    answer.prompt_tokens, answer.completion_tokens)

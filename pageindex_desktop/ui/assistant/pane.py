@@ -413,6 +413,7 @@ class AssistantPane(QWidget):
             return
         exchange.answer, exchange.citations = done.answer, done.citations
         exchange.uncited, exchange.judge_note = done.uncited, done.judge_note
+        exchange.grounded, exchange.offered = done.grounded, done.offered
         exchange.trail = exchange.trail or done.trail
         exchange.prompt_tokens = exchange.prompt_tokens or done.prompt_tokens
         exchange.completion_tokens = exchange.completion_tokens or done.completion_tokens
@@ -467,9 +468,10 @@ class AssistantPane(QWidget):
         web address."""
         kind, _, rest = href.partition(":")
         try:
-            if kind == "cite":
+            if kind in ("cite", "hit"):
                 number, index = (int(x) for x in rest.split(":"))
-                record = self.exchanges[number].citations[index]
+                exchange = self.exchanges[number]
+                record = (exchange.citations if kind == "cite" else exchange.offered)[index]
                 if record.get("doc_id"):
                     self.citationActivated.emit(str(record["doc_id"]), int(record.get("page") or 1),
                                                 str(record.get("passage") or ""))

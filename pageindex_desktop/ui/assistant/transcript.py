@@ -208,6 +208,21 @@ def _uncited_spans(body: str, uncited: list[dict[str, Any]], marks: list[Mark]) 
     return out
 
 
+UNGROUNDED = ("<b>Not drawn from your documents.</b> The assistant answered without reading any page or search "
+              "result, so nothing above comes from the documents and its citations are unchecked.")
+
+
+def _ungrounded_html(number: int, exchange: Exchange, theme: Theme) -> str:
+    """The banner under an answer given without reading anything, with the pages that hold the question's words."""
+    hits = []
+    for index, record in enumerate(exchange.offered[:8]):
+        label = html.escape(f"{record.get('document') or record.get('doc_id')}, p. {record.get('page')}")
+        hits.append(f'<a href="hit:{number}:{index}" style="color:{theme.link}; text-decoration:none">{label}</a>')
+    offer = (" Pages that contain your words: " + " · ".join(hits) + ".") if hits else \
+        " No page contains the question's words either."
+    return f'<p style="color:{AMBER}; margin-top:2px">⚠ {UNGROUNDED}{offer}</p>'
+
+
 def _trail_html(number: int, exchange: Exchange, theme: Theme) -> str:
     steps = exchange.trail
     if not steps:
@@ -247,6 +262,8 @@ def exchange_html(number: int, exchange: Exchange, theme: Theme) -> str:
                    "pages that contain your words, not an answer. Click one to open it.</p>")
     if exchange.answer:
         out.append(answer_html(number, exchange, theme))
+    if exchange.answer and not exchange.grounded:
+        out.append(_ungrounded_html(number, exchange, theme))
     elif exchange.running:
         out.append(f'<p style="color:{theme.muted}"><i>Thinking…</i></p>')
     if exchange.cancelled:
