@@ -115,8 +115,8 @@ def _summarize(library: Library, doc_id: str) -> None:
     from pageindex_desktop.core.summaries import summarize_with_settings
 
     report = summarize_with_settings(library, doc_id)
-    if report is not None and report.failed_batches:
-        _note(f"{doc_id}: the model did not answer for some summaries; page excerpts stand in for them.")
+    if report is not None and (report.written or report.fell_back):
+        _note(f"{doc_id}: {report.sentence()}")
 
 
 def _progress_printer() -> Callable[[ImportProgress], None]:

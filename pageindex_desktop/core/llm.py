@@ -13,7 +13,7 @@ import queue
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, cast
 
 import openai
@@ -120,6 +120,11 @@ class LLMClient:
     def close(self) -> None:
         """Close the HTTP connection pool, so no keep-alive socket outlives the work it served."""
         self.client.close()
+
+    def with_timeout(self, seconds: float, retry: RetryPolicy | None = None) -> "LLMClient":
+        """A copy of this client whose requests time out after `seconds` (its own connection pool; close it)."""
+        endpoint = replace(self.endpoint, timeout=max(0.1, seconds))
+        return replace(self, endpoint=endpoint, retry=retry or self.retry)
 
     def __enter__(self) -> "LLMClient":
         return self

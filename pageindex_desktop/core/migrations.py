@@ -87,6 +87,11 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL
     );
     """,
+    # 3: where each node's summary came from: 'model', 'excerpt' (the model's summary could not be had), 'text'
+    # (a short section's own text) or '' (none yet).
+    """
+    ALTER TABLE nodes ADD COLUMN summary_source TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 

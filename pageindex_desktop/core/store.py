@@ -259,7 +259,7 @@ class Library:
             )
             conn.executemany(
                 "INSERT INTO nodes (doc_id, node_id, parent_id, ord, level, title, start_page, end_page,"
-                " verified, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " verified, summary, summary_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 _node_rows(doc_id, outline.nodes),
             )
             conn.execute(
@@ -268,12 +268,15 @@ class Library:
                 (title, len(pages), outline.source, description, image_only, time.time(), doc_id),
             )
 
-    def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None) -> None:
-        """Store node summaries (and optionally the document description) in one transaction."""
+    def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None,
+                      sources: dict[str, str] | None = None) -> None:
+        """Store node summaries with where each came from (`sources`, node id → 'model' / 'excerpt' / 'text') and
+        optionally the document description, in one transaction."""
+        sources = sources or {}
         with self.transaction() as conn:
             conn.executemany(
-                "UPDATE nodes SET summary = ? WHERE doc_id = ? AND node_id = ?",
-                ((text, doc_id, node_id) for node_id, text in summaries.items()),
+                "UPDATE nodes SET summary = ?, summary_source = ? WHERE doc_id = ? AND node_id = ?",
+                ((text, sources.get(node_id, ""), doc_id, node_id) for node_id, text in summaries.items()),
             )
             if description is not None:
                 conn.execute(
@@ -297,7 +300,7 @@ class Library:
     def tree(self, doc_id: str) -> list[Node]:
         """The document's section tree, rebuilt from the nodes table."""
         rows = self.conn.execute(
-            "SELECT node_id, parent_id, level, title, start_page, end_page, verified, summary"
+            "SELECT node_id, parent_id, level, title, start_page, end_page, verified, summary, summary_source"
             " FROM nodes WHERE doc_id = ? ORDER BY ord",
             (doc_id,),
         ).fetchall()
@@ -312,6 +315,7 @@ class Library:
                 end_page=int(r["end_page"]),
                 verified=bool(r["verified"]),
                 summary=r["summary"] or "",
+                summary_source=r["summary_source"] or "",
             )
             by_id[node.node_id] = node
             parent = by_id.get(r["parent_id"]) if r["parent_id"] else None
@@ -394,6 +398,7 @@ def _node_rows(doc_id: str, nodes: list[Node]) -> list[tuple[object, ...]]:
                     node.end_page,
                     int(node.verified),
                     node.summary,
+                    node.summary_source,
                 )
             )
             visit(node.children, node.node_id)

@@ -34,11 +34,14 @@ NODE_CHARS = 1500
 SHORT_LEAF_TOKENS = 200
 OPENING_PAGES = 2
 MAX_SUMMARY = 600
+SLOW_BATCH_SHARE = 0.25  # a first batch slower than this share of the request timeout marks a slow (local) model
+SLOW_FACTOR = 3.0  # then each later batch may take this many times as long as the first did
 
 
 @dataclass
 class SummaryReport:
-    """What a summarize run did: model calls made, cache hits, batches that fell back to excerpts."""
+    """What a summarize run did: model calls made, cache hits, batches that fell back to excerpts, and how many
+    sections got a summary the model wrote (`written`) against an excerpt (`fell_back`, with the first `reason`)."""
 
     nodes: int
     calls: int
@@ -46,6 +49,21 @@ class SummaryReport:
     own_text: int
     failed_batches: int
     description: str
+    written: int = 0
+    fell_back: int = 0
+    reason: str = ""
+
+    def sentence(self) -> str:
+        """One line for the library row, the status bar and the CLI: what was written, what fell back and why."""
+        wanted = self.written + self.fell_back
+        text = f"Summaries: {self.written} of {wanted} written by the model"
+        if self.fell_back:
+            reason = self.reason or "the model did not answer"
+            text += f", {self.fell_back} fell back to page excerpts ({reason[:1].lower() + reason[1:]})"
+        if self.own_text:
+            text += (f"; {self.own_text} short section{' keeps its' if self.own_text == 1 else 's keep their'} "
+                     "own text")
+        return text + "."
 
 
 def _key(model: str, *parts: str) -> str:
@@ -126,12 +144,14 @@ def summarize_document(
     nodes = list(walk(library.tree(doc_id)))
     pages = {p.page: p.text for p in library.pages(doc_id)}
     summaries: dict[str, str] = {}
+    sources: dict[str, str] = {}
     todo: list[tuple[Node, str, str]] = []  # node, prompt text, cache key
     own = 0
     for node in nodes:
         text = _node_text(node, pages)
         if not node.children and count_tokens(text) < SHORT_LEAF_TOKENS:
             summaries[node.node_id] = " ".join(text.split()) or node.title
+            sources[node.node_id] = "text"
             own += 1
             continue
         snippet = text[:NODE_CHARS]
@@ -143,6 +163,7 @@ def summarize_document(
     for node, _, key in todo:
         if key in cached:
             summaries[node.node_id] = cached[key]
+            sources[node.node_id] = "model"
     description = cached.get(desc_key, "")
     batches = [pending[i : i + batch_size] for i in range(0, len(pending), batch_size)]
     if not description and not batches:
@@ -154,6 +175,9 @@ def summarize_document(
     lock = threading.Lock()
 
     give_up = threading.Event()  # after a batch failed its retries, the rest fall back to excerpts at once
+    reasons: list[str] = []
+
+    active = [client]  # the client the remaining batches use (slower after a slow first batch)
 
     def run(index: int, batch: list[tuple[Node, str, str]]) -> dict[str, Any] | None:
         if (cancel is not None and cancel.is_set()) or give_up.is_set():
@@ -169,15 +193,34 @@ def summarize_document(
         with lock:
             calls[0] += 1
         try:
-            reply, _ = client.complete([{"role": "user", "content": prompt}], model=model, cancel=cancel)
+            reply, _ = active[0].complete([{"role": "user", "content": prompt}], model=model, cancel=cancel)
         except ModelError as exc:
             log.warning("summary batch %d failed: %s", index, type(exc).__name__)
+            with lock:
+                reasons.append(str(exc).rstrip("."))
             give_up.set()  # the client already retried with backoff: the endpoint is in trouble, stop asking
             return None
-        return parse_json_reply(reply)
+        data = parse_json_reply(reply)
+        if not isinstance(data.get("summaries"), dict) or not data["summaries"]:
+            with lock:
+                reasons.append("the model's reply held no summaries it could read")
+        return data
 
-    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="summaries") as pool:
-        results = list(pool.map(lambda ib: (ib, run(*ib)), list(enumerate(batches))))
+    numbered = list(enumerate(batches))
+    started = time.monotonic()
+    results = [(numbered[0], run(*numbered[0]))] if numbered else []
+    took = time.monotonic() - started
+    if took > SLOW_BATCH_SHARE * client.endpoint.timeout:
+        # A slow first batch is a local model serving one request at a time: ask one batch at a time, and give
+        # each the time the first one needed and more, so queued batches do not time out behind each other.
+        log.info("first summary batch took %.0f s: one batch at a time, %.0f s each", took, SLOW_FACTOR * took)
+        workers, active[0] = 1, client.with_timeout(max(client.endpoint.timeout, SLOW_FACTOR * took))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="summaries") as pool:
+            results += list(pool.map(lambda ib: (ib, run(*ib)), numbered[1:]))
+    finally:
+        if active[0] is not client:
+            active[0].close()
     for (index, batch), data in results:
         if data is None:
             failed += 1
@@ -188,9 +231,11 @@ def summarize_document(
             value = got.get(node.node_id)
             if isinstance(value, str) and value.strip():
                 summaries[node.node_id] = value.strip()[:MAX_SUMMARY]
+                sources[node.node_id] = "model"
                 fresh[key] = summaries[node.node_id]
             else:
                 summaries[node.node_id] = excerpt(text) or node.title
+                sources[node.node_id] = "excerpt"
         new_description = data.get("description")
         if index == 0 and isinstance(new_description, str) and new_description.strip():
             description = " ".join(new_description.split())[:MAX_SUMMARY]
@@ -199,8 +244,12 @@ def summarize_document(
         if progress is not None:
             progress(done, len(pending))
     cache_put(library, fresh)
-    library.set_summaries(doc_id, summaries, description or None)
-    return SummaryReport(len(nodes), calls[0], len(todo) - len(pending), own, failed, description)
+    library.set_summaries(doc_id, summaries, description or None, sources)
+    if cancel is not None and cancel.is_set() and not reasons:
+        reasons.append("stopped")
+    written = sum(1 for node, _, _ in todo if sources.get(node.node_id) == "model")
+    return SummaryReport(len(nodes), calls[0], len(todo) - len(pending), own, failed, description, written,
+                         len(todo) - written, reasons[0] if reasons else "")
 
 
 def summarize_with_settings(

@@ -26,6 +26,13 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 UNVERIFIED = QColor(128, 128, 128)
 
 
+SUMMARY_SOURCES = {  # how a node's summary came about, as the tooltip says it
+    "model": "summary written by the model",
+    "excerpt": "an excerpt of the section's pages (the model's summary could not be had)",
+    "text": "the section's own text (it is short)",
+}
+
+
 class OutlineModel(QAbstractItemModel):
     """A document's section tree for a QTreeView; column 0 the title, column 1 the pages."""
 
@@ -135,6 +142,8 @@ class OutlineModel(QAbstractItemModel):
             tip = f"{node.title}\n{self._span_long(node)}"
             if not node.verified:
                 tip += f"\nThis title was not found printed on page {node.start_page}; the section may start nearby."
+            if node.summary:
+                tip += f"\n\n{node.summary}\n— {SUMMARY_SOURCES.get(node.summary_source, 'summary')}"
             return tip
         if role == Qt.ItemDataRole.ForegroundRole and not node.verified:
             return UNVERIFIED

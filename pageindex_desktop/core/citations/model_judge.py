@@ -309,9 +309,8 @@ class _Batch:
 
 def _judge_client(client: LLMClient, timeout: float) -> LLMClient:
     """A copy of the caller's client whose requests time out with the judge and retry at most once, quickly."""
-    endpoint = dataclasses.replace(client.endpoint, timeout=max(0.1, min(client.endpoint.timeout, timeout)))
     retry = RetryPolicy(attempts=2, base_delay=0.5, max_delay=1.0, max_total=1.0, scale=client.retry.scale)
-    return dataclasses.replace(client, endpoint=endpoint, retry=retry)
+    return client.with_timeout(min(client.endpoint.timeout, timeout), retry)
 
 
 class _Runner:

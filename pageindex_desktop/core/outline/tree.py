@@ -32,6 +32,7 @@ class Node:
     verified: bool = False
     summary: str = ""
     children: list["Node"] = field(default_factory=list)
+    summary_source: str = ""  # 'model', 'excerpt', 'text' (its own short text) or '' (no summary yet)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of the CLI contract (design §9)."""
@@ -43,6 +44,7 @@ class Node:
             "end_page": self.end_page,
             "verified": self.verified,
             "summary": self.summary,
+            "summary_source": self.summary_source,
             "children": [c.to_dict() for c in self.children],
         }
 
@@ -58,6 +60,7 @@ class Node:
             verified=bool(data.get("verified", False)),
             summary=str(data.get("summary") or ""),
             children=[cls.from_dict(c) for c in data.get("children", [])],
+            summary_source=str(data.get("summary_source") or ""),
         )
 
 

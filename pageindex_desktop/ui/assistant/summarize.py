@@ -78,12 +78,17 @@ class Summarizer(QObject):
             self.message.emit("Summaries stopped before any document was done.")
             self.finished.emit([])
             return
-        nodes = sum(r.nodes for r in reports)
+        if len(reports) == 1:
+            self.message.emit(reports[0].sentence())
+            self.finished.emit(reports)
+            return
+        written = sum(r.written for r in reports)
+        fell_back = sum(r.fell_back for r in reports)
         calls = sum(r.calls for r in reports)
-        failed = sum(r.failed_batches for r in reports)
-        text = (f"Summaries written for {len(reports)} document{'s' if len(reports) != 1 else ''} "
-                f"({nodes} sections, {calls} model call{'s' if calls != 1 else ''}).")
-        if failed:
-            text += f" {failed} batch{'es' if failed != 1 else ''} failed and kept excerpts instead."
-        self.message.emit(text)
+        text = (f"Summaries for {len(reports)} documents: {written} of {written + fell_back} sections written by "
+                f"the model ({calls} call{'s' if calls != 1 else ''})")
+        reason = next((r.reason for r in reports if r.reason), "")
+        if fell_back:
+            text += f", {fell_back} fell back to page excerpts ({reason or 'the model did not answer'})"
+        self.message.emit(text + ".")
         self.finished.emit(reports)
