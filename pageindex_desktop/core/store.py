@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -22,6 +21,7 @@ from pageindex_desktop.core.errors import DocumentNotFound
 from pageindex_desktop.core.import_lock import is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
+from pageindex_desktop.core.search_query import SearchPlan, plan
 
 DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
@@ -74,6 +74,7 @@ class SearchHit:
     page: int
     snippet: str
     score: float
+    matched_all: bool = True  # False: the page holds only some of the query's terms
 
 
 def sha256_of(path: Path) -> str:
@@ -346,39 +347,66 @@ class Library:
         return [r["label"] or "" for r in rows]
 
     def search(self, query: str, doc_ids: Iterable[str] | None = None, limit: int = 50) -> list[SearchHit]:
-        """Exact-term full-text search over page text; every term must appear on the page."""
-        match = fts_query(query)
-        if not match:
+        """Full-text search over page text, ranked by BM25 (core/search_query.py reads the query): pages with
+        every term first; if none, pages with some of them (`matched_all` False); symbol terms verbatim."""
+        wanted = plan(query)
+        ids = list(doc_ids) if doc_ids is not None else None
+        if ids is not None and not ids:
             return []
+        hits: list[SearchHit] = []
+        if wanted.fts_all():
+            hits = self._fts(wanted.fts_all(), ids, limit, wanted)
+            several = len(wanted.words) + len(wanted.phrases) + len(wanted.symbols) > 1
+            if several and (not hits or (wanted.natural and len(hits) < limit)):
+                # a question: after the pages with every word, the best of those with some (BM25 favours rare ones)
+                seen = {(h.doc_id, h.page) for h in hits}
+                more = [replace(h, matched_all=False) for h in self._fts(wanted.fts_any(), ids, limit, wanted)
+                        if (h.doc_id, h.page) not in seen]
+                hits += more[: limit - len(hits)]
+        elif wanted.symbols:
+            hits = self._verbatim(wanted.symbols, ids, limit)
+        return hits
+
+    def _fts(self, match: str, ids: list[str] | None, limit: int, wanted: SearchPlan) -> list[SearchHit]:
         sql = (
-            "SELECT p.doc_id AS doc_id, p.page AS page,"
+            "SELECT p.doc_id AS doc_id, p.page AS page, p.text AS text,"
             " snippet(pages_fts, 0, '[[', ']]', ' … ', 16) AS snippet, bm25(pages_fts) AS score"
             " FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid WHERE pages_fts MATCH ?"
         )
         params: list[object] = [match]
-        if doc_ids is not None:
-            ids = list(doc_ids)
-            if not ids:
-                return []
+        if ids is not None:
             sql += f" AND p.doc_id IN ({','.join('?' * len(ids))})"
             params += ids
         sql += " ORDER BY score LIMIT ?"
-        params.append(limit)
+        params.append(limit * 4 if wanted.symbols else limit)
         rows = self.conn.execute(sql, params).fetchall()
-        return [SearchHit(r["doc_id"], int(r["page"]), r["snippet"], float(r["score"])) for r in rows]
+        symbols = [t.casefold() for t in wanted.symbols]
+        rows = [r for r in rows if all(t in (r["text"] or "").casefold() for t in symbols)][:limit]
+        return [SearchHit(r["doc_id"], int(r["page"]),
+                          _snippet(r["text"] or "", wanted.symbols[0]) if symbols else r["snippet"], float(r["score"]))
+                for r in rows]
+
+    def _verbatim(self, terms: list[str], ids: list[str] | None, limit: int) -> list[SearchHit]:
+        """Pages that print every term as written (symbols the tokenizer drops: '<<-', 'C++'), in page order."""
+        sql = "SELECT doc_id, page, text FROM pages WHERE " + " AND ".join("instr(lower(text), ?) > 0" for _ in terms)
+        params: list[object] = [t.casefold() for t in terms]
+        if ids is not None:
+            sql += f" AND doc_id IN ({','.join('?' * len(ids))})"
+            params += ids
+        sql += " ORDER BY doc_id, page LIMIT ?"
+        params.append(limit)
+        return [SearchHit(r["doc_id"], int(r["page"]), _snippet(r["text"] or "", terms[0]), 0.0)
+                for r in self.conn.execute(sql, params).fetchall()]
 
 
-_TERM = re.compile(r'"[^"]+"|[^\s"]+')
-
-
-def fts_query(query: str) -> str:
-    """Turn user text into an FTS5 query of quoted terms (phrases kept), so punctuation cannot break the syntax."""
-    terms = []
-    for raw in _TERM.findall(query):
-        term = raw.strip('"').replace('"', " ").strip()
-        if any(ch.isalnum() for ch in term):  # a term of punctuation alone would match every page
-            terms.append('"' + term + '"')
-    return " ".join(terms)
+def _snippet(text: str, term: str, around: int = 60) -> str:
+    """A snippet of `text` around the first place it prints `term`, the term marked as FTS snippets mark it."""
+    at = text.casefold().find(term.casefold())
+    if at < 0:
+        return " ".join(text[: 2 * around].split())
+    start, end = max(0, at - around), min(len(text), at + len(term) + around)
+    body = text[start:at] + "[[" + text[at : at + len(term)] + "]]" + text[at + len(term) : end]
+    return ("… " if start else "") + " ".join(body.split()) + (" …" if end < len(text) else "")
 
 
 def _node_rows(doc_id: str, nodes: list[Node]) -> list[tuple[object, ...]]:

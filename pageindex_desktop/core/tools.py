@@ -247,9 +247,7 @@ class ToolBox:
         docs = [self._ready(doc)] if doc and str(doc).strip() not in ("*", "all") else self.in_scope()
         ids = [d.doc_id for d in docs]
         hits = self.library.search(query, ids, limit=SEARCH_LIMIT)
-        mode = "all terms"
-        if not hits and len(query.split()) > 1:
-            hits, mode = self._any_term(query, ids), "some of the terms"
+        mode = "all terms" if hits and hits[0].matched_all else "some of the terms"
         titles = {d.doc_id: d.title for d in docs}
         found = [{"doc_id": h.doc_id, "title": titles.get(h.doc_id, ""), "page": h.page,
                   "snippet": " ".join(h.snippet.split())} for h in hits]
@@ -258,17 +256,6 @@ class ToolBox:
         if not found:
             steps = ["Try other exact words or a figure, or read the outline: get_document_structure(doc=...)."]
         return ok({"query": query, "matched": mode if found else "nothing", "hits": found}, steps)
-
-    def _any_term(self, query: str, ids: list[str]) -> list[Any]:
-        """Pages ranked by how many of the query's terms they contain (when no page has all of them)."""
-        score: dict[tuple[str, int], tuple[int, float, Any]] = {}
-        for term in query.split()[:6]:
-            for hit in self.library.search(term, ids, limit=SEARCH_LIMIT * 2):
-                key = (hit.doc_id, hit.page)
-                count, best, first = score.get(key, (0, 0.0, hit))
-                score[key] = (count + 1, best + hit.score, first)
-        ranked = sorted(score.values(), key=lambda v: (-v[0], v[1]))
-        return [hit for _, _, hit in ranked[:SEARCH_LIMIT]]
 
 
 def _usage(name: str) -> list[str]:

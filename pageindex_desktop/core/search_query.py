@@ -1,0 +1,87 @@
+"""What a search query asks for: words to rank by, phrases to keep whole, and symbol terms to find verbatim.
+
+A question typed in natural language ("What was FedEx net income in fiscal 2023?") is mostly filler: its
+stopwords are dropped so BM25 ranks on "fedex net income fiscal 2023". Quoted phrases and a short query of
+exact terms are kept as written. Terms made of symbols (`<<-`, `%in%`, `C++`, `§ 240.15l-1`) lose their symbols
+in the full-text tokenizer, so they are also matched as substrings of the page text. Terms are deduplicated and
+capped, so a query that repeats one word two thousand times costs what one word costs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_TERMS = 8
+MAX_TERM_CHARS = 80
+_TERM = re.compile(r'"[^"]+"|[^\s"]+')
+_WORD_CHARS = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*", re.UNICODE)
+_SYMBOL = re.compile(r"[^\w\s'’.,\-]|(?<=\w)[+#]|^[-.]|[-.]$")
+
+STOPWORDS = frozenset(
+    """a an the and or but if of at by for with about against between into through during before after above
+    below to from up down in out on off over under again further then once here there when where why how all
+    any both each few more most other some such no nor only own same so than too very can will just should now
+    is are was were be been being have has had having do does did doing i me my we our you your he him his she
+    her it its they them their what which who whom this that these those am would could shall may might must
+    tell show give find list please much many also per vs via according document documents page pages report""".split()
+)
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """The parts of a query: `words` ranked by BM25, `phrases` matched whole, `symbols` matched verbatim."""
+
+    words: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    symbols: list[str] = field(default_factory=list)
+    natural: bool = False  # typed as a sentence (its stopwords were dropped)
+
+    def fts_all(self) -> str:
+        """An FTS5 query that needs every word and phrase (each quoted, so punctuation cannot break the syntax)."""
+        return " ".join(_quoted(t) for t in [*self.phrases, *self.words, *self._symbol_words()])
+
+    def fts_any(self) -> str:
+        """An FTS5 query that any of the words may satisfy (BM25 then rewards pages with the rare ones)."""
+        terms = [*self.phrases, *self.words, *self._symbol_words()]
+        return " OR ".join(_quoted(t) for t in terms)
+
+    def _symbol_words(self) -> list[str]:
+        """The word parts of symbol terms ('240.15l' of '§ 240.15l-1'), so FTS narrows before the substring test."""
+        parts = []
+        for term in self.symbols:
+            parts += [w for w in _WORD_CHARS.findall(term) if len(w) > 1]
+        return parts
+
+
+def plan(query: str) -> SearchPlan:
+    """Read a query (see the module docstring)."""
+    raw = [t for t in _TERM.findall(query[:4000]) if t.strip('"').strip()]
+    phrases, words, symbols = [], [], []
+    natural = len(raw) >= 4 or query.rstrip().endswith("?")
+    for token in raw:
+        if token.startswith('"') and token.endswith('"') and len(token) > 2:
+            phrases.append(" ".join(token.strip('"').split())[:MAX_TERM_CHARS])
+            continue
+        token = token.strip("?!;:()[]{}").rstrip(",.")
+        if not token:
+            continue
+        if _SYMBOL.search(token) or not any(ch.isalnum() for ch in token):
+            if any(not ch.isspace() for ch in token):
+                symbols.append(token[:MAX_TERM_CHARS])
+            continue
+        folded = token.casefold()
+        if natural and folded in STOPWORDS:
+            continue
+        words.append(folded[:MAX_TERM_CHARS])
+    if not words and not phrases and not symbols and raw:  # a query of stopwords only ("was it"): keep them
+        words = [t.strip('"?!.,').casefold() for t in raw if any(ch.isalnum() for ch in t)]
+    return SearchPlan(_unique(words), _unique(phrases), _unique(symbols), natural)
+
+
+def _unique(terms: list[str]) -> list[str]:
+    return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', " ") + '"'

@@ -1,0 +1,62 @@
+"""Search that ranks: BM25 over the page index, filler words of a question dropped, phrases kept, symbol terms
+found as printed, and a query that repeats a word costing what the word costs."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+from libdata import add_document  # noqa: E402
+
+from pageindex_desktop.core.outline.tree import Node  # noqa: E402
+from pageindex_desktop.core.search_query import MAX_TERMS, plan  # noqa: E402
+from pageindex_desktop.core.store import Library  # noqa: E402
+
+FILLER = "It was what it was, and the company was where it was, as it was when it was."
+
+
+def filing(library: Library) -> str:
+    pages = [FILLER] * 30
+    pages[6] = "Net income for fiscal 2023 was $3,972 million, and FedEx Ground grew."
+    pages[14] = "In R the operator x <<- 5 assigns in the enclosing frame; x %in% y tests membership. C++ too."
+    pages[21] = "Rule § 240.15l-1 applies to broker-dealers; see also net capital."
+    return add_document(library, "FedEx 10-K 2023", pages, [Node("0001", "All", 1, 1, 30)])
+
+
+def test_a_question_ranks_on_its_content_words_not_its_filler(library: Library) -> None:
+    doc = filing(library)
+    hits = library.search("What was FedEx net income in fiscal 2023?", [doc])
+    assert hits and hits[0].page == 7
+    assert plan("What was FedEx net income in fiscal 2023?").words == ["fedex", "net", "income", "fiscal", "2023"]
+
+
+def test_some_terms_rank_pages_by_bm25_and_say_so(library: Library) -> None:
+    doc = filing(library)
+    hits = library.search("net capital requirements", [doc])
+    assert hits[0].page == 22 and not hits[0].matched_all
+
+
+def test_symbol_terms_are_found_as_printed(library: Library) -> None:
+    doc = filing(library)
+    for term in ("<<-", "%in%", "C++"):
+        hits = library.search(term, [doc])
+        assert [h.page for h in hits] == [15], term
+        assert f"[[{term}]]" in hits[0].snippet
+    assert [h.page for h in library.search("§ 240.15l-1", [doc])] == [22]
+    assert library.search("<<-", []) == []
+
+
+def test_a_phrase_is_kept_whole(library: Library) -> None:
+    doc = filing(library)
+    assert [h.page for h in library.search('"FedEx Ground"', [doc])] == [7]
+    assert library.search('"Ground FedEx"', [doc]) == []
+
+
+def test_a_repeated_word_costs_what_one_word_costs(library: Library) -> None:
+    doc = filing(library)
+    assert len(plan("the " * 2000 + "income").words) <= MAX_TERMS
+    started = time.monotonic()
+    hits = library.search(" ".join(["income"] * 2000), [doc])
+    assert time.monotonic() - started < 1.0 and hits[0].page == 7
