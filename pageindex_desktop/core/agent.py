@@ -26,6 +26,9 @@ from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 log = logging.getLogger(__name__)
 
 MAX_TURNS = Limits.max_turns
+READ_FIRST = ("You answered without reading the documents, so that answer cannot be shown. Call a tool first "
+              "(search_document with the key words, or get_document_structure and then get_page_content), then "
+              "answer from what it returns, citing [Document title, p. N].")
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
 
@@ -63,6 +66,7 @@ class Agent:
             return Failed(message, error, cancelled, calls_made, totals[0], totals[1])
 
         limits = self.limits
+        nudged = False
         question_deadline = time.monotonic() + limits.question_seconds
         for turn in range(1, limits.max_turns + 1):
             current = _Turn()
@@ -104,6 +108,14 @@ class Agent:
                     continue
                 self.messages.append({"role": "assistant", "content": answer})
                 check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
+                claims = bool(check.citations or check.uncited)
+                if claims and not self.toolbox.has_read() and not nudged and turn < limits.max_turns:
+                    # Small local models answer from memory on their first turn; one reminder makes most of them
+                    # read first. The reminder goes to the model only; the pane drops the unread answer.
+                    nudged = True
+                    self.messages.append({"role": "user", "content": READ_FIRST})
+                    yield TextDelta("", turn + 1)
+                    continue
                 yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited,
                                grounded=self.toolbox.has_read())
                 return

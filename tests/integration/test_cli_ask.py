@@ -83,5 +83,5 @@ def test_import_with_an_index_model_writes_summaries_and_a_failing_model_never_f
     broken = cli(home, "http://127.0.0.1:9/v1", "import", str(other), "--json")
     assert broken.returncode == 0, broken.stderr
     assert json.loads(broken.stdout)["status"] == "ready"
-    assert "excerpts stand in" in broken.stderr
+    assert "fell back to page excerpts" in broken.stderr
     assert cli(home, fake_openai.url, "import", str(pdf), "--no-summaries", "--json").returncode == 0

@@ -64,7 +64,8 @@ def test_llama3_function_tags_are_run(fake_openai: FakeOpenAI, library: Library)
 def test_a_text_call_to_a_tool_the_app_lacks_is_answered_not_shown(fake_openai: FakeOpenAI,
                                                                    library: Library) -> None:
     doc = annual_report(library)
-    fake_openai.script(text('{"name": "calculator", "arguments": {"expression": "1+1"}}'), text(ANSWER))
+    fake_openai.script(text('{"name": "calculator", "arguments": {"expression": "1+1"}}'),
+                       tool("get_page_content", {"doc": doc, "pages": "12"}), text(ANSWER))
     _, last = run(fake_openai, library, doc)
     assert isinstance(last, Finished) and last.answer == ANSWER
     told = fake_openai.chat_requests()[1]["messages"][-1]
@@ -104,7 +105,8 @@ def test_an_answer_that_read_nothing_is_marked_not_grounded_and_search_results_a
     from pageindex_desktop.core.events import Judged
 
     doc = annual_report(library)
-    fake_openai.script(text("Net income was $9 billion [Annual Report 2023, p. 490]."))
+    unread = text("Net income was $9 billion [Annual Report 2023, p. 490].")
+    fake_openai.script(unread, unread)  # asked to read first, the model repeats itself
     client = LLMClient(Endpoint(fake_openai.url, "sk-test", "fake-chat", timeout=10), RetryPolicy(attempts=1))
     events = list(ChatSession(library, [doc], client, judge=False).ask("What was net income?"))
     done = next(e for e in events if isinstance(e, Finished))
@@ -112,3 +114,17 @@ def test_an_answer_that_read_nothing_is_marked_not_grounded_and_search_results_a
     assert done.grounded is False and done.citation_records()["grounded"] is False
     assert done.citations[0].verdict == "unverified" and "no page 490" in done.citations[0].reason
     assert [(c.doc_id, c.page) for c in done.search_results][:1] == [(doc, 12)]  # the page with "net income"
+
+
+
+def test_an_answer_from_memory_gets_one_reminder_to_read_first(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text("Net income was $9 billion [Annual Report 2023, p. 12]."),
+                       tool("get_page_content", {"doc": doc, "pages": "12"}), text(ANSWER))
+    events, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER and last.grounded
+    assert [c.verdict for c in last.citations] == ["checked"]
+    reminder = fake_openai.chat_requests()[1]["messages"][-1]
+    assert reminder["role"] == "user" and "without reading the documents" in reminder["content"]
+    shown_last = [e for e in events if isinstance(e, TextDelta)][-1]
+    assert shown_last.turn == 3  # the pane shows the final turn's text, not the unread answer
