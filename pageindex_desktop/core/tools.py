@@ -184,21 +184,26 @@ class ToolBox:
         """The section tree, compact and budgeted; `node_id` expands one branch, `part` pages through wide trees."""
         d = self._ready(doc)
         roots = self.library.tree(d.doc_id)
-        nodes = roots
+        nodes, header = roots, ""
         if node_id:
             node = find_node(roots, str(node_id))
             if node is None:
                 raise ToolError("NOT_FOUND", f"'{d.title}' has no node '{node_id}'.",
                                 [f"[{n.node_id}] {n.title}" for n in roots[:3]])
-            nodes = [node]
-        view = render_structure(nodes, self.structure_budget, int(part or 1))
+            # Expanding a section shows its children as the top level, in parts when there are hundreds of them,
+            # so every section of a wide reference can be reached (not only the section's own line).
+            nodes = node.children
+            header = f"[{node.node_id}] {node.title} p{node.start_page}-{node.end_page}, inside it:\n"
+        view = render_structure(nodes, self.structure_budget - len(header), int(part or 1))
+        outline = header + view.text if nodes else header + "(no subsections: read its pages)"
         result = {"doc_id": d.doc_id, "title": d.title, "page_count": d.page_count, "part": view.part,
-                  "parts": view.parts, "outline": view.text or "(no sections)"}
+                  "parts": view.parts, "outline": outline if nodes or header else "(no sections)"}
         steps = [f"Read a section: get_page_content(doc='{d.doc_id}', pages='START-END')."]
         if view.hidden:
             steps.append("Expand a [+N inside] section: get_document_structure(doc, node_id).")
         if view.part < view.parts:
-            steps.append(f"Next part: get_document_structure(doc, part={view.part + 1}).")
+            again = f", node_id='{node_id}'" if node_id else ""
+            steps.append(f"Next part: get_document_structure(doc{again}, part={view.part + 1}).")
         return ok(result, steps)
 
     def get_page_content(self, doc: str, pages: Any) -> str:

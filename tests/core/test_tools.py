@@ -122,3 +122,20 @@ def test_structure_prefers_depth_to_summaries_and_shows_summaries_when_they_fit(
     assert "Part 5" in roomy and "— Summary xx" in roomy
     tight = call(ToolBox(library, structure_budget=200), "get_document_structure", doc=doc)["result"]["outline"]
     assert "Part 5" in tight and "Summary" not in tight
+
+
+def test_a_section_with_hundreds_of_children_is_reached_part_by_part(library: Library) -> None:
+    kids = [Node(f"01{i:03d}", f"Function number {i} of the package", 2, 2 + i, 2 + i, True) for i in range(400)]
+    doc = add_document(library, "Reference", ["page"] * 402, [Node("0001", "Package stats", 1, 1, 402, True, "", kids)])
+    box = ToolBox(library)
+    seen: set[str] = set()
+    part, parts = 1, 1
+    while part <= parts:
+        out = json.loads(box.call("get_document_structure", json.dumps({"doc": doc, "node_id": "0001", "part": part})))
+        assert out["ok"], out
+        result = out["result"]
+        assert result["outline"].startswith("[0001] Package stats p1-402, inside it:")
+        seen |= {line.split("]")[0].strip(" [") for line in result["outline"].splitlines()[1:]}
+        parts = result["parts"]
+        part += 1
+    assert parts > 1 and {k.node_id for k in kids} <= seen  # every child reachable
