@@ -265,14 +265,24 @@ JUDGE_TIMEOUT = 2  # seconds the CLI's judge waits in these runs (PAGEINDEX_JUDG
 _ITEM = re.compile(r"\[(\d+)\] CLAIM: (.*)\nPASSAGE: (.*)")
 
 
-def judge_policy(case: dict[str, Any], mode: str) -> Any:
+def judge_policy(case: dict[str, Any], mode: str, pages: dict[int, str] | None = None) -> Any:
     """A scripted model judge for one case: `right` says what the labels say, quoting the passage; `wrong` says
     the opposite with made-up quotes; `adversarial` says the opposite quoting the passage; `slow` answers after
-    the judge's deadline; `junk` answers prose; `off` refuses (the rules alone)."""
+    the judge's deadline; `junk` answers prose; `off` refuses (the rules alone). A claim cited to two pages (a
+    mixed bracket) is told apart by the page whose text holds the passage (`pages`: page number → text)."""
     from pageindex_desktop.core.citations.parse import parse
+    from pageindex_desktop.core.citations.text import fold
 
-    claims = [c.claim for c in parse(case["answer"]).citations]
-    truth = {" ".join(claim.split()): entry["correct"] for claim, entry in zip(claims, case["expect"])}
+    claims = [" ".join(c.claim.split()) for c in parse(case["answer"]).citations]
+    entries = list(zip(claims, case["expect"]))
+
+    def is_correct(claim: str, passage: str) -> bool:
+        same = [entry for text, entry in entries if text == claim]
+        if len(same) > 1 and pages:
+            flat = " ".join(fold(passage).split())[:120]
+            on_page = [e for e in same if flat and flat in " ".join(fold(pages.get(e["page"], "")).split())]
+            same = on_page or same
+        return bool(same[0]["correct"]) if same else True
 
     def reply(body: dict[str, Any]) -> Reply:
         if mode == "off" or body.get("tools"):
@@ -284,7 +294,7 @@ def judge_policy(case: dict[str, Any], mode: str) -> Any:
         prompt = str(body["messages"][-1]["content"])
         verdicts = []
         for number, claim, passage in _ITEM.findall(prompt):
-            correct = truth.get(" ".join(claim.split()).replace("{title}", ""), True)
+            correct = is_correct(" ".join(claim.split()), passage)
             backed = correct if mode == "right" else not correct
             # right and adversarial quote the passage; wrong makes its evidence up, as a confused model does
             quote = " ".join(passage.split()[:8]) if mode != "wrong" else "the figures match the claim exactly"
@@ -292,6 +302,15 @@ def judge_policy(case: dict[str, Any], mode: str) -> Any:
         return text(json.dumps({"verdicts": verdicts}))
 
     return reply
+
+
+def _page_texts(lib: EvalLibrary, case: dict[str, Any]) -> dict[int, str]:
+    """The stored text of the pages a case cites (for the scripted judge to tell two cited pages apart)."""
+    from pageindex_desktop.core.store import Library
+
+    with Library(lib.home) as library:
+        wanted = {int(e["page"]) for e in case["expect"]}
+        return {p.page: p.text for p in library.pages(lib.docs[case["doc"]]["doc_id"], wanted)}
 
 
 def run_cases(cases: list[dict[str, Any]], lib: EvalLibrary, workers: int = DEFAULT_WORKERS,
@@ -305,7 +324,7 @@ def run_cases(cases: list[dict[str, Any]], lib: EvalLibrary, workers: int = DEFA
 
     def one(case: dict[str, Any]) -> CaseResult:
         fake = free.get()
-        fake.policy = judge_policy(case, judge)
+        fake.policy = judge_policy(case, judge, _page_texts(lib, case) if judge != "off" else None)
         try:
             return run_case(case, lib, fake, judge)
         finally:
