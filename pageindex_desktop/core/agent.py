@@ -26,9 +26,9 @@ from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 log = logging.getLogger(__name__)
 
 MAX_TURNS = Limits.max_turns
-READ_FIRST = ("You answered without reading the documents, so that answer cannot be shown. Call a tool first "
-              "(search_document with the key words, or get_document_structure and then get_page_content), then "
-              "answer from what it returns, citing [Document title, p. N].")
+READ_FIRST = ("You answered without reading the documents, so that answer cannot be shown. Call a tool now, "
+              'for example {{"name": "search_document", "arguments": {{"doc": "{doc}", "query": "<key words>"}}}}, '
+              "then answer from what it returns, citing [Document title, p. N].")
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
 
@@ -113,7 +113,8 @@ class Agent:
                     # Small local models answer from memory on their first turn; one reminder makes most of them
                     # read first. The reminder goes to the model only; the pane drops the unread answer.
                     nudged = True
-                    self.messages.append({"role": "user", "content": READ_FIRST})
+                    first = docs[0].doc_id if docs else "<doc id>"
+                    self.messages.append({"role": "user", "content": READ_FIRST.format(doc=first)})
                     yield TextDelta("", turn + 1)
                     continue
                 yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited,

@@ -64,6 +64,10 @@ def fail(code: str, message: str, options: list[str] | None = None) -> str:
     return json.dumps({"ok": False, "error": err}, ensure_ascii=False)
 
 
+GARBLED_TITLE = 70  # rapidfuzz WRatio from which a reference is taken as a mangled title of the one document
+GARBLED_ID = 80
+
+
 @dataclass
 class ToolBox:
     """Tools bound to one library connection and one scope (None = every document)."""
@@ -128,10 +132,25 @@ class ToolBox:
         return [d for d in self.library.documents() if self.scope is None or d.doc_id in self.scope]
 
     def resolve(self, ref: Any) -> DocumentRecord:
-        """A document in scope by id, id prefix, title or file name (small differences tolerated)."""
+        """A document in scope by id, id prefix, title or file name (small differences tolerated). With one
+        document in scope, a missing or garbled reference means that one (small models mangle ids and titles)."""
+        docs = self.in_scope()
+        if len(docs) == 1 and (not isinstance(ref, str) or not ref.strip() or _garbled(ref, docs[0])):
+            return docs[0]
         if not isinstance(ref, str) or not ref.strip():
             raise ToolError("INVALID_INPUT", "Give the document as a doc id or title.", self._names())
-        docs = self.in_scope()
+        found = self._match(ref, docs)
+        if found is not None:
+            return found
+        titles = {d.doc_id: d.title or d.file_name for d in docs}
+        best = process.extract(ref, titles, scorer=fuzz.WRatio, limit=3)
+        options = [f"{titles[key]} (doc id {key})" for _, score, key in best if score >= 40]
+        raise ToolError("NOT_FOUND", f"No document matches '{ref}' in this chat.", options or self._names())
+
+    def _match(self, ref: Any, docs: list[DocumentRecord]) -> DocumentRecord | None:
+        """The one document `ref` names, or None."""
+        if not isinstance(ref, str) or not ref.strip():
+            return None
         needle = ref.strip().casefold().removesuffix(".pdf")
         for test in (
             lambda d: d.doc_id == ref.strip(),
@@ -146,8 +165,7 @@ class ToolBox:
         best = process.extract(ref, titles, scorer=fuzz.WRatio, limit=3)
         if best and best[0][1] >= 90 and (len(best) == 1 or best[1][1] < best[0][1]):
             return next(d for d in docs if d.doc_id == best[0][2])
-        options = [f"{titles[key]} (doc id {key})" for _, score, key in best if score >= 40]
-        raise ToolError("NOT_FOUND", f"No document matches '{ref}' in this chat.", options or self._names())
+        return None
 
     def _names(self) -> list[str]:
         return [f"{d.title} (doc id {d.doc_id})" for d in self.in_scope()[:3]]
@@ -172,7 +190,7 @@ class ToolBox:
             steps.append(f"More documents: browse_documents(offset={offset + limit}, limit={limit}).")
         return ok({"total": len(docs), "offset": offset, "documents": shown}, steps)
 
-    def get_document(self, doc: str) -> str:
+    def get_document(self, doc: str | None = None) -> str:
         """One document's metadata: title, description, page count, outline source."""
         d = self.resolve(doc)
         result = {"doc_id": d.doc_id, "title": d.title, "file_name": d.file_name, "page_count": d.page_count,
@@ -180,7 +198,7 @@ class ToolBox:
                   "image_only_pages": d.image_only_pages}
         return ok(result, [f"Read its outline: get_document_structure(doc='{d.doc_id}')."])
 
-    def get_document_structure(self, doc: str, part: int = 1, node_id: str | None = None) -> str:
+    def get_document_structure(self, doc: str | None = None, part: int = 1, node_id: str | None = None) -> str:
         """The section tree, compact and budgeted; `node_id` expands one branch, `part` pages through wide trees."""
         d = self._ready(doc)
         roots = self.library.tree(d.doc_id)
@@ -206,8 +224,10 @@ class ToolBox:
             steps.append(f"Next part: get_document_structure(doc{again}, part={view.part + 1}).")
         return ok(result, steps)
 
-    def get_page_content(self, doc: str, pages: Any) -> str:
+    def get_page_content(self, doc: str | None = None, pages: Any = None) -> str:
         """Page text for specs like "5-7,12" under a character budget; says what was returned and what was not."""
+        if pages is None or (isinstance(pages, str) and not pages.strip()):
+            raise ToolError("INVALID_INPUT", "Give the pages to read in `pages`, e.g. '5-7,12'.", ["pages='1-3'"])
         d = self._ready(doc)
         spec = ",".join(str(p) for p in pages) if isinstance(pages, list) else str(pages)  # [5, 6] works too
         try:
@@ -261,6 +281,13 @@ class ToolBox:
         if not found:
             steps = ["Try other exact words or a figure, or read the outline: get_document_structure(doc=...)."]
         return ok({"query": query, "matched": mode if found else "nothing", "hits": found}, steps)
+
+
+def _garbled(ref: str, doc: DocumentRecord) -> bool:
+    """Whether `ref` is a mangled form of this document's title, file name or id (not another document's name)."""
+    names = [n for n in (doc.title, doc.file_name.removesuffix(".pdf")) if n]
+    return (any(fuzz.WRatio(ref, n, processor=str.casefold) >= GARBLED_TITLE for n in names)
+            or fuzz.ratio(ref.strip(), doc.doc_id) >= GARBLED_ID)
 
 
 def _usage(name: str) -> list[str]:

@@ -139,3 +139,13 @@ def test_a_section_with_hundreds_of_children_is_reached_part_by_part(library: Li
         parts = result["parts"]
         part += 1
     assert parts > 1 and {k.node_id for k in kids} <= seen  # every child reachable
+
+
+def test_with_one_document_in_scope_a_missing_or_mangled_reference_means_that_one(library: Library) -> None:
+    doc = annual_report(library)
+    box = ToolBox(library, scope=frozenset({doc}))
+    for ref in (None, "", "annual-report 2023", doc[:-1] + "x"):
+        arguments = {"pages": "12"} if ref is None else {"doc": ref, "pages": "12"}
+        out = call(box, "get_page_content", **arguments)
+        assert out["ok"] and out["result"]["doc_id"] == doc, ref
+    assert call(box, "get_page_content", doc="Quarterly memo", pages="1")["error"]["code"] == "NOT_FOUND"
