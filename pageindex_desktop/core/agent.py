@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from pageindex_desktop.core import compaction
 from pageindex_desktop.core.citations.verify import check_answer
 from pageindex_desktop.core.events import Event, Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
 from pageindex_desktop.core.llm import Cancelled, LLMClient
@@ -49,6 +50,7 @@ class Agent:
     model: str | None = None
     limits: Limits = field(default_factory=Limits)
     messages: list[dict[str, Any]] = field(default_factory=list)
+    _tool_records: list[compaction.ToolRecord] = field(default_factory=list, repr=False)
 
     def run(
         self, question: str, history: list[dict[str, Any]] | None = None, cancel: threading.Event | None = None
@@ -68,8 +70,10 @@ class Agent:
         limits = self.limits
         nudged = False
         question_deadline = time.monotonic() + limits.question_seconds
+        self._tool_records = []
         for turn in range(1, limits.max_turns + 1):
             current = _Turn()
+            compaction.compact(self.messages, self._tool_records)  # what later turns re-send, shortened
             used = totals[0] + totals[1]
             if used > limits.question_tokens:
                 yield failed(limits.budget_message(used), LimitReached(limits.budget_message(used)))
@@ -199,6 +203,7 @@ class Agent:
         content = self.toolbox.call(name, call["arguments"])
         yield ToolResult(call["id"], name, content.startswith('{"ok": true'), label, content)
         self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+        self._tool_records.append(compaction.record(len(self.messages) - 1, name, content))
 
 
 def _slot_index(current: _Turn, piece: Any) -> int:

@@ -59,8 +59,10 @@ def test_structure_then_pages_then_a_checked_answer(fake_openai: FakeOpenAI, lib
     assert all(r["stream"] and {t["function"]["name"] for t in r["tools"]} == offered for r in sent)
     system = sent[0]["messages"][0]["content"]
     assert "[Document title, p. N]" in system and "Annual Report 2023" in system
+    outline = [m for m in sent[1]["messages"] if m["role"] == "tool"][0]
+    assert "[0003] Income statement p11-14" in json.loads(outline["content"])["result"]["outline"]
     tool_msgs = [m for m in sent[2]["messages"] if m["role"] == "tool"]
-    assert "[0003] Income statement p11-14" in json.loads(tool_msgs[0]["content"])["result"]["outline"]
+    assert "compacted" in tool_msgs[0]["content"]  # the outline was used: the last turn re-sends a stub
     assert "Net income rose to $1,234 million" in tool_msgs[1]["content"]  # the page text reached the model
     assert sent[2]["messages"][-2]["tool_calls"][0]["function"]["name"] == "get_page_content"
 
@@ -235,3 +237,23 @@ def test_a_garbled_stream_is_a_clear_failure(fake_openai: FakeOpenAI, library: L
     assert isinstance(first[-1], Failed) and "broke off mid-stream" in first[-1].message
     second = run(make_agent(fake_openai.url, library))
     assert isinstance(second[-1], Failed) and type(second[-1].error).__name__ == "MalformedStream"
+
+
+def test_later_turns_resend_used_outlines_and_searches_as_stubs_but_pages_whole(fake_openai: FakeOpenAI,
+                                                                                library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(
+        tool("get_document_structure", {"doc": doc}),
+        tool("search_document", {"doc": doc, "query": "net income"}),
+        tool("get_page_content", {"doc": doc, "pages": "12"}),
+        text("Net income rose to $1,234 million in 2023 [Annual Report 2023, p. 12]."),
+    )
+    events = run(make_agent(fake_openai.url, library))
+    assert isinstance(events[-1], Finished) and events[-1].citations[0].verdict == "checked"
+    last = [m for m in fake_openai.chat_requests()[-1]["messages"] if m["role"] == "tool"]
+    outline, search, pages = (json.loads(m["content"]) for m in last)
+    assert outline == {"ok": True, "compacted": "shown earlier and used; call get_document_structure again to see it"}
+    assert search["compacted"].startswith("shown earlier and used")
+    assert "Net income rose to $1,234 million" in json.dumps(pages)  # page text is never shortened
+    second = [m for m in fake_openai.chat_requests()[1]["messages"] if m["role"] == "tool"]
+    assert "Financial results" in second[0]["content"]  # not yet used: sent whole
