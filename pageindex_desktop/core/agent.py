@@ -18,9 +18,10 @@ from pageindex_desktop.core.citations.verify import check_answer
 from pageindex_desktop.core.events import Event, Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
 from pageindex_desktop.core.llm import Cancelled, LLMClient
 from pageindex_desktop.core.limits import Limits
-from pageindex_desktop.core.llm_errors import LimitReached, MalformedStream, ModelError
+from pageindex_desktop.core.llm_errors import LimitReached, MalformedStream, ModelError, ToolsNotSupported
 from pageindex_desktop.core.prompts import MAX_LISTED, system_prompt
 from pageindex_desktop.core.tokens import count_tokens
+from pageindex_desktop.core.tool_protocol import prompt_messages
 from pageindex_desktop.core.tool_text import names_a_tool, parse_calls, shown_part
 from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 
@@ -146,8 +147,7 @@ class Agent:
         schemas = self.toolbox.schemas(listed)
         reported = False
         shown = 0  # how much of the turn's text was shown: a tool call written as text is held back
-        for chunk in self.client.stream(self.messages, schemas, self.model, cancel, deadline=deadline,
-                                        deadline_message=deadline_message, max_tokens=self.limits.answer_tokens):
+        for chunk in self._chunks(schemas, cancel, deadline, deadline_message):
             usage = getattr(chunk, "usage", None)
             if usage is not None:
                 reported = True
@@ -183,6 +183,21 @@ class Agent:
             totals[0] += prompt
             totals[1] += completion
             yield Usage(prompt, completion, totals[0], totals[1], estimated=True)
+
+    def _chunks(self, schemas: list[dict[str, Any]], cancel: threading.Event, deadline: float,
+                deadline_message: str) -> Iterator[Any]:
+        """The turn's stream: with native tools, or, once the endpoint refused them, with the tools described in
+        the prompt (tool_protocol.py; remembered on the client for the rest of the chat)."""
+        bounds: dict[str, Any] = {"deadline": deadline, "deadline_message": deadline_message,
+                                  "max_tokens": self.limits.answer_tokens}
+        if self.client.tools_mode == "native":
+            try:
+                yield from self.client.stream(self.messages, schemas, self.model, cancel, **bounds)
+                return
+            except ToolsNotSupported:
+                log.info("the endpoint refused native tools: describing them in the prompt instead")
+                self.client.tools_mode = "prompt"
+        yield from self.client.stream(prompt_messages(self.messages, schemas), None, self.model, cancel, **bounds)
 
     def _calls_from_text(self, current: _Turn, turn: int, offered: list[str]) -> None:
         """A turn that wrote its tool calls as text (small local models do) becomes a turn of tool calls."""

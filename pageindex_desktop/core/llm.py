@@ -107,6 +107,7 @@ class LLMClient:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     sleep: Callable[[float], Any] | None = None
     rng: random.Random = field(default_factory=random.Random)
+    tools_mode: str = "native"  # "prompt" once the endpoint refused the tools field (see tool_protocol.py)
 
     def __post_init__(self) -> None:
         self.client = openai.OpenAI(

@@ -90,7 +90,10 @@ def test_http_faults_end_in_one_sentence(fake_openai: FakeOpenAI, library: Libra
     assert events[-1].message.count(". ") == 0 and "Traceback" not in events[-1].message
     assert library_state(library) == before
     retried = kind == "ServerError"
-    assert len(fake_openai.chat_requests()) == (3 if retried else 1)
+    prompted = kind == "ToolsNotSupported"  # tried once more with the tools described in the prompt
+    assert len(fake_openai.chat_requests()) == (3 if retried else 2 if prompted else 1)
+    if prompted:
+        assert "tools" not in fake_openai.chat_requests()[1]
 
 
 def test_429_is_retried_with_backoff_then_reported(fake_openai: FakeOpenAI, library: Library) -> None:

@@ -128,3 +128,22 @@ def test_an_answer_from_memory_gets_one_reminder_to_read_first(fake_openai: Fake
     assert reminder["role"] == "user" and "without reading the documents" in reminder["content"]
     shown_last = [e for e in events if isinstance(e, TextDelta)][-1]
     assert shown_last.turn == 3  # the pane shows the final turn's text, not the unread answer
+
+
+def test_an_endpoint_that_refuses_tools_gets_them_described_in_the_prompt(fake_openai: FakeOpenAI,
+                                                                          library: Library) -> None:
+    from fake_openai import error
+
+    doc = annual_report(library)
+    fake_openai.script(error(400, "This model does not support tools."),
+                       text(f"<tool_call>{read_page_12(doc)}</tool_call>"), text(ANSWER))
+    client = LLMClient(Endpoint(fake_openai.url, "sk-test", "fake-chat", timeout=10), RetryPolicy(attempts=1))
+    events = list(Agent(client, ToolBox(library, frozenset({doc})), "fake-chat").run("What was net income?"))
+    last = events[-1]
+    assert isinstance(last, Finished) and last.answer == ANSWER and [c.verdict for c in last.citations] == ["checked"]
+    first, second, third = fake_openai.chat_requests()
+    assert "tools" in first and "tools" not in second and "tools" not in third
+    assert "<tool_call>" in second["messages"][0]["content"] and "get_page_content(doc, pages)" in \
+        second["messages"][0]["content"]
+    assert all(m["role"] != "tool" for m in third["messages"]) and third["messages"][-1]["role"] == "user"
+    assert client.tools_mode == "prompt"  # the rest of the chat does not pay the refusal again
