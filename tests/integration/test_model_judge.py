@@ -12,14 +12,8 @@ from typing import Any, Callable
 import pytest
 from fake_openai import FakeOpenAI, Reply, error, free_port, rough_tokens, text
 
-from pageindex_desktop.core.citations.model_judge import (
-    JudgeItem,
-    Judgement,
-    judge_claims,
-    make_batches,
-    parse_verdicts,
-    quote_in_passage,
-)
+from pageindex_desktop.core.citations.judge_reply import parse_verdicts, quote_in_passage
+from pageindex_desktop.core.citations.model_judge import JudgeItem, Judgement, judge_claims, make_batches
 from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy, TokenUsage
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tokens import count_tokens

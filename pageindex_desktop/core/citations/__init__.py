@@ -3,6 +3,6 @@
 The pieces live in one room: `parse` (what the model wrote), `resolve` (which document and page it means),
 `figures` and `polarity` (what a claim asserts), `passage` (the stretch of the page that is judged and
 highlighted), `rules` (the verdict), `verify` (all of it for one answer), `highlight` (where the passage is printed),
-`model_judge` and `second_opinion` (the optional second opinion of a model). Import from the modules: this
+`model_judge`, `judge_reply` and `second_opinion` (the optional second opinion of a model). Import from the modules: this
 package imports nothing, so the render process can use `highlight` without loading the store.
 """

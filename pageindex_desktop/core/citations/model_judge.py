@@ -3,7 +3,8 @@
 The rules (`rules`) give every citation a verdict from figures and words; a model can tell when a passage that
 shares the words still says the opposite. The judge is optional and advisory, so it is built to fail quietly:
 
-- One batched call per ~8 claims, JSON out, parsed leniently; nothing a model writes makes it raise.
+- One batched call per ~8 claims, JSON out, parsed leniently (judge_reply.py); nothing a model writes makes it
+  raise.
 - A verdict counts only with a quote that really is in the passage (after normalising the PDF text's ligatures,
   line-end hyphens, curly quotes and spacing), so a judge that invents evidence is ignored, not trusted.
 - Wall-clock bounded: the calls run on daemon threads and the caller stops waiting at the deadline; the judge's
@@ -19,13 +20,19 @@ import hashlib
 import json
 import logging
 import queue
-import re
 import threading
 import time
-import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from pageindex_desktop.core.citations.judge_reply import (
+    Verdict,
+    clean_text,
+    entry_number,
+    read_verdict,
+    parse_verdicts,
+    quote_in_passage,
+)
 from pageindex_desktop.core.llm import LLMClient, RetryPolicy, TokenUsage
 from pageindex_desktop.core.llm_errors import (
     ConnectionFailed,
@@ -50,9 +57,6 @@ PASSAGE_CHARS = 6000  # one passage never fills a small local model's context on
 WORKERS = 4
 TOKENS_PER_ITEM = 150  # reply budget per claim: a verdict and a quote of at most 30 words, with room to spare
 POLL = 0.05  # how often the waiting caller looks at its cancel event
-
-Verdict = Literal["supported", "contradicted", "not_stated"]
-
 
 @dataclass(frozen=True)
 class JudgeItem:
@@ -83,147 +87,10 @@ class JudgeReport:
     note: str = ""
 
 
-# ---- normalising PDF text, so a faithful quote matches however the page was extracted ----------------------
-
-_PUNCT = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-})
-_LINE_HYPHEN = re.compile(r"(?<=\w)[-\u00ad\u2010\u2011]\s*\n\s*(?=\w)")
-_ELLIPSIS = re.compile(r"\.\.\.+|\u2026")
-_TRIM = "\"' .,;:!?-()[]"
-
-
-def _clean(text: str, hyphen: str) -> str:
-    """NFKC (ligatures, full-width forms), straight quotes and dashes, line-end hyphens replaced by `hyphen`,
-    soft hyphens dropped."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _LINE_HYPHEN.sub(hyphen, text).replace("\u00ad", "")
-    return text.translate(_PUNCT)
-
-
-def _flat(text: str) -> str:
-    """Case and spacing do not matter for a quote."""
-    return " ".join(text.casefold().split())
-
-
-def _passage_forms(passage: str) -> set[str]:
-    """A line-end hyphen is either a broken word ("regula-\\ntory") or a real compound ("long-\\nterm"): accept both."""
-    return {_flat(_clean(passage, "")), _flat(_clean(passage, "-"))}
-
-
-def _quote_pieces(quote: str) -> list[str]:
-    """The stretches of a quote the model elided with '...', each trimmed of wrapping quotes and end punctuation."""
-    pieces = (_flat(_clean(piece, "")).strip(_TRIM) for piece in _ELLIPSIS.split(quote))
-    return [piece for piece in pieces if any(ch.isalnum() for ch in piece)]
-
-
-def _find_whole(text: str, piece: str, at: int) -> int:
-    """Where `piece` occurs from `at` on without cutting a word or number ("4.2%" is not in "14.2%"), or -1."""
-    found = text.find(piece, at)
-    while found >= 0:
-        end = found + len(piece)
-        cuts_start = found > 0 and text[found - 1].isalnum() and piece[0].isalnum()
-        cuts_end = end < len(text) and text[end].isalnum() and piece[-1].isalnum()
-        if not (cuts_start or cuts_end):
-            return found
-        found = text.find(piece, found + 1)
-    return -1
-
-
-def _in_order(pieces: list[str], text: str) -> bool:
-    at = 0
-    for piece in pieces:
-        found = _find_whole(text, piece, at)
-        if found < 0:
-            return False
-        at = found + len(piece)
-    return True
-
-
-def quote_in_passage(quote: str, passage: str) -> bool:
-    """Whether the quote's words occur in the passage, in order (a quote elided with '...' counts piece by piece)."""
-    pieces = _quote_pieces(quote)
-    return bool(pieces) and any(_in_order(pieces, form) for form in _passage_forms(passage))
-
-
-# ---- reading the reply leniently ---------------------------------------------------------------------------
-
-_FENCE = re.compile(r"```[a-zA-Z]*")
-_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_OBJECT = re.compile(r"\{[^{}]*\}")
-_LIST_KEYS = ("verdicts", "judgements", "judgments", "results", "claims", "items")
-_VERDICTS: dict[str, Verdict] = {
-    "supported": "supported", "supports": "supported", "support": "supported",
-    "contradicted": "contradicted", "contradicts": "contradicted", "contradiction": "contradicted",
-    "notstated": "not_stated", "notmentioned": "not_stated", "notfound": "not_stated",
-}
-
-
-def _load_json(text: str) -> Any:
-    """The outermost JSON object or list in the text (whichever opens first), or None."""
-    spans = [(text.find(o), text.rfind(c)) for o, c in (("{", "}"), ("[", "]"))]
-    for start, end in sorted(s for s in spans if 0 <= s[0] < s[1]):
-        try:
-            return json.loads(text[start : end + 1])
-        except ValueError:
-            continue
-    return None
-
-
-def _entries(data: Any) -> list[dict[str, Any]] | None:
-    """The verdict objects in a parsed reply: a bare list, {"verdicts": [...]}, one object, or {"1": {...}}."""
-    if isinstance(data, list):
-        return [d for d in data if isinstance(d, dict)]
-    if not isinstance(data, dict):
-        return None
-    for key in _LIST_KEYS:
-        if isinstance(data.get(key), list):
-            return [d for d in data[key] if isinstance(d, dict)]
-    if "verdict" in data:
-        return [data]
-    keyed = [{"id": k, **v} for k, v in data.items() if isinstance(v, dict)]
-    return keyed or None
-
-
-def _loose_objects(text: str) -> list[dict[str, Any]]:
-    """Verdict objects one by one, for a reply whose JSON is broken or cut off."""
-    found: list[dict[str, Any]] = []
-    for match in _OBJECT.finditer(text):
-        try:
-            data = json.loads(match.group(0))
-        except ValueError:
-            continue
-        if isinstance(data, dict) and "verdict" in data:
-            found.append(data)
-    return found
-
-
-def parse_verdicts(reply: str) -> list[dict[str, Any]]:
-    """The verdict objects in a model reply (fences, prose, thinking and broken JSON tolerated); [] for junk."""
-    text = _FENCE.sub("", _THINK.sub("", reply))
-    entries = _entries(_load_json(text))
-    return entries if entries else _loose_objects(text)
-
-
-def _verdict(value: Any) -> Verdict | None:
-    """'Supported', 'NOT STATED', 'not-stated' and 'not_stated' are one verdict."""
-    return _VERDICTS.get(re.sub(r"[^a-z]", "", str(value).lower())) if value is not None else None
-
-
-def _number(value: Any, position: int) -> int:
-    """The 1-based claim number an entry answers ("1", 1, "[1]"), or its place in the list when it gives none."""
-    if value is None:
-        return position
-    digits = re.search(r"\d+", str(value))
-    return int(digits.group(0)) if digits else -1
-
-
 def judgement_for(item: JudgeItem, verdict: Any, quote: Any) -> Judgement | None:
     """A valid judgement, or None: a verdict must be readable, and a supporting or contradicting one needs a quote
     that is in the passage. A 'not stated' verdict needs no quote (a bad one is blanked, the verdict kept)."""
-    checked = _verdict(verdict)
+    checked = read_verdict(verdict)
     text = quote.strip() if isinstance(quote, str) else ""
     if checked is None:
         return None
@@ -237,7 +104,7 @@ def judgement_for(item: JudgeItem, verdict: Any, quote: Any) -> Judgement | None
 
 def _prompt_passage(passage: str) -> str:
     """The passage as the model sees it: ligatures and broken words mended, on one line, capped."""
-    return " ".join(_clean(passage, "").split())[:PASSAGE_CHARS]
+    return " ".join(clean_text(passage, "").split())[:PASSAGE_CHARS]
 
 
 def _cache_key(model: str, item: JudgeItem) -> str:
@@ -423,14 +290,14 @@ def _read_batch(batch: _Batch, groups: dict[str, list[JudgeItem]], tally: _Tally
     if not entries:
         tally.unreadable += sum(len(groups[k]) for k in batch.keys)
         return {}
-    by_number = {_number(e.get("id"), n): e for n, e in enumerate(entries, start=1)}
+    by_number = {entry_number(e.get("id"), n): e for n, e in enumerate(entries, start=1)}
     valid: dict[str, Judgement] = {}
     for n, key in enumerate(batch.keys, start=1):
         entry = by_number.get(n)
         judgement = judgement_for(groups[key][0], entry.get("verdict"), entry.get("quote")) if entry else None
         if judgement is not None:
             valid[key] = judgement
-        elif entry is not None and _verdict(entry.get("verdict")) is not None:
+        elif entry is not None and read_verdict(entry.get("verdict")) is not None:
             tally.bad_quote += len(groups[key])
         else:
             tally.no_verdict += len(groups[key])
