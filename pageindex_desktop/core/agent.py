@@ -27,7 +27,7 @@ from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 
 log = logging.getLogger(__name__)
 
-MAX_TURNS = Limits.max_turns
+TOOL_NAMES = [str(t["function"]["name"]) for t in TOOL_SCHEMAS]  # every tool stays callable, listed or not
 READ_FIRST = ("You answered without reading the documents, so that answer cannot be shown. Call a tool now, "
               'for example {{"name": "search_document", "arguments": {{"doc": "{doc}", "query": "<key words>"}}}}, '
               "then answer from what it returns, citing [Document title, p. N].")
@@ -107,8 +107,8 @@ class Agent:
                 unknown = names_a_tool(answer)
                 if unknown:  # a call written as text to a tool the app does not have: never an answer
                     self.messages += [{"role": "assistant", "content": answer},
-                                      {"role": "user", "content": UNKNOWN_TOOL.format(name=unknown, tools=", ".join(
-                                          str(t["function"]["name"]) for t in TOOL_SCHEMAS))}]
+                                      {"role": "user", "content": UNKNOWN_TOOL.format(name=unknown,
+                                                                                 tools=", ".join(TOOL_NAMES))}]
                     yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
                     continue
                 self.messages.append({"role": "assistant", "content": answer})
@@ -173,7 +173,7 @@ class Agent:
                 if choice.finish_reason:
                     current.finish = choice.finish_reason
         if not current.calls and current.content:
-            self._calls_from_text(current, turn, [str(t["function"]["name"]) for t in TOOL_SCHEMAS])
+            self._calls_from_text(current, turn, TOOL_NAMES)
         if not current.calls and shown < len(current.content):
             yield TextDelta(current.content[shown:], turn)
         if not reported:  # a server without usage reports: count locally so the pane can still show tokens

@@ -61,8 +61,6 @@ def ask(
                 "answer": answer.answer,
                 **answer.citation_records(),
                 "tool_calls": answer.tool_calls,
-                "usage": {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens,
-                          "judge_prompt_tokens": answer.judge_prompt_tokens,
-                          "judge_completion_tokens": answer.judge_completion_tokens},
+                "usage": answer.usage_record(),
             }
     raise PageIndexError("The assistant ended without an answer.")

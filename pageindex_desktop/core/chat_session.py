@@ -65,7 +65,7 @@ class ChatSession:
         self._store("user", question)
         if self.client is None:
             found = search_finished(self.toolbox, question)
-            self._store("assistant", found.answer, found.tool_calls, found.citation_records(), _usage(found))
+            self._store("assistant", found.answer, found.tool_calls, found.citation_records(), found.usage_record())
             yield found
             return
         agent = Agent(self.client, self.toolbox, self.client.endpoint.model, self.limits)
@@ -74,13 +74,13 @@ class ChatSession:
                 if not event.grounded:  # answered from nothing it read: offer the pages that hold its words
                     event.search_results = search_finished(self.toolbox, question).citations
                 message = self._store("assistant", event.answer, event.tool_calls, event.citation_records(),
-                                      _usage(event))
+                                      event.usage_record())
                 yield event
                 judged = self._second_opinion(event, cancel)
                 if judged is not None:
                     if message is not None:
                         chats.update_citations(self.library, message, judged.answer.citation_records(),
-                                               _usage(judged.answer))
+                                               judged.answer.usage_record())
                     yield judged
                 self.history += [{"role": "user", "content": question},
                                  {"role": "assistant", "content": event.answer}]
@@ -114,9 +114,3 @@ class ChatSession:
         answer.judge_completion_tokens += report.completion_tokens
         answer.judge_note = report.note
         return Judged(answer)
-
-
-def _usage(answer: Finished) -> dict[str, Any]:
-    return {"prompt_tokens": answer.prompt_tokens, "completion_tokens": answer.completion_tokens,
-            "judge_prompt_tokens": answer.judge_prompt_tokens,
-            "judge_completion_tokens": answer.judge_completion_tokens}

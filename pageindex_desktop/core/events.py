@@ -67,6 +67,12 @@ class Finished:
     grounded: bool = True  # False: no page text or search hit reached the model before it answered
     search_results: list[Citation] = field(default_factory=list)  # offered instead when the answer is not grounded
 
+    def usage_record(self) -> dict[str, int]:
+        """The tokens spent, as the store keeps them and `ask --json` prints them (the judge's counted apart)."""
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "judge_prompt_tokens": self.judge_prompt_tokens,
+                "judge_completion_tokens": self.judge_completion_tokens}
+
     def citation_records(self) -> dict[str, Any]:
         """What the store keeps and `ask --json` prints of the citations: one shape for both."""
         return {"citations": [c.to_dict() for c in self.citations], "uncited": [u.to_dict() for u in self.uncited],

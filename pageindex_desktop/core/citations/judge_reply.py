@@ -9,30 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Any, Literal
+
+from pageindex_desktop.core.citations.text import normalise
 
 Verdict = Literal["supported", "contradicted", "not_stated"]
 
 
 # ---- normalising PDF text, so a faithful quote matches however the page was extracted ----------------------
 
-_PUNCT = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-})
-_LINE_HYPHEN = re.compile(r"(?<=\w)[-\u00ad\u2010\u2011]\s*\n\s*(?=\w)")
 _ELLIPSIS = re.compile(r"\.\.\.+|\u2026")
 _TRIM = "\"' .,;:!?-()[]"
-
-
-def clean_text(text: str, hyphen: str) -> str:
-    """NFKC (ligatures, full-width forms), straight quotes and dashes, line-end hyphens replaced by `hyphen`,
-    soft hyphens dropped."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _LINE_HYPHEN.sub(hyphen, text).replace("\u00ad", "")
-    return text.translate(_PUNCT)
 
 
 def _flat(text: str) -> str:
@@ -42,12 +29,12 @@ def _flat(text: str) -> str:
 
 def _passage_forms(passage: str) -> set[str]:
     """A line-end hyphen is either a broken word ("regula-\\ntory") or a real compound ("long-\\nterm"): accept both."""
-    return {_flat(clean_text(passage, "")), _flat(clean_text(passage, "-"))}
+    return {_flat(normalise(passage, "")), _flat(normalise(passage, "-"))}
 
 
 def _quote_pieces(quote: str) -> list[str]:
     """The stretches of a quote the model elided with '...', each trimmed of wrapping quotes and end punctuation."""
-    pieces = (_flat(clean_text(piece, "")).strip(_TRIM) for piece in _ELLIPSIS.split(quote))
+    pieces = (_flat(normalise(piece, "")).strip(_TRIM) for piece in _ELLIPSIS.split(quote))
     return [piece for piece in pieces if any(ch.isalnum() for ch in piece)]
 
 

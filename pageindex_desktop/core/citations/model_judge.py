@@ -27,12 +27,12 @@ from typing import Any
 
 from pageindex_desktop.core.citations.judge_reply import (
     Verdict,
-    clean_text,
     entry_number,
     read_verdict,
     parse_verdicts,
     quote_in_passage,
 )
+from pageindex_desktop.core.citations.text import normalise
 from pageindex_desktop.core.llm import LLMClient, RetryPolicy, TokenUsage
 from pageindex_desktop.core.llm_errors import (
     ConnectionFailed,
@@ -104,7 +104,7 @@ def judgement_for(item: JudgeItem, verdict: Any, quote: Any) -> Judgement | None
 
 def _prompt_passage(passage: str) -> str:
     """The passage as the model sees it: ligatures and broken words mended, on one line, capped."""
-    return " ".join(clean_text(passage, "").split())[:PASSAGE_CHARS]
+    return " ".join(normalise(passage, "").split())[:PASSAGE_CHARS]
 
 
 def _cache_key(model: str, item: JudgeItem) -> str:

@@ -98,8 +98,3 @@ def page_readings(token: str, labels: list[str], page_count: int) -> list[PageRe
         if label and label.casefold().strip() == wanted and all(r.page != page for r in out):
             out.append(PageReading(page, True))
     return out
-
-
-def is_label(token: str) -> bool:
-    """Whether a written page can only be a printed label (a roman numeral or an 'A-3' style label)."""
-    return not token.isdigit() and (bool(_ROMAN.match(token.casefold())) or "-" in token)

@@ -10,11 +10,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-_HYPHEN_BREAK = re.compile(r"(\w)[-\u00ad\u2010]\s*\n\s*(\w)")
-_SOFT_HYPHEN = re.compile("\u00ad")
+_LINE_HYPHEN = re.compile(r"(?<=\w)[-\u00ad\u2010\u2011]\s*\n\s*(?=\w)")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " "})
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"',
+                         "\u00bb": '"', "\u00a0": " "})
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 STEM = 5
 
@@ -38,14 +38,17 @@ ABBREVIATIONS = frozenset(
 )
 
 
-def fold(text: str) -> str:
-    """Text as the checker compares it: NFKC (ligatures), plain quotes and dashes, line-end hyphens re-joined,
-    case folded."""
+def normalise(text: str, hyphen: str = "") -> str:
+    """NFKC (ligatures, full-width forms), plain quotes and dashes, soft hyphens dropped, and a hyphen at a line
+    end replaced by `hyphen` ('' re-joins "regula-\\ntory"; '-' keeps a compound such as "long-\\nterm")."""
     text = unicodedata.normalize("NFKC", text)
-    text = _HYPHEN_BREAK.sub(r"\1\2", text)
-    text = _SOFT_HYPHEN.sub("", text)
-    text = _DASHES.sub("-", text).translate(_QUOTES)
-    return text.casefold()
+    text = _LINE_HYPHEN.sub(hyphen, text).replace("\u00ad", "")
+    return _DASHES.sub("-", text).translate(_QUOTES)
+
+
+def fold(text: str) -> str:
+    """Text as the checker compares it: `normalise`d with line-end hyphens re-joined, case folded."""
+    return normalise(text).casefold()
 
 
 def words(text: str) -> list[str]:
