@@ -196,7 +196,7 @@ class Agent:
                 return
             except ToolsNotSupported:
                 log.info("the endpoint refused native tools: describing them in the prompt instead")
-                self.client.tools_mode = "prompt"
+                self.client.use_prompt_tools()
         yield from self.client.stream(prompt_messages(self.messages, schemas), None, self.model, cancel, **bounds)
 
     def _calls_from_text(self, current: _Turn, turn: int, offered: list[str]) -> None:

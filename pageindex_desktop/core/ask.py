@@ -13,7 +13,8 @@ from pageindex_desktop.core.chat_session import ChatSession
 from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.core.events import Event, Failed, Finished, Judged
 from pageindex_desktop.core.limits import Limits
-from pageindex_desktop.core.llm import LLMClient, RetryPolicy
+from pageindex_desktop.core.endpoint_modes import client_for
+from pageindex_desktop.core.llm import RetryPolicy
 from pageindex_desktop.core.llm_errors import ModelError
 from pageindex_desktop.core.settings import ModelSettings, chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
@@ -43,7 +44,7 @@ def ask(
     endpoint = chat_endpoint(settings, library.home)
     if endpoint is None:
         return search_answer(ToolBox(library, frozenset(doc_ids) if doc_ids else None), question)
-    with LLMClient(endpoint, retry or RetryPolicy()) as client:
+    with client_for(endpoint, library.home, retry) as client:
         session = ChatSession(library, doc_ids, client, limits=limits or settings.limits(),
                               judge=settings.judge_citations, persist=False)
         answer: Finished | None = None

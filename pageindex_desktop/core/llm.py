@@ -108,6 +108,7 @@ class LLMClient:
     sleep: Callable[[float], Any] | None = None
     rng: random.Random = field(default_factory=random.Random)
     tools_mode: str = "native"  # "prompt" once the endpoint refused the tools field (see tool_protocol.py)
+    on_tools_mode: Callable[[str], Any] | None = None  # told when the mode changes (endpoint_modes.py keeps it)
 
     def __post_init__(self) -> None:
         self.client = openai.OpenAI(
@@ -126,6 +127,13 @@ class LLMClient:
         """A copy of this client whose requests time out after `seconds` (its own connection pool; close it)."""
         endpoint = replace(self.endpoint, timeout=max(0.1, seconds))
         return replace(self, endpoint=endpoint, retry=retry or self.retry)
+
+    def use_prompt_tools(self) -> None:
+        """The endpoint refused the tools field: describe tools in the prompt from now on, and say so once."""
+        if self.tools_mode != "prompt":
+            self.tools_mode = "prompt"
+            if self.on_tools_mode is not None:
+                self.on_tools_mode(self.tools_mode)
 
     def __enter__(self) -> "LLMClient":
         return self
@@ -179,6 +187,20 @@ class LLMClient:
         usage.add(response.usage)
         choice = response.choices[0] if response.choices else None
         return (choice.message.content or "") if choice else "", usage
+
+    def tool_reply(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], max_tokens: int | None = None,
+    ) -> tuple[str, list[str]]:
+        """One non-streamed completion offering `tools`: its text and the names of the tools it called."""
+        name = self.endpoint.model
+        extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
+        response = self._call(lambda: self.client.chat.completions.create(
+            model=name, messages=cast(Any, messages), tools=cast(Any, tools), **extra), None, name)
+        choice = response.choices[0] if response.choices else None
+        if choice is None:
+            return "", []
+        calls = [c.function.name for c in (choice.message.tool_calls or []) if getattr(c, "function", None)]
+        return choice.message.content or "", calls
 
     def stream(
         self,

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pageindex_desktop.config import library_home
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy, check_connection
+from pageindex_desktop.core.endpoint_modes import ConnectionReport, connection_report
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.settings import PRESETS, ModelSettings, get_api_key, load_settings, save_settings, set_api_key
 from pageindex_desktop.ui.assistant import tasks
 from pageindex_desktop.ui.assistant._qt import (
@@ -372,22 +373,27 @@ class SettingsDialog(QDialog):
         make = self._endpoint_maker()
         self.test_button.setEnabled(False)
         self._say("Testing…")
-        tasks.run_task(lambda: with_client(make, check_connection),
-                       lambda models: self._tested(url, model, models), self._test_failed, self, "testConnection")
+        home = self.home
+        tasks.run_task(lambda: with_client(make, lambda client: connection_report(client, home)),
+                       lambda report: self._tested(url, model, report), self._test_failed, self, "testConnection")
 
-    def _tested(self, url: str, model: str, models: list[str]) -> None:
+    def _tested(self, url: str, model: str, report: ConnectionReport) -> None:
         self.test_button.setEnabled(True)
         host = url.split("://", 1)[-1].split("/", 1)[0]
-        if not models:
-            self._say(f"Connected to {host}: the model {model} answered.")
-            return
-        self._fill_models(models)
+        models = report.models
+        if models:
+            self._fill_models(models)
         count = f"{len(models)} model{'s' if len(models) != 1 else ''}"
-        if model and model not in models:
+        if models and model and model not in models:
             self._say(f"Connected to {host} ({count}), but it does not list the chat model "
-                                f"{model}; pick one from the list.")
+                      f"{model}; pick one from the list.")
+            return
+        reached = f"Connected to {host}: it offers {count}." if models else \
+            f"Connected to {host}: the model {model} answered."
+        if report.tools is not None:
+            self._say(f"{reached} {model} {report.tools.sentence()}.")
         else:
-            self._say(f"Connected to {host}: it offers {count}.")
+            self._say(f"{reached} How it takes tools is not known yet: {report.tools_unknown}")
 
     def _test_failed(self, text: str) -> None:
         self.test_button.setEnabled(True)

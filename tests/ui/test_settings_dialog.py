@@ -17,7 +17,9 @@ from pageindex_desktop.core.settings import KEYRING_SERVICE, ModelSettings, load
 from pageindex_desktop.ui.assistant import tasks
 from pageindex_desktop.ui.settings_dialog import SettingsDialog
 from pageindex_desktop.ui.qt import Qt
-from tests.integration.fake_openai import FakeOpenAI, error, free_port, text
+from pageindex_desktop.core.endpoint_modes import ToolSupport, remembered
+from pageindex_desktop.core.llm import Endpoint
+from tests.integration.fake_openai import FakeOpenAI, error, free_port, text, tool
 
 TIMEOUT = 15_000
 SECRET = "sk-test-very-secret-123"
@@ -61,10 +63,14 @@ def test_model_list_and_test_connection_against_the_server(home: Path, fake: Fak
     box = dialog.chat_model
     qtbot.waitUntil(lambda: box.count() == 2, timeout=TIMEOUT)  # filled from GET /models when the dialog opened
     assert [box.itemText(i) for i in range(2)] == ["fake-chat", "fake-index"] and box.currentText() == "fake-chat"
+    fake.script(tool("get_current_page", {}))  # the probe of how the chat model takes tools
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     assert not dialog.test_button.isEnabled()  # the call runs on a task; the dialog stays live
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert dialog.result.text() == f"Connected to {fake.url.split('//')[1].split('/')[0]}: it offers 2 models."
+    assert dialog.result.text() == (f"Connected to {fake.url.split('//')[1].split('/')[0]}: it offers 2 models. "
+                                    "fake-chat calls tools through the API.")
+    assert "tools" in fake.chat_requests()[-1] and remembered(home, Endpoint(fake.url, "", "fake-chat")) == \
+        ToolSupport("native", "native")
     box.setEditText("no-such-model")
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
@@ -79,10 +85,17 @@ def test_test_connection_failures_are_sentences(home: Path, fake: FakeOpenAI, qt
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
     assert dialog.result.text() == f"The endpoint {fake.url} refused the API key (401); check the key in Model settings."
-    fake.script(text("pong"))
+    fake.script(text("pong"), error(400, "This model does not support tools"))
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert "the model fake-chat answered" in dialog.result.text()
+    assert dialog.result.text() == ("Connected to " + fake.url.split("//")[1].split("/")[0] + ": the model fake-chat "
+                                    "answered. fake-chat refuses the tools field, so the assistant describes its "
+                                    "tools in the prompt.")
+    assert remembered(home, Endpoint(fake.url, "", "fake-chat")) == ToolSupport("prompt", "refused")
+    fake.script(text("pong"), error(500, "overloaded"))
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
+    assert "How it takes tools is not known yet: The model server had an internal error" in dialog.result.text()
     dialog.url.setText(f"http://127.0.0.1:{free_port()}/v1")
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)

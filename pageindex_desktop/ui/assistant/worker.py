@@ -19,6 +19,7 @@ from pageindex_desktop.core import chats
 from pageindex_desktop.core.chat_session import ChatSession
 from pageindex_desktop.core.events import Failed, Finished, Judged, TextDelta, ToolCallStarted, ToolResult, Usage
 from pageindex_desktop.core.limits import Limits
+from pageindex_desktop.core.endpoint_modes import client_for
 from pageindex_desktop.core.llm import Endpoint, LLMClient
 from pageindex_desktop.core.settings import chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
@@ -140,7 +141,7 @@ class AssistantWorker(QThread):
             settings = load_settings(self.home)
             self._judge, self._limits = settings.judge_citations, settings.limits()
             self._endpoint = chat_endpoint(settings, self.home)
-            client = LLMClient(self._endpoint) if self._endpoint else None
+            client = client_for(self._endpoint, library.home) if self._endpoint else None
             for session in self._sessions.values():
                 if session.client is not client:
                     close_client(session.client)
@@ -159,7 +160,7 @@ class AssistantWorker(QThread):
     def _session(self, library: Library) -> ChatSession:
         key = chats.scope_key(self._scope)
         if key not in self._sessions:
-            client = LLMClient(self._endpoint) if self._endpoint else None
+            client = client_for(self._endpoint, library.home) if self._endpoint else None
             self._sessions[key] = ChatSession(library, self._scope or None, client, limits=self._limits,
                                               judge=self._judge)
         return self._sessions[key]
