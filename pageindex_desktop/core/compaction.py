@@ -1,7 +1,7 @@
 """Earlier turns' bulky tool results, shortened in what later turns re-send.
 
 Every model turn re-sends the whole conversation. An outline the model has already acted on (it went on to read
-pages of that document) or one a later outline of the same document superseded, and search results whose pages it
+pages of that document or search it) or one a later outline of the same document superseded, and search results whose pages it
 then read, are replaced by a one-line stub that says how to see them again. Page text is never shortened: the
 answer is written from it. What the model was shown stays recorded in the ToolBox, so the citation check is not
 affected.
@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 STUB = "shown earlier and used; call {tool} again to see it"
+# After an outline, reading pages, opening another part of it or searching the same document all mean the model
+# acted on what it saw: the outline is not re-sent whole.
+ACTED_ON_OUTLINE = ("get_page_content", "get_document_structure", "search_document")
 
 
 @dataclass
@@ -53,7 +56,7 @@ def compact(messages: list[dict[str, Any]], records: list[ToolRecord]) -> int:
     for position, old in enumerate(records):
         later = records[position + 1 :]
         if old.name == "get_document_structure":
-            used = any(r.doc == old.doc and r.name in ("get_page_content", "get_document_structure") for r in later)
+            used = any(r.doc == old.doc and r.name in ACTED_ON_OUTLINE for r in later)
         elif old.name == "search_document":
             used = any(r.name == "get_page_content" and r.doc == old.doc and r.pages & old.pages for r in later)
         else:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pageindex_desktop.core.citations.parse import Citation
 from pageindex_desktop.core.events import Finished
-from pageindex_desktop.core.tools import ToolBox
+from pageindex_desktop.core.tools import ToolBox, ToolError
 
 SEARCH_REASON = "search result (no model configured)"
 NO_MODEL_NOTE = (
@@ -26,8 +25,10 @@ def search_answer(toolbox: ToolBox, question: str) -> dict[str, Any]:
 def search_finished(toolbox: ToolBox, question: str) -> Finished:
     """The no-model answer: pages that contain the question's terms, as page links labelled search results."""
     arguments = {"query": question}
-    envelope = json.loads(toolbox.call("search_document", json.dumps(arguments)))
-    hits = envelope.get("result", {}).get("hits", []) if envelope.get("ok") else []
+    try:
+        hits = toolbox.search_hits(question) if question.strip() else []
+    except ToolError:
+        hits = []
     if not hits:
         answer = NO_MODEL_NOTE + "\nNo page contains those words."
     else:

@@ -265,22 +265,39 @@ class ToolBox:
             steps.append(f"The document has {d.page_count} pages; pages beyond that were skipped.")
         return ok(result, steps)
 
+    def search_hits(self, query: str, doc: str | None = None) -> list[dict[str, Any]]:
+        """Search hits (doc_id, title, page, snippet) over one document or all in scope; nothing is recorded as
+        shown to the model (the no-model answer and the ungrounded banner use this directly)."""
+        docs = [self._ready(doc)] if doc and str(doc).strip() not in ("*", "all") else self.in_scope()
+        titles = {d.doc_id: d.title for d in docs}
+        hits = self.library.search(query, list(titles), limit=SEARCH_LIMIT)
+        return [{"doc_id": h.doc_id, "title": titles.get(h.doc_id, ""), "page": h.page,
+                 "snippet": " ".join(h.snippet.split()), "matched_all": h.matched_all} for h in hits]
+
     def search_document(self, doc: str | None = None, query: str = "") -> str:
-        """Exact-term search over page text (one document, or all in scope when doc is omitted), with snippets."""
+        """Exact-term search over page text (one document, or all in scope when doc is omitted), with snippets.
+
+        The document's id and title are said once, not on every hit: search results are among the bulkiest
+        things a turn sends."""
         if not isinstance(query, str) or not query.strip():
             raise ToolError("INVALID_INPUT", "Give the exact words or figures to look for in `query`.", [])
-        docs = [self._ready(doc)] if doc and str(doc).strip() not in ("*", "all") else self.in_scope()
-        ids = [d.doc_id for d in docs]
-        hits = self.library.search(query, ids, limit=SEARCH_LIMIT)
-        mode = "all terms" if hits and hits[0].matched_all else "some of the terms"
-        titles = {d.doc_id: d.title for d in docs}
-        found = [{"doc_id": h.doc_id, "title": titles.get(h.doc_id, ""), "page": h.page,
-                  "snippet": " ".join(h.snippet.split())} for h in hits]
-        self.hits_returned += len(found)
-        steps = ["Read a matching page before citing it: get_page_content(doc=<doc_id>, pages='N')."]
-        if not found:
+        hits = self.search_hits(query, doc)
+        self.hits_returned += len(hits)
+        result: dict[str, Any] = {"query": query}
+        if not hits:
+            result["matched"] = "nothing"
             steps = ["Try other exact words or a figure, or read the outline: get_document_structure(doc=...)."]
-        return ok({"query": query, "matched": mode if found else "nothing", "hits": found}, steps)
+            return ok({**result, "hits": []}, steps)
+        result["matched"] = "all terms" if hits[0]["matched_all"] else "some of the terms"
+        documents = {h["doc_id"]: h["title"] for h in hits}
+        if len(documents) == 1:
+            result.update(doc_id=hits[0]["doc_id"], title=hits[0]["title"])
+            result["hits"] = [{"page": h["page"], "snippet": h["snippet"]} for h in hits]
+        else:
+            result["documents"] = documents
+            result["hits"] = [{"doc_id": h["doc_id"], "page": h["page"], "snippet": h["snippet"]} for h in hits]
+        steps = ["Read a matching page before citing it: get_page_content(doc=<doc_id>, pages='N')."]
+        return ok(result, steps)
 
 
 def _garbled(ref: str, doc: DocumentRecord) -> bool:

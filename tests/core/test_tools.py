@@ -105,6 +105,21 @@ def test_search_finds_exact_figures_with_snippets_and_falls_back_to_some_terms(l
     assert box.returned == set()  # snippets are not pages read
 
 
+def test_search_names_the_document_once_not_on_every_hit(library: Library) -> None:
+    report = annual_report(library)
+    other = add_document(library, "Board minutes", ["net income was discussed"], [Node("0001", "Minutes", 1, 1, 1)])
+    box = ToolBox(library)
+    one = call(box, "search_document", doc=report, query="net income")["result"]
+    assert one["doc_id"] == report and one["title"] == "Annual Report 2023"
+    assert one["hits"] and all(set(h) == {"page", "snippet"} for h in one["hits"])
+    both = call(box, "search_document", query="net income")["result"]
+    assert both["documents"] == {report: "Annual Report 2023", other: "Board minutes"}
+    assert {h["doc_id"] for h in both["hits"]} == {report, other} and all("title" not in h for h in both["hits"])
+    assert box.hits_returned == len(one["hits"]) + len(both["hits"])
+    box.search_hits("net income")  # the no-model answer's search is not something the model was shown
+    assert box.hits_returned == len(one["hits"]) + len(both["hits"])
+
+
 def test_page_text_is_reflowed_without_changing_a_word() -> None:
     from pageindex_desktop.core.tools import reflow
 

@@ -260,3 +260,5 @@ def test_later_turns_resend_used_outlines_and_searches_as_stubs_but_pages_whole(
     assert "Net income rose to $1,234 million" in json.dumps(pages)  # page text is never shortened
     second = [m for m in fake_openai.chat_requests()[1]["messages"] if m["role"] == "tool"]
     assert "Financial results" in second[0]["content"]  # not yet used: sent whole
+    third = [json.loads(m["content"]) for m in fake_openai.chat_requests()[2]["messages"] if m["role"] == "tool"]
+    assert "compacted" in third[0] and third[1]["result"]["hits"]  # it searched after the outline: acted on it
