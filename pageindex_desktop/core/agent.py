@@ -22,17 +22,19 @@ from pageindex_desktop.core.llm_errors import LimitReached, MalformedStream, Mod
 from pageindex_desktop.core.prompts import MAX_LISTED, system_prompt
 from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.core.tool_protocol import prompt_messages
-from pageindex_desktop.core.tool_text import names_a_tool, parse_calls, shown_part
+from pageindex_desktop.core.search_query import plan
+from pageindex_desktop.core.tool_text import names_a_tool, opens_with_call_tag, parse_calls, shown_part
 from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 
 log = logging.getLogger(__name__)
 
 TOOL_NAMES = [str(t["function"]["name"]) for t in TOOL_SCHEMAS]  # every tool stays callable, listed or not
 READ_FIRST = ("You answered without reading the documents, so that answer cannot be shown. Call a tool now, "
-              'for example {{"name": "search_document", "arguments": {{"doc": "{doc}", "query": "<key words>"}}}}, '
-              "then answer from what it returns, citing [Document title, p. N].")
+              "for example {call}, then answer from what it returns, citing [Document title, p. N].")
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
+UNREADABLE_CALL = ("That tool call could not be read. Write it as one JSON object, for example {call}, or answer in "
+                   "plain text with citations.")
 
 
 @dataclass
@@ -105,21 +107,23 @@ class Agent:
                     return
                 answer = current.content.strip()
                 unknown = names_a_tool(answer)
-                if unknown:  # a call written as text to a tool the app does not have: never an answer
-                    self.messages += [{"role": "assistant", "content": answer},
-                                      {"role": "user", "content": UNKNOWN_TOOL.format(name=unknown,
-                                                                                 tools=", ".join(TOOL_NAMES))}]
+                if unknown or opens_with_call_tag(answer):
+                    # A call written as text to a tool the app does not have, or one that could not be read
+                    # (`<tools></tools>`): never an answer. The model is told what to do instead.
+                    reply = UNKNOWN_TOOL.format(name=unknown, tools=", ".join(TOOL_NAMES)) if unknown else \
+                        UNREADABLE_CALL.format(call=example_call(docs, question))
+                    self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": reply}]
                     yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
                     continue
                 self.messages.append({"role": "assistant", "content": answer})
                 check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
-                claims = bool(check.citations or check.uncited)
-                if claims and not self.toolbox.has_read() and not nudged and turn < limits.max_turns:
-                    # Small local models answer from memory on their first turn; one reminder makes most of them
-                    # read first. The reminder goes to the model only; the pane drops the unread answer.
+                if docs and not self.toolbox.has_read() and not nudged and turn < limits.max_turns:
+                    # Small local models answer from memory, or with "No response.", on their first turn; one
+                    # reminder makes most of them read first. Any answer counts, with claims or not: a question in
+                    # a chat that has read nothing yet is about the documents. The reminder goes to the model only;
+                    # the pane drops the unread answer.
                     nudged = True
-                    first = docs[0].doc_id if docs else "<doc id>"
-                    self.messages.append({"role": "user", "content": READ_FIRST.format(doc=first)})
+                    self.messages.append({"role": "user", "content": READ_FIRST.format(call=example_call(docs, question))})
                     yield TextDelta("", turn + 1)
                     continue
                 yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited,
@@ -219,6 +223,15 @@ class Agent:
         yield ToolResult(call["id"], name, content.startswith('{"ok": true'), label, content)
         self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
         self._tool_records.append(compaction.record(len(self.messages) - 1, name, content))
+
+
+def example_call(docs: list[Any], question: str) -> str:
+    """A search call the model can copy as it stands: the first document in scope and the question's own content
+    words (a placeholder such as "<key words>" made small models ask the user for key words)."""
+    terms = plan(question)
+    query = " ".join([*terms.phrases, *terms.words, *terms.symbols][:8]) or question.strip()[:80]
+    arguments = {"doc": docs[0].doc_id, "query": query} if docs else {"query": query}
+    return json.dumps({"name": "search_document", "arguments": arguments}, ensure_ascii=False)
 
 
 def _slot_index(current: _Turn, piece: Any) -> int:

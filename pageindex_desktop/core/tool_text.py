@@ -99,13 +99,44 @@ def _objects(blob: str) -> list[Any]:
 
 
 def _undoubled(blob: str) -> list[str]:
-    """The blob, then with doubled outer braces peeled ('{{…}}' → '{…}'), then with every brace pair undone."""
+    """The blob, then with doubled outer braces peeled ('{{…}}' → '{…}'), then with every brace pair undone, then
+    with its braces balanced (small models double only the opening brace, or drop the last closing one)."""
     variants = [blob]
     while blob.startswith("{{") and blob.endswith("}}"):
         blob = blob[1:-1]
         variants.append(blob)
     variants.append(variants[0].replace("{{", "{").replace("}}", "}"))
+    missing = _depth(variants[0])
+    if missing > 0:
+        variants += [variants[0][missing:], variants[0] + "}" * missing]
+    elif missing < 0:
+        variants += [variants[0][:missing]]
     return variants
+
+
+def _depth(blob: str) -> int:
+    """Opening braces minus closing ones, outside strings."""
+    depth, quoted, escaped = 0, False, False
+    for char in blob:
+        if quoted:
+            escaped = char == "\\" and not escaped
+            if char == '"' and not escaped:
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+    return depth
+
+
+_CALL_TAG = re.compile(r"^\s*(?:<(?:tool_call|tools|toolcall|function_call)\b|<function=|\[TOOL_CALLS\])", re.I)
+
+
+def opens_with_call_tag(text: str) -> bool:
+    """Whether the text starts as a tool call (a call tag), readable or not: such text is never an answer."""
+    return bool(_CALL_TAG.match(text))
 
 
 def _top_level(blob: str) -> list[str]:

@@ -37,12 +37,16 @@ def read_page_12(doc: str) -> str:
     "{{{call}}}",  # doubled braces
     "<tools>{call}</tools>",
     "[TOOL_CALLS] [{call}]",  # Mistral
+    "<tools>\n{{CALL_BODY\n</tools>\nThe answer is on page 12.",  # only the opening brace doubled, text after it
+    "CALL_UNCLOSED",  # the last closing brace dropped
 ])
 def test_tool_calls_written_as_text_are_run_and_never_shown_as_the_answer(
     fake_openai: FakeOpenAI, library: Library, written: str
 ) -> None:
     doc = annual_report(library)
-    fake_openai.script(text(written.replace("{call}", read_page_12(doc))), text(ANSWER))
+    call = read_page_12(doc)
+    written = written.replace("{call}", call).replace("{CALL_BODY", "{" + call).replace("CALL_UNCLOSED", call[:-1])
+    fake_openai.script(text(written), text(ANSWER))
     events, last = run(fake_openai, library, doc)
     assert isinstance(last, Finished), last
     assert last.answer == ANSWER and [c.verdict for c in last.citations] == ["checked"]
@@ -72,9 +76,21 @@ def test_a_text_call_to_a_tool_the_app_lacks_is_answered_not_shown(fake_openai: 
     assert told["role"] == "user" and "no tool called calculator" in told["content"]
 
 
+def test_an_unreadable_call_tag_is_never_the_answer_and_the_model_gets_a_call_to_copy(fake_openai: FakeOpenAI,
+                                                                                      library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text("<tools></tools>"), tool("get_page_content", {"doc": doc, "pages": "12"}), text(ANSWER))
+    _, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER
+    told = fake_openai.chat_requests()[1]["messages"][-1]["content"]
+    assert "could not be read" in told
+    assert f'{{"name": "search_document", "arguments": {{"doc": "{doc}", "query": "net income"}}}}' in told
+
+
 def test_an_answer_that_merely_contains_json_is_still_an_answer(fake_openai: FakeOpenAI, library: Library) -> None:
     doc = annual_report(library)
-    fake_openai.script(text('The record reads {"name": "Annual Report 2023"}.'))
+    fake_openai.script(tool("get_page_content", {"doc": doc, "pages": "1"}),
+                       text('The record reads {"name": "Annual Report 2023"}.'))
     _, last = run(fake_openai, library, doc)
     assert isinstance(last, Finished) and "Annual Report 2023" in last.answer
 
@@ -126,8 +142,18 @@ def test_an_answer_from_memory_gets_one_reminder_to_read_first(fake_openai: Fake
     assert [c.verdict for c in last.citations] == ["checked"]
     reminder = fake_openai.chat_requests()[1]["messages"][-1]
     assert reminder["role"] == "user" and "without reading the documents" in reminder["content"]
+    assert f'"doc": "{doc}", "query": "net income"' in reminder["content"]  # a call to copy, no placeholder
     shown_last = [e for e in events if isinstance(e, TextDelta)][-1]
     assert shown_last.turn == 3  # the pane shows the final turn's text, not the unread answer
+
+
+def test_a_non_answer_before_reading_gets_the_reminder_too_but_only_once(fake_openai: FakeOpenAI,
+                                                                          library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(text("No response."), text("No response."))  # small models say this from memory, too
+    _, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == "No response." and not last.grounded
+    assert len(fake_openai.chat_requests()) == 2
 
 
 def test_an_endpoint_that_refuses_tools_gets_them_described_in_the_prompt(fake_openai: FakeOpenAI,

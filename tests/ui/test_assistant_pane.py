@@ -198,7 +198,7 @@ def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
     assert time.monotonic() - started < 1.0
     assert "Stopped." in pane.browser.toPlainText() and pane.ask_button.isEnabled()
-    fake.script(text("Still here " * 30, chunk_delay=0.05))
+    fake.script(*[text("Still here " * 30, chunk_delay=0.05)] * 2)  # the second after the reminder to read first
     pane.ask("Another slow one")
     qtbot.waitUntil(lambda: "Still here" in pane.browser.toPlainText(), timeout=TIMEOUT)
     pane.set_scope([doc])  # a selection change does not cut the running answer short...
