@@ -72,6 +72,29 @@ def test_junk_outlines_are_ignored(tmp_path: Path, toc: list[list[int | str]], r
     assert bookmark_headings(doc) is None
 
 
+def test_a_reference_whose_entries_repeat_the_same_subheadings_is_kept(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = []
+    for page, name in enumerate(CHAPTERS[:5], start=1):  # each function: Summary, Parameters, Returns
+        toc += [[1, f"{page} {name}", page], [2, "Summary", page], [2, "Parameters", page], [2, "Returns", page]]
+    check = check_bookmarks(_doc(tmp_path, toc))
+    assert check.junk == "" and len(check.headings) == 20
+
+
+def test_a_broken_child_link_never_moves_its_sound_parent(tmp_path: Path) -> None:
+    from pageindex_desktop.core.outline.assemble import assemble
+
+    toc: list[list[int | str]] = [[1, f"{i + 1} {name}", i + 1] for i, name in enumerate(CHAPTERS)]
+    toc[3:4] = [[1, "4 Findings", 4], [2, "Early results", 1], [2, "Late results", 6]]  # both links broken
+    doc = _doc(tmp_path, toc)
+    check = check_bookmarks(doc)
+    placed = {h.title: h.page for h in check.headings}
+    assert placed["Early results"] == 4 and placed["Late results"] == 4 and placed["4 Findings"] == 4
+    roots = assemble(check.headings, doc)
+    findings = next(n for n in roots if n.title == "4 Findings")
+    assert (findings.start_page, findings.end_page) == (4, 4)
+    assert [(n.title, n.start_page) for n in roots][:3] == [("1 Overview", 1), ("2 Methods", 2), ("3 Field Work", 3)]
+
+
 def test_entries_without_a_page(tmp_path: Path) -> None:
     doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
     # pymupdf cannot write a target-less entry, so edit the extracted outline as a file would carry it

@@ -2,7 +2,8 @@
 
 Bookmarks are the authors' own tree, so a usable outline is kept whole: entries whose title is not printed near
 their target stay in the tree (unverified) rather than being dropped, and only an outline that is junk as a
-whole (too short, generic "Page N" or file-name titles, mostly duplicates, no usable targets) is ignored.
+whole (too short, generic "Page N" or file-name titles, mostly duplicates, no usable targets) is ignored. A
+child whose link points outside its sound parent is placed inside it, so one broken entry never moves a chapter.
 """
 
 from __future__ import annotations
@@ -47,8 +48,7 @@ def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
     generic = sum(1 for _, title, _ in entries if _GENERIC.match(title))
     if generic * 2 > len(entries):
         return "mostly generic titles (Page N, numbers, file names)"
-    distinct = {normalize(title, strip_numbering=False) for _, title, _ in entries}
-    if len(distinct) * 2 <= len(entries):
+    if len(set(_paths(entries))) * 2 <= len(entries):
         return "mostly duplicate titles"
     targets = [page for _, _, page in entries if 1 <= page <= page_count]
     if len(targets) * 2 < len(entries):
@@ -56,6 +56,19 @@ def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
     if page_count >= 10 and len(set(targets)) == 1:
         return "every entry points to the same page"
     return ""
+
+
+def _paths(entries: list[tuple[int, str, int]]) -> list[tuple[str, ...]]:
+    """Each entry's title with its ancestors' titles: "Returns" under every function of a reference manual is
+    not a duplicate, "Section" ten times over at one level is."""
+    stack: list[tuple[int, str]] = []
+    paths = []
+    for level, title, _ in entries:
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, normalize(title, strip_numbering=False)))
+        paths.append(tuple(t for _, t in stack))
+    return paths
 
 
 def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[tuple[int, str, int]]:
@@ -121,7 +134,33 @@ def check_bookmarks(doc: ExtractedDocument) -> BookmarkCheck:
             found = is_printed(title, doc.pages[page - 2])
         check.headings.append(Heading(title=title, level=level, page=page, y=y))
         check.found.append(found)
+    _keep_children_inside(check)
     return check
+
+
+def _keep_children_inside(check: BookmarkCheck) -> None:
+    """A child whose target lies outside its parent's pages (before the parent, or past the next entry at the
+    parent's level) is a broken link. When the parent's title is printed where it points, the parent is sound: the
+    child moves to its previous sibling's page (or the parent's) instead of stretching the parent over pages that
+    are not its own (a chapter on page 30 pulled back to page 1, a package of 50 pages spread over 2,000)."""
+    headings = check.headings
+    for index, heading in enumerate(headings):
+        parent = next((i for i in range(index - 1, -1, -1) if headings[i].level < heading.level), None)
+        if parent is None or not check.found[parent]:
+            continue
+        start = headings[parent].page
+        # the next entry at the parent's level ends it, unless that entry points back before the parent (then it
+        # is the stray one, and the following one decides)
+        end = next((h.page for h in headings[index + 1:] if h.level <= headings[parent].level and h.page >= start),
+                   None)
+        if start <= heading.page and (end is None or heading.page <= end):
+            continue
+        previous = headings[index - 1].page
+        page = previous if start <= previous and (end is None or previous <= end) else start
+        log.info("bookmark %r points to page %d, outside its parent %r (page %d): placed on page %d",
+                 heading.title, heading.page, headings[parent].title, start, page)
+        headings[index] = Heading(title=heading.title, level=heading.level, page=page, y=None)
+        check.found[index] = False
 
 
 def bookmark_headings(doc: ExtractedDocument) -> list[Heading] | None:
