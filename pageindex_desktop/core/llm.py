@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 logging.getLogger("openai").setLevel(logging.WARNING)
 
 
+# Answers, judgements and summaries are read as facts: a low temperature keeps a small local model on its tools
+# and its JSON (llama.cpp's default is 0.8) and makes a question asked twice answer the same way.
+TEMPERATURE = 0.2
+
+
 class Cancelled(ModelError):
     """The user stopped the request."""
 
@@ -109,6 +114,7 @@ class LLMClient:
     rng: random.Random = field(default_factory=random.Random)
     tools_mode: str = "native"  # "prompt" once the endpoint refused the tools field (see tool_protocol.py)
     on_tools_mode: Callable[[str], Any] | None = None  # told when the mode changes (endpoint_modes.py keeps it)
+    temperature: float | None = TEMPERATURE  # None once the endpoint refused to be told (see _create)
 
     def __post_init__(self) -> None:
         self.client = openai.OpenAI(
@@ -168,6 +174,20 @@ class LLMClient:
                     time.sleep(wait)
         raise AssertionError("unreachable")
 
+    def _create(self, **kwargs: Any) -> Any:
+        """One Chat Completions request, at our temperature unless the endpoint refuses to be told one (OpenAI's
+        reasoning models accept only their default): then once more without, and never again on this client."""
+        if self.temperature is None:
+            return self.client.chat.completions.create(**kwargs)
+        try:
+            return self.client.chat.completions.create(**kwargs, temperature=self.temperature)
+        except openai.BadRequestError as exc:
+            if "temperature" not in str(exc).lower():
+                raise
+            log.info("the endpoint refused a temperature; asking at its default from now on")
+            self.temperature = None
+            return self.client.chat.completions.create(**kwargs)
+
     def list_models(self) -> list[str]:
         """Model ids the endpoint offers (empty when it has no list)."""
         page = self._call(lambda: self.client.models.list())
@@ -181,7 +201,7 @@ class LLMClient:
         name = model or self.endpoint.model
         extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
         response = self._call(
-            lambda: self.client.chat.completions.create(model=name, messages=cast(Any, messages), **extra), cancel, name
+            lambda: self._create(model=name, messages=cast(Any, messages), **extra), cancel, name
         )
         usage = TokenUsage()
         usage.add(response.usage)
@@ -194,7 +214,7 @@ class LLMClient:
         """One non-streamed completion offering `tools`: its text and the names of the tools it called."""
         name = self.endpoint.model
         extra: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
-        response = self._call(lambda: self.client.chat.completions.create(
+        response = self._call(lambda: self._create(
             model=name, messages=cast(Any, messages), tools=cast(Any, tools), **extra), None, name)
         choice = response.choices[0] if response.choices else None
         if choice is None:
@@ -231,7 +251,7 @@ class LLMClient:
 
         def pump() -> None:
             try:
-                stream = self._call(lambda: self.client.chat.completions.create(**kwargs), cancel, name)
+                stream = self._call(lambda: self._create(**kwargs), cancel, name)
                 holder["stream"] = stream
                 for chunk in stream:
                     if cancel.is_set():

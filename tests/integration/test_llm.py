@@ -25,6 +25,18 @@ def test_models_and_a_plain_completion(fake_openai: FakeOpenAI) -> None:
     assert "sk-secret-value" not in repr(llm.endpoint)
 
 
+def test_answers_are_asked_at_a_low_temperature_unless_the_endpoint_refuses_one(fake_openai: FakeOpenAI) -> None:
+    llm = client(fake_openai.url)
+    fake_openai.script(text("one"), error(400, "Unsupported value: 'temperature' does not support 0.2 with this "
+                                          "model. Only the default (1) value is supported."), text("two"), text("three"))
+    assert llm.complete([{"role": "user", "content": "hi"}])[0] == "one"
+    assert llm.complete([{"role": "user", "content": "hi"}])[0] == "two"  # refused, asked again at the default
+    assert "".join(c.choices[0].delta.content or "" for c in llm.stream([{"role": "user", "content": "hi"}])
+                   if c.choices) == "three"
+    sent = [r.get("temperature") for r in fake_openai.chat_requests()]
+    assert sent == [0.2, 0.2, None, None] and llm.temperature is None  # never paid again on this client
+
+
 def test_backoff_grows_with_jitter_and_is_bounded() -> None:
     policy = RetryPolicy(base_delay=1.0, max_delay=5.0)
     rng = random.Random(1)
