@@ -100,8 +100,12 @@ def _retry_after(exc: BaseException) -> float | None:
     try:
         return max(0.0, float(raw))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(raw) if raw else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        pass
+    try:  # an HTTP date; anything else ("soon-ish") means no hint, and the usual backoff applies
+        parsed = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, parsed.timestamp() - time.time())
 
 
 @dataclass

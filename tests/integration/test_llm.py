@@ -37,6 +37,13 @@ def test_answers_are_asked_at_a_low_temperature_unless_the_endpoint_refuses_one(
     assert sent == [0.2, 0.2, None, None] and llm.temperature is None  # never paid again on this client
 
 
+def test_a_retry_after_that_is_not_a_number_or_date_still_retries(fake_openai: FakeOpenAI) -> None:
+    llm = client(fake_openai.url)
+    fake_openai.script(error(429, "slow down", headers={"Retry-After": "soon-ish"}), text("ok"))
+    assert llm.complete([{"role": "user", "content": "hi"}])[0] == "ok"
+    assert len(llm.waited) == 1  # the usual backoff, not "could not be read (ValueError)"
+
+
 def test_backoff_grows_with_jitter_and_is_bounded() -> None:
     policy = RetryPolicy(base_delay=1.0, max_delay=5.0)
     rng = random.Random(1)
