@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pageindex_desktop.core.search_vocabulary import base_word, concepts
+
 MAX_TERMS = 8
 MAX_TERM_CHARS = 80
 _TERM = re.compile(r'"[^"]+"|[^\s"]+')
@@ -36,15 +38,30 @@ class SearchPlan:
     phrases: list[str] = field(default_factory=list)
     symbols: list[str] = field(default_factory=list)
     natural: bool = False  # typed as a sentence (its stopwords were dropped)
+    concepts: list[list[str]] = field(default_factory=list)  # a question's words with their alternatives
 
-    def fts_all(self) -> str:
-        """An FTS5 query that needs every word and phrase (each quoted, so punctuation cannot break the syntax)."""
-        return " ".join(_quoted(t) for t in [*self.phrases, *self.words, *self._symbol_words()])
+    def groups(self) -> list[list[str]]:
+        """Every concept the query needs, each as FTS5 alternatives: quoted phrases exactly, a question's words
+        with the filer's synonyms and as prefixes (plurals), exact words as typed, symbols by their word parts."""
+        words = self.concepts if self.concepts else [[w] for w in self.words]
+        out = [[_quoted(p)] for p in self.phrases]
+        out += [[_fts_term(t, self.natural) for t in group] for group in words]
+        out += [[_quoted(t)] for t in self._symbol_words()]
+        return out
+
+    def fts_all(self, skip: frozenset[int] = frozenset()) -> str:
+        """An FTS5 query that needs every concept (but those at the `skip` positions of `groups()`); each term
+        quoted, so punctuation cannot break the syntax."""
+        needed = [g for i, g in enumerate(self.groups()) if i not in skip]
+        return " AND ".join(_either(g) for g in needed)
+
+    def fts_concept(self, index: int) -> str:
+        """The FTS5 query for one concept of `groups()`."""
+        return _either(self.groups()[index])
 
     def fts_any(self) -> str:
         """An FTS5 query that any of the words may satisfy (BM25 then rewards pages with the rare ones)."""
-        terms = [*self.phrases, *self.words, *self._symbol_words()]
-        return " OR ".join(_quoted(t) for t in terms)
+        return " OR ".join(t for g in self.groups() for t in g)
 
     def _symbol_words(self) -> list[str]:
         """The word parts of symbol terms ('240.15l' of '§ 240.15l-1'), so FTS narrows before the substring test."""
@@ -71,12 +88,15 @@ def plan(query: str) -> SearchPlan:
                 symbols.append(token[:MAX_TERM_CHARS])
             continue
         folded = token.casefold()
-        if natural and folded in STOPWORDS:
-            continue
+        if natural:
+            folded = base_word(folded)
+            if folded in STOPWORDS:
+                continue
         words.append(folded[:MAX_TERM_CHARS])
     if not words and not phrases and not symbols and raw:  # a query of stopwords only ("was it"): keep them
         words = [t.strip('"?!.,').casefold() for t in raw if any(ch.isalnum() for ch in t)]
-    return SearchPlan(_unique(words), _unique(phrases), _unique(symbols), natural)
+    words = _unique(words)
+    return SearchPlan(words, _unique(phrases), _unique(symbols), natural, concepts(words) if natural else [])
 
 
 def _unique(terms: list[str]) -> list[str]:
@@ -85,3 +105,16 @@ def _unique(terms: list[str]) -> list[str]:
 
 def _quoted(term: str) -> str:
     return '"' + term.replace('"', " ") + '"'
+
+
+def _fts_term(term: str, natural: bool) -> str:
+    """One alternative: a word of five letters or more from a question also matches as a prefix ("repurchase"
+    finds "repurchases"); a shorter word or an exact query matches whole."""
+    quoted = _quoted(term)
+    if natural and " " not in term and len(term) >= 5 and term.isalpha():
+        return quoted + "*"
+    return quoted
+
+
+def _either(group: list[str]) -> str:
+    return group[0] if len(group) == 1 else "(" + " OR ".join(group) + ")"

@@ -26,6 +26,8 @@ from pageindex_desktop.core.search_query import SearchPlan, plan
 DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
 STATUSES = ("queued", "importing", "ready", "failed")
+UBIQUITOUS_SHARE = 0.4  # a question's concept printed on more of the searched pages than this is not required
+UBIQUITOUS_MIN_PAGES = 10
 
 
 @dataclass(frozen=True)
@@ -355,7 +357,8 @@ class Library:
             return []
         hits: list[SearchHit] = []
         if wanted.fts_all():
-            hits = self._fts(wanted.fts_all(), ids, limit, wanted)
+            skip = self._ubiquitous(wanted, ids) if wanted.natural else frozenset()
+            hits = self._fts(wanted.fts_all(skip), ids, limit, wanted)
             several = len(wanted.words) + len(wanted.phrases) + len(wanted.symbols) > 1
             if several and (not hits or (wanted.natural and len(hits) < limit)):
                 # a question: after the pages with every word, the best of those with some (BM25 favours rare ones)
@@ -366,6 +369,24 @@ class Library:
         elif wanted.symbols:
             hits = self._verbatim(wanted.symbols, ids, limit)
         return hits
+
+    def _ubiquitous(self, wanted: SearchPlan, ids: list[str] | None) -> frozenset[int]:
+        """Concepts of a question printed on most pages searched (the company's name in every running header,
+        the fiscal year): requiring them would only drop the answer page when it happens not to print them."""
+        groups = wanted.groups()
+        if len(groups) < 2:
+            return frozenset()
+        where, params = ("", []) if ids is None else (f" AND p.doc_id IN ({','.join('?' * len(ids))})", list(ids))
+        total = self.conn.execute("SELECT count(*) FROM pages p WHERE 1" + where, params).fetchone()[0]
+        if total < UBIQUITOUS_MIN_PAGES:
+            return frozenset()
+        common = set()
+        for index, group in enumerate(groups):
+            sql = ("SELECT count(*) FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid"
+                   " WHERE pages_fts MATCH ?" + where)
+            if self.conn.execute(sql, [wanted.fts_concept(index), *params]).fetchone()[0] > total * UBIQUITOUS_SHARE:
+                common.add(index)
+        return frozenset(common) if len(common) < len(groups) else frozenset()
 
     def _fts(self, match: str, ids: list[str] | None, limit: int, wanted: SearchPlan) -> list[SearchHit]:
         sql = (

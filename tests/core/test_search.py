@@ -60,3 +60,30 @@ def test_a_repeated_word_costs_what_one_word_costs(library: Library) -> None:
     started = time.monotonic()
     hits = library.search(" ".join(["income"] * 2000), [doc])
     assert time.monotonic() - started < 1.0 and hits[0].page == 7
+
+
+def test_a_question_finds_the_filers_words_for_the_analysts(library: Library) -> None:
+    pages = [f"ACME Corp annual report, page {n}. Weather and other matters." for n in range(1, 31)]
+    pages[9] = "ACME Corp. As of year end we had approximately 12,400 employees worldwide."
+    pages[17] = "ACME Corp. Our principal executive offices are located in Springfield."
+    pages[22] = "ACME Corp. During fiscal 2023 we repurchased 3.1 million shares for $412 million."
+    doc = add_document(library, "ACME 10-K", pages, [Node("0001", "All", 1, 1, 30)])
+    assert library.search("What is ACME's headcount?", [doc])[0].page == 10
+    assert library.search("Where is ACME's head office?", [doc])[0].page == 18
+    assert library.search("How much did ACME spend on buybacks in FY23?", [doc])[0].page == 23
+
+
+def test_a_concept_on_nearly_every_page_is_not_required(library: Library) -> None:
+    pages = [f"Globex Inc. | Form 10-K | Item {n}: revenue recognition policies." for n in range(1, 31)]
+    pages[12] = "Total employees at December 31: 8,100."  # the one page without the running header
+    doc = add_document(library, "Globex 10-K", pages, [Node("0001", "All", 1, 1, 30)])
+    hits = library.search("How many employees does Globex have?", [doc])
+    assert hits[0].page == 13 and hits[0].matched_all  # "globex" is on every other page: not a requirement
+
+
+def test_question_words_read_as_printed() -> None:
+    asked = plan("What was Nike's diluted EPS for FY23?")
+    assert asked.words == ["nike", "diluted", "eps", "2023"]
+    assert ["eps", "earnings per share"] in asked.concepts
+    assert plan("What was net income?").concepts[0][:2] == ["net income", "profit"]  # two words, one concept
+    assert plan("net income").concepts == []  # an exact query is searched as typed

@@ -1,0 +1,75 @@
+"""Search quality on labelled analyst questions over the corpus filings: is a page that answers in the top 3?
+
+`cases.json` holds 45 questions (five per filing, written as analysts type them, each with every page that
+states the answer, checked by reading the pages). The runner imports the filings into a fresh library, asks
+each question through `Library.search` as the no-model answer and the agent's search tool do, and prints the rank
+of the first answering page.
+
+Run: .venv/bin/python -m tests.search_eval.runner [--show-misses]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+CASES = Path(__file__).with_name("cases.json")
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+TOP = 3
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question: its file, the answering pages, the pages search ranked first, and the first answer's rank."""
+
+    file: str
+    question: str
+    answers: list[int]
+    ranked: list[int]
+
+    @property
+    def rank(self) -> int | None:
+        return next((i for i, page in enumerate(self.ranked, 1) if page in self.answers), None)
+
+
+def load_cases() -> list[dict[str, object]]:
+    return list(json.loads(CASES.read_text(encoding="utf-8")))
+
+
+def evaluate(home: Path) -> list[Outcome]:
+    """Import the filings the cases name into `home` and search every question in its own document."""
+    from pageindex_desktop.core.indexer import import_pdf
+    from pageindex_desktop.core.store import Library
+
+    cases = load_cases()
+    outcomes = []
+    with Library(home) as library:
+        ids = {}
+        for name in sorted({str(c["file"]) for c in cases}):
+            result = import_pdf(library, CORPUS / name)
+            ids[name] = result.doc_id
+        for case in cases:
+            hits = library.search(str(case["question"]), [ids[str(case["file"])]], limit=10)
+            outcomes.append(Outcome(str(case["file"]), str(case["question"]), [int(p) for p in case["pages"]],
+                                    [h.page for h in hits]))
+    return outcomes
+
+
+def main(argv: list[str]) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        outcomes = evaluate(Path(tmp) / "home")
+    found = sum(1 for o in outcomes if o.rank is not None and o.rank <= TOP)
+    first = sum(1 for o in outcomes if o.rank == 1)
+    if "--show-misses" in argv:
+        for o in outcomes:
+            if o.rank is None or o.rank > TOP:
+                print(f"rank {o.rank}: {o.file[13:40]:28} {o.question}  answers {o.answers[:6]} got {o.ranked[:5]}")
+    print(f"answering page in the top {TOP}: {found}/{len(outcomes)}; first: {first}/{len(outcomes)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
