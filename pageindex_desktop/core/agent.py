@@ -29,8 +29,8 @@ from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
 log = logging.getLogger(__name__)
 
 TOOL_NAMES = [str(t["function"]["name"]) for t in TOOL_SCHEMAS]  # every tool stays callable, listed or not
-READ_FIRST = ("You answered without reading the documents, so that answer cannot be shown. Call a tool now, "
-              "for example {call}, then answer from what it returns, citing [Document title, p. N].")
+READ_FIRST = ("Do not answer from memory: read the documents first. Call a tool now, for example {call}, then "
+              "answer from what it returns, citing [Document title, p. N].")
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
 UNREADABLE_CALL = ("That tool call could not be read. Write it as one JSON object, for example {call}, or answer in "
@@ -71,7 +71,7 @@ class Agent:
             return Failed(message, error, cancelled, calls_made, totals[0], totals[1])
 
         limits = self.limits
-        nudged = False
+        unread = 0  # answers given before anything was read (see below)
         question_deadline = time.monotonic() + limits.question_seconds
         self._tool_records = []
         for turn in range(1, limits.max_turns + 1):
@@ -115,17 +115,22 @@ class Agent:
                     self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": reply}]
                     yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
                     continue
-                self.messages.append({"role": "assistant", "content": answer})
                 check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
-                if docs and not self.toolbox.has_read() and not nudged and turn < limits.max_turns:
-                    # Small local models answer from memory, or with "No response.", on their first turn; one
-                    # reminder makes most of them read first. Any answer counts, with claims or not: a question in
-                    # a chat that has read nothing yet is about the documents. The reminder goes to the model only;
-                    # the pane drops the unread answer.
-                    nudged = True
-                    self.messages.append({"role": "user", "content": READ_FIRST.format(call=example_call(docs, question))})
+                if docs and not self.toolbox.has_read() and unread < 2 and turn < limits.max_turns:
+                    # Small local models answer from memory, or with "No response.", on their first turn. Any
+                    # answer counts, with claims or not: a question in a chat that has read nothing yet is about
+                    # the documents. The unread answer is not re-sent (small models copy their last turn) and
+                    # the pane drops it. First the model is reminded, with a search call to copy; if it still
+                    # reads nothing, the assistant runs that search itself and the model answers from the hits.
+                    unread += 1
+                    suggested = example_call(docs, question)
                     yield TextDelta("", turn + 1)
+                    if unread == 1:
+                        self.messages.append({"role": "user", "content": READ_FIRST.format(call=suggested)})
+                    else:
+                        yield from self._search_for_the_model(suggested, turn, titles, calls_made)
                     continue
+                self.messages.append({"role": "assistant", "content": answer})
                 yield Finished(answer, check.citations, calls_made, totals[0], totals[1], check.uncited,
                                grounded=self.toolbox.has_read())
                 return
@@ -212,12 +217,26 @@ class Agent:
             current.content = ""
             current.finish = current.finish or "tool_calls"
 
-    def _run_tool(self, call: dict[str, str], titles: dict[str, str], calls_made: list[dict[str, Any]]) -> Iterator[Event]:
+    def _search_for_the_model(self, example: str, turn: int, titles: dict[str, str],
+                              calls_made: list[dict[str, Any]]) -> Iterator[Event]:
+        """Run the suggested search on the model's behalf, as if it had called it, so its next answer is drawn
+        from the documents; the call is recorded as the assistant's own ("by": "assistant")."""
+        spec = json.loads(example)
+        call = {"id": f"call_{turn}_assistant", "name": spec["name"], "arguments": json.dumps(spec["arguments"])}
+        self.messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}]})
+        yield from self._run_tool(call, titles, calls_made, by_assistant=True)
+
+    def _run_tool(self, call: dict[str, str], titles: dict[str, str], calls_made: list[dict[str, Any]],
+                  by_assistant: bool = False) -> Iterator[Event]:
         """Run one tool call and feed its envelope back to the model."""
         name = call["name"]
         parsed = _arguments(call["arguments"])
-        label = describe(name, parsed, titles)
+        label = describe(name, parsed, titles) + (" (the model read nothing, so the assistant searched)"
+                                                  if by_assistant else "")
         calls_made.append({"name": name, "arguments": parsed if parsed is not None else call["arguments"]})
+        if by_assistant:
+            calls_made[-1]["by"] = "assistant"
         yield ToolCallStarted(call["id"], name, parsed, label)
         content = self.toolbox.call(name, call["arguments"])
         yield ToolResult(call["id"], name, content.startswith('{"ok": true'), label, content)
@@ -226,11 +245,12 @@ class Agent:
 
 
 def example_call(docs: list[Any], question: str) -> str:
-    """A search call the model can copy as it stands: the first document in scope and the question's own content
-    words (a placeholder such as "<key words>" made small models ask the user for key words)."""
+    """A search call the model can copy as it stands: the document in scope (every one in scope when there are
+    several) and the question's own content words (a placeholder such as "<key words>" made small models ask the
+    user for key words)."""
     terms = plan(question)
     query = " ".join([*terms.phrases, *terms.words, *terms.symbols][:8]) or question.strip()[:80]
-    arguments = {"doc": docs[0].doc_id, "query": query} if docs else {"query": query}
+    arguments = {"doc": docs[0].doc_id, "query": query} if len(docs) == 1 else {"query": query}
     return json.dumps({"name": "search_document", "arguments": arguments}, ensure_ascii=False)
 
 

@@ -108,8 +108,8 @@ def test_429_is_retried_with_backoff_then_reported(fake_openai: FakeOpenAI, libr
 
 def test_429_then_success_answers(fake_openai: FakeOpenAI, library: Library) -> None:
     annual_report(library)
-    # the second answer follows the reminder to read first (nothing was read before the first)
-    fake_openai.script(error(429, "slow down"), text("The documents do not say."), text("The documents do not say."))
+    # nothing was read before the first answer: a reminder, then the assistant's own search, then the answer
+    fake_openai.script(error(429, "slow down"), *[text("The documents do not say.")] * 3)
     agent = make_agent(fake_openai.url, library)
     events = run(agent)
     assert isinstance(events[-1], Finished) and events[-1].answer == "The documents do not say."

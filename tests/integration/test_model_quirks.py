@@ -10,7 +10,7 @@ from fake_openai import FakeOpenAI, Reply, text, tool
 from libdata import annual_report
 
 from pageindex_desktop.core.agent import Agent
-from pageindex_desktop.core.events import Failed, Finished, TextDelta
+from pageindex_desktop.core.events import Failed, Finished, TextDelta, ToolResult
 from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.core.tools import ToolBox
@@ -121,16 +121,16 @@ def test_an_answer_that_read_nothing_is_marked_not_grounded_and_search_results_a
     from pageindex_desktop.core.events import Judged
 
     doc = annual_report(library)
-    unread = text("Net income was $9 billion [Annual Report 2023, p. 490].")
-    fake_openai.script(unread, unread)  # asked to read first, the model repeats itself
+    unread = text("Zebras numbered 9 billion [Annual Report 2023, p. 490].")
+    fake_openai.script(unread, unread, unread)  # reminded, then searched for, the model still answers from memory
     client = LLMClient(Endpoint(fake_openai.url, "sk-test", "fake-chat", timeout=10), RetryPolicy(attempts=1))
-    events = list(ChatSession(library, [doc], client, judge=False).ask("What was net income?"))
+    events = list(ChatSession(library, [doc], client, judge=False).ask("How many zebras were counted?"))
     done = next(e for e in events if isinstance(e, Finished))
     assert not any(isinstance(e, Judged) for e in events)
     assert done.grounded is False and done.citation_records()["grounded"] is False
     assert done.citations[0].verdict == "unverified" and "no page 490" in done.citations[0].reason
-    assert [(c.doc_id, c.page) for c in done.search_results][:1] == [(doc, 12)]  # the page with "net income"
-
+    assert done.tool_calls == [{"name": "search_document", "arguments": {"doc": doc, "query": "zebras counted"},
+                                "by": "assistant"}]  # the assistant's own search found nothing either
 
 
 def test_an_answer_from_memory_gets_one_reminder_to_read_first(fake_openai: FakeOpenAI, library: Library) -> None:
@@ -140,20 +140,27 @@ def test_an_answer_from_memory_gets_one_reminder_to_read_first(fake_openai: Fake
     events, last = run(fake_openai, library, doc)
     assert isinstance(last, Finished) and last.answer == ANSWER and last.grounded
     assert [c.verdict for c in last.citations] == ["checked"]
-    reminder = fake_openai.chat_requests()[1]["messages"][-1]
-    assert reminder["role"] == "user" and "without reading the documents" in reminder["content"]
+    second = fake_openai.chat_requests()[1]["messages"]
+    reminder = second[-1]
+    assert reminder["role"] == "user" and "read the documents first" in reminder["content"]
     assert f'"doc": "{doc}", "query": "net income"' in reminder["content"]  # a call to copy, no placeholder
+    assert all(m["role"] != "assistant" for m in second)  # the unread answer is not re-sent to be copied
     shown_last = [e for e in events if isinstance(e, TextDelta)][-1]
     assert shown_last.turn == 3  # the pane shows the final turn's text, not the unread answer
 
 
-def test_a_non_answer_before_reading_gets_the_reminder_too_but_only_once(fake_openai: FakeOpenAI,
-                                                                          library: Library) -> None:
+def test_a_model_that_ignores_the_reminder_gets_the_search_run_for_it(fake_openai: FakeOpenAI,
+                                                                       library: Library) -> None:
     doc = annual_report(library)
-    fake_openai.script(text("No response."), text("No response."))  # small models say this from memory, too
-    _, last = run(fake_openai, library, doc)
-    assert isinstance(last, Finished) and last.answer == "No response." and not last.grounded
-    assert len(fake_openai.chat_requests()) == 2
+    fake_openai.script(text("No response."), text("No response."), text(ANSWER))  # small models say this, too
+    events, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER and last.grounded
+    assert last.tool_calls == [{"name": "search_document", "arguments": {"doc": doc, "query": "net income"},
+                                "by": "assistant"}]
+    assert any(isinstance(e, ToolResult) and e.ok for e in events)  # the reading trail shows the search
+    third = fake_openai.chat_requests()[2]["messages"]
+    assert third[-1]["role"] == "tool" and '"page": 12' in third[-1]["content"]
+    assert len(fake_openai.chat_requests()) == 3
 
 
 def test_an_endpoint_that_refuses_tools_gets_them_described_in_the_prompt(fake_openai: FakeOpenAI,
