@@ -245,3 +245,37 @@ def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
     assert headings is not None
     assert [(h.title, h.level, h.page) for h in headings[1:]] == expected
     assert [(h.title, h.level, h.page) for h in find_layout_headings(extracted)] == expected
+
+
+def test_a_long_contents_and_its_list_of_figures_entry_are_read_whole(tmp_path: Path) -> None:
+    """Twenty-two pages of contents (long references print 20-40), opening with the contents' own entry for the
+    List of Figures: every entry is kept, none lost to a page cap or to the list's name."""
+    per_page, contents_pages, per_body_page = 20, 22, 4
+    chapters = per_page * contents_pages - 1
+    first_body = contents_pages + 2  # a title page, the contents, then the body (printed page 1 = this page)
+    doc = pymupdf.open()
+    for _ in range(1 + contents_pages + 1 + chapters // per_body_page + 1):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Reference Manual of Pumps", size=26, bold=True)
+    entries = [("List of Figures", "ix")] + [(f"{n} Pump model {n}", str(1 + (n - 1) // per_body_page + 1))
+                                             for n in range(1, chapters + 1)]
+    for index, (title, printed) in enumerate(entries):
+        page = doc[1 + index // per_page]
+        y = 90 + 30 * (index % per_page)
+        if index % per_page == 0:
+            _write(page, 60, "Contents", size=16, bold=True)
+        _contents_line(page, y + 20, title, printed)
+    _write(doc[first_body - 1], 90, "List of Figures", size=14, bold=True)
+    for n in range(1, chapters + 1):
+        page = doc[first_body + (n - 1) // per_body_page]
+        y = 90 + 170 * ((n - 1) % per_body_page)
+        _body(page, _write(page, y, f"{n} Pump model {n}", size=14, bold=True), 4)
+    for number in range(first_body, doc.page_count + 1):
+        _write(doc[number - 1], 770, str(number - first_body + 1), size=9, x=300)
+    path = tmp_path / "manual.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    titles = [h.title for h in headings if h.title != "Contents"]
+    assert titles[0] == "List of Figures" and titles[-1] == f"{chapters} Pump model {chapters}"
+    assert len(titles) == len(entries)

@@ -15,7 +15,7 @@ from pageindex_desktop.core.outline.numbering import parse_page_number, split_tr
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
 
-MAX_TOC_PAGES = 12
+MAX_TOC_PAGES = 60  # long references print 20-40 pages of contents; the parse stops at the first non-contents page
 EDGE = 0.07  # bottom share of a contents page where no entry is printed
 _EDGE_FOLIO = re.compile(r"^(?:[0-9]{1,4}|[ivxlcdm]{1,7})\s+|\s+(?:[0-9]{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 
@@ -126,7 +126,7 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         collected = list(body)
         for nxt in range(number + 1, min(doc.page_count, number + MAX_TOC_PAGES) + 1):
             more = [r for r in _rows_of(doc, nxt, running) if not is_contents_heading(_EDGE_FOLIO.sub("", r.text))]
-            if not more or any(_LISTS.match(r.text) for r in more[:3]):
+            if not more or any(_LISTS.match(r.text) and not _is_entry(r.text) for r in more[:3]):
                 break
             n_more, l_more = _toc_like(more)
             if (n_more < 3 or n_more * 2.5 < len(more)) and not (len(more) <= 4 and 1 <= n_more >= len(more) - 1):
@@ -140,11 +140,17 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
 
 
 def _cut_lists(rows: list[Row]) -> list[Row]:
-    """Rows before a "List of figures/tables" heading."""
+    """Rows before a "List of figures/tables" heading. A "List of Figures ..... ix" row that carries a page number
+    is the contents' own entry for that list, not the list's heading: the contents go on after it."""
     for i, row in enumerate(rows):
-        if _LISTS.match(row.text):
+        if _LISTS.match(row.text) and not _is_entry(row.text):
             return rows[:i]
     return rows
+
+
+def _is_entry(text: str) -> bool:
+    """A contents row that ends in a page number."""
+    return split_trailing_page(text)[1] is not None
 
 
 def _until_body(rows: list[Row]) -> list[Row]:
