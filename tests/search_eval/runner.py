@@ -15,6 +15,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 CASES = Path(__file__).with_name("cases.json")
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -41,21 +42,27 @@ def load_cases() -> list[dict[str, object]]:
 
 def evaluate(home: Path) -> list[Outcome]:
     """Import the filings the cases name into `home` and search every question in its own document."""
+    from pageindex_desktop.core import extract_worker
     from pageindex_desktop.core.indexer import import_pdf
     from pageindex_desktop.core.store import Library
 
     cases = load_cases()
     outcomes = []
     with Library(home) as library:
-        ids = {}
-        for name in sorted({str(c["file"]) for c in cases}):
-            result = import_pdf(library, CORPUS / name)
-            ids[name] = result.doc_id
+        try:
+            ids = _import_all(library, cases, import_pdf)
+        finally:
+            extract_worker.shutdown()  # no warm extraction child outlives the evaluation
         for case in cases:
             hits = library.search(str(case["question"]), [ids[str(case["file"])]], limit=10)
             outcomes.append(Outcome(str(case["file"]), str(case["question"]), [int(p) for p in case["pages"]],
                                     [h.page for h in hits]))
     return outcomes
+
+
+def _import_all(library: Any, cases: list[dict[str, object]], import_pdf: Any) -> dict[str, str]:
+    """Each filing the cases name, imported once: file name → doc id."""
+    return {name: import_pdf(library, CORPUS / name).doc_id for name in sorted({str(c["file"]) for c in cases})}
 
 
 def main(argv: list[str]) -> int:
