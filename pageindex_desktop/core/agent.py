@@ -24,7 +24,7 @@ from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.core.tool_protocol import prompt_messages
 from pageindex_desktop.core.search_query import plan
 from pageindex_desktop.core.tool_text import names_a_tool, opens_with_call_tag, parse_calls, shown_part
-from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe
+from pageindex_desktop.core.tools import TOOL_SCHEMAS, ToolBox, describe, fail
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,9 @@ READ_FIRST = ("Do not answer from memory: read the documents first. Call a tool 
               "answer from what it returns, citing [Document title, p. N].")
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
+MAX_SAME_CALL = 2
+REPEATED = ("This exact call was already made and its result is above. Answer now from what the tools returned, "
+            "citing [Document title, p. N], or call a different tool.")
 UNREADABLE_CALL = ("That tool call could not be read. Write it as one JSON object, for example {call}, or answer in "
                    "plain text with citations.")
 
@@ -54,6 +57,7 @@ class Agent:
     limits: Limits = field(default_factory=Limits)
     messages: list[dict[str, Any]] = field(default_factory=list)
     _tool_records: list[compaction.ToolRecord] = field(default_factory=list, repr=False)
+    _repeats: dict[str, int] = field(default_factory=dict, repr=False)  # identical calls made in this question
 
     def run(
         self, question: str, history: list[dict[str, Any]] | None = None, cancel: threading.Event | None = None
@@ -74,6 +78,7 @@ class Agent:
         unread = 0  # answers given before anything was read (see below)
         question_deadline = time.monotonic() + limits.question_seconds
         self._tool_records = []
+        self._repeats = {}
         for turn in range(1, limits.max_turns + 1):
             current = _Turn()
             compaction.compact(self.messages, self._tool_records)  # what later turns re-send, shortened
@@ -112,6 +117,8 @@ class Agent:
                     # (`<tools></tools>`): never an answer. The model is told what to do instead.
                     reply = UNKNOWN_TOOL.format(name=unknown, tools=", ".join(TOOL_NAMES)) if unknown else \
                         UNREADABLE_CALL.format(call=example_call(docs, question))
+                    log.info("turn %d: %s", turn, f"a call to an unknown tool {unknown}" if unknown else
+                             "a call tag that could not be read")
                     self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": reply}]
                     yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
                     continue
@@ -238,7 +245,15 @@ class Agent:
         if by_assistant:
             calls_made[-1]["by"] = "assistant"
         yield ToolCallStarted(call["id"], name, parsed, label)
-        content = self.toolbox.call(name, call["arguments"])
+        key = name + json.dumps(parsed, sort_keys=True)
+        self._repeats[key] = self._repeats.get(key, 0) + 1
+        if self._repeats[key] > MAX_SAME_CALL:
+            # A small model can call the same thing over and over until the step limit: once it has the result
+            # (a second call may follow a compacted stub), a third identical call is answered, not run.
+            log.info("the model repeated %s with the same arguments; told to answer", name)
+            content = fail("REPEATED", REPEATED, [])
+        else:
+            content = self.toolbox.call(name, call["arguments"])
         yield ToolResult(call["id"], name, content.startswith('{"ok": true'), label, content)
         self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
         self._tool_records.append(compaction.record(len(self.messages) - 1, name, content))

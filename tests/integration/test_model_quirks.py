@@ -180,3 +180,14 @@ def test_an_endpoint_that_refuses_tools_gets_them_described_in_the_prompt(fake_o
         second["messages"][0]["content"]
     assert all(m["role"] != "tool" for m in third["messages"]) and third["messages"][-1]["role"] == "user"
     assert client.tools_mode == "prompt"  # the rest of the chat does not pay the refusal again
+
+
+def test_a_call_repeated_over_and_over_is_answered_not_run_again(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = annual_report(library)
+    same = tool("get_page_content", {"doc": doc, "pages": "12"})
+    fake_openai.script(same, same, same, text(ANSWER))
+    events, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER
+    results = [e for e in events if isinstance(e, ToolResult)]
+    assert [r.ok for r in results] == [True, True, False]  # a second call may follow a stub; the third is refused
+    assert '"REPEATED"' in results[2].content and "Answer now" in results[2].content
