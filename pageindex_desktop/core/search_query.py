@@ -39,6 +39,12 @@ class SearchPlan:
     symbols: list[str] = field(default_factory=list)
     natural: bool = False  # typed as a sentence (its stopwords were dropped)
     concepts: list[list[str]] = field(default_factory=list)  # a question's words with their alternatives
+    names: frozenset[str] = frozenset()  # words written with a capital inside a question: names ("Nike", "Intel")
+
+    def name_groups(self) -> list[int]:
+        """Positions in `groups()` of the concepts that are names (the company a question is about)."""
+        offset = len(self.phrases)
+        return [offset + i for i, group in enumerate(self.concepts) if group[0] in self.names]
 
     def groups(self) -> list[list[str]]:
         """Every concept the query needs, each as FTS5 alternatives: quoted phrases exactly, a question's words
@@ -75,8 +81,9 @@ def plan(query: str) -> SearchPlan:
     """Read a query (see the module docstring)."""
     raw = [t for t in _TERM.findall(query[:4000]) if t.strip('"').strip()]
     phrases, words, symbols = [], [], []
+    names: set[str] = set()
     natural = len(raw) >= 4 or query.rstrip().endswith("?")
-    for token in raw:
+    for position, token in enumerate(raw):
         if token.startswith('"') and token.endswith('"') and len(token) > 2:
             phrases.append(" ".join(token.strip('"').split())[:MAX_TERM_CHARS])
             continue
@@ -92,11 +99,14 @@ def plan(query: str) -> SearchPlan:
             folded = base_word(folded)
             if folded in STOPWORDS:
                 continue
+            if position > 0 and token[:1].isupper() and not token.isupper():
+                names.add(folded)
         words.append(folded[:MAX_TERM_CHARS])
     if not words and not phrases and not symbols and raw:  # a query of stopwords only ("was it"): keep them
         words = [t.strip('"?!.,').casefold() for t in raw if any(ch.isalnum() for ch in t)]
     words = _unique(words)
-    return SearchPlan(words, _unique(phrases), _unique(symbols), natural, concepts(words) if natural else [])
+    return SearchPlan(words, _unique(phrases), _unique(symbols), natural, concepts(words) if natural else [],
+                      frozenset(names))
 
 
 def _unique(terms: list[str]) -> list[str]:

@@ -30,11 +30,11 @@ _GROUPS = [
 ]
 _INDEX = {term: group for group in _GROUPS for term in group}
 _FISCAL = re.compile(r"^fy'?(\d{2}|\d{4})$")
-_POSSESSIVE = re.compile(r"['’]s$")
+_POSSESSIVE = re.compile(r"['’]s?$")
 
 
 def base_word(word: str) -> str:
-    """A query word as the page prints it: "nike's" → "nike", "fy23" → "2023", "fy2022" → "2022"."""
+    """A query word as the page prints it: "nike's" → "nike", "mills'" → "mills", "fy23" → "2023"."""
     word = _POSSESSIVE.sub("", word)
     fiscal = _FISCAL.match(word)
     if fiscal:

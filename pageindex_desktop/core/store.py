@@ -371,17 +371,25 @@ class Library:
         return hits
 
     def _ubiquitous(self, wanted: SearchPlan, ids: list[str] | None) -> frozenset[int]:
-        """Concepts of a question printed on most pages searched (the company's name in every running header,
-        the fiscal year): requiring them would only drop the answer page when it happens not to print them."""
+        """Names in a question that are the searched documents' own (in their title or file name) or printed on most
+        of their pages (the company's name in every running header): requiring them would only drop the answer page
+        when it happens not to print the name. What the question asks about ("revenue", "employees") stays
+        required however common it is."""
         groups = wanted.groups()
-        if len(groups) < 2:
+        if len(groups) < 2 or not wanted.name_groups():
             return frozenset()
         where, params = ("", []) if ids is None else (f" AND p.doc_id IN ({','.join('?' * len(ids))})", list(ids))
         total = self.conn.execute("SELECT count(*) FROM pages p WHERE 1" + where, params).fetchone()[0]
         if total < UBIQUITOUS_MIN_PAGES:
             return frozenset()
+        titles = " ".join(" ".join(r) for r in self.conn.execute(
+            "SELECT title, file_name FROM documents" + ("" if ids is None else f" WHERE id IN ({','.join('?' * len(ids))})"),
+            params).fetchall()).casefold()
         common = set()
-        for index, group in enumerate(groups):
+        for index in wanted.name_groups():
+            if any(term.strip('"*') in titles for term in wanted.groups()[index]):
+                common.add(index)  # the document's own name: every page of it is about that company
+                continue
             sql = ("SELECT count(*) FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid"
                    " WHERE pages_fts MATCH ?" + where)
             if self.conn.execute(sql, [wanted.fts_concept(index), *params]).fetchone()[0] > total * UBIQUITOUS_SHARE:

@@ -87,3 +87,14 @@ def test_question_words_read_as_printed() -> None:
     assert ["eps", "earnings per share"] in asked.concepts
     assert plan("What was net income?").concepts[0][:2] == ["net income", "profit"]  # two words, one concept
     assert plan("net income").concepts == []  # an exact query is searched as typed
+
+
+def test_the_documents_own_name_is_not_required_but_the_topic_is(library: Library) -> None:
+    pages = [f"Segment results, page {n}: revenue grew in every region." for n in range(1, 31)]
+    pages[4] = "Initech Corporation, annual report. Revenue was discussed at length."  # the name, not the answer
+    pages[20] = "As of year end we employed approximately 4,200 people; 4,200 employees in total."
+    doc = add_document(library, "Initech 10-K 2023", pages, [Node("0001", "All", 1, 1, 30)])
+    hits = library.search("How many employees does Initech have?", [doc])
+    assert hits[0].page == 21 and hits[0].matched_all  # "Initech" names the document itself
+    revenue = library.search("What was Initech's revenue?", [doc])
+    assert all(h.matched_all for h in revenue[:3])  # "revenue", on every page, stays required
