@@ -279,3 +279,17 @@ def test_a_long_contents_and_its_list_of_figures_entry_are_read_whole(tmp_path: 
     titles = [h.title for h in headings if h.title != "Contents"]
     assert titles[0] == "List of Figures" and titles[-1] == f"{chapters} Pump model {chapters}"
     assert len(titles) == len(entries)
+
+
+@pytest.mark.parametrize(("row", "split"), [
+    ("PART I", ("PART I", None, False)),  # the part's own numeral, not page i
+    ("Chapter V", ("Chapter V", None, False)),
+    ("Appendix C", ("Appendix C", None, False)),  # C is a roman numeral too
+    ("PART II ........ iv", ("PART II", "iv", True)),  # with leaders, the numeral after them is the page
+    ("Introduction ix", ("Introduction", "ix", False)),
+    ("Item 1A. Risk Factors 12", ("Item 1A. Risk Factors", "12", False)),
+])
+def test_a_divisions_own_numeral_is_not_its_page(row: str, split: tuple[str, str | None, bool]) -> None:
+    from pageindex_desktop.core.outline.numbering import split_trailing_page
+
+    assert split_trailing_page(row) == split

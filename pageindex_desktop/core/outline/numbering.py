@@ -42,6 +42,8 @@ TRAILING_PAGE = re.compile(
     rf"(?:\s*(?:\.\s?|…|·|_|-\s?){{2,}}\s*|\s+)(?P<page>[0-9]{{1,4}}|{_ROMAN_RE.lower()}|{_ROMAN_RE})\s*$"
 )
 LEADER_TAIL = re.compile(r"(?:\s*(?:\.\s?|…|·|_){2,})\s*$")
+_DIVISION_END = re.compile(r"(?i)\b(?:part|chapter|book|volume|vol\.|section|appendix|annex|schedule|exhibit|title|"
+                           r"article|unit|module|lesson|teil|kapitel|anhang|partie|chapitre|annexe)\s*$")
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 
@@ -176,11 +178,14 @@ def title_key(text: str) -> str:
 
 
 def split_trailing_page(text: str) -> tuple[str, str | None, bool]:
-    """Split a contents row into (title, printed page or None, had dot leaders)."""
+    """Split a contents row into (title, printed page or None, had dot leaders). "PART I", "Chapter V" and
+    "Appendix C" end in the division's own number, not a page: without leaders they are titles whole."""
     m = TRAILING_PAGE.search(text)
     if m and m.start() > 0:
         head = text[: m.start()]
         leaders = bool(LEADER_TAIL.search(text[: m.start("page")]))
+        if not leaders and _DIVISION_END.search(head) and not m.group("page").isdigit():
+            return text, None, False
         return head.rstrip(" .…·_-\t"), m.group("page"), leaders
     m = LEADER_TAIL.search(text)
     if m:
