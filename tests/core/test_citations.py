@@ -51,6 +51,9 @@ def test_claims_span_the_sentence_and_know_abbreviations_and_leading_citations()
     assert claims == ["The U.S. economy grew 3.1% in 2023", "the Board met 8 times.",
                       "Apple Inc. sold No. 5 units, e.g. phones", "Costs fell by 2.5 percent."]
     assert len(sentence_spans("Rates rose 3.5 percent in the U.S. The Fed acted.")) == 2
+    text = "0. Auflage, 31. Dezember 2016. Martin Thoma schrieb es. 2. Scope of the rule."
+    assert [text[s.start:s.end] for s in sentence_spans(text)] == [
+        "0. Auflage, 31. Dezember 2016.", "Martin Thoma schrieb es.", "2. Scope of the rule."]  # ordinals open them
 
 
 def test_unreadable_citations_are_reported_and_uncited_figures_counted(library: Library) -> None:

@@ -98,7 +98,8 @@ def sentence_spans(text: str) -> list[Span]:
             if blank:
                 _add(spans, text, start, i)
                 start = i + 1
-        elif char in ".!?" and _ends_sentence(text, i):
+        elif char in ".!?" and _ends_sentence(text, i) and not _ORDINAL.fullmatch(text[start:i].strip()):
+            # (a bare number opening the sentence is an ordinal or a heading's number: "0. Auflage", "2. Scope")
             end = i + 1
             while end < length and text[end] in "\"')]”’*_":
                 end += 1
@@ -111,6 +112,7 @@ def sentence_spans(text: str) -> list[Span]:
     return spans
 
 
+_ORDINAL = re.compile(r"\d{1,3}")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•▪◦]|\d{1,2}[.)]|[a-z][.)])\s")
 
 
