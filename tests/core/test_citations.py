@@ -209,3 +209,20 @@ def test_the_highlight_covers_a_passage_hyphenated_across_lines() -> None:
     assert len(boxes) == 3  # the three printed lines of the passage, the hyphenated word's two halves included
     assert all(b[1] > 80 for b in boxes)  # not the intro line
     assert locate("words that are nowhere on this page at all", page.get_text("words")) == []
+
+
+def test_a_claim_word_printed_elsewhere_on_the_page_but_not_in_its_passage_is_not_checked() -> None:
+    page = ("Products and Services Performance\n\n"
+            "Mac net sales increased during 2022 compared to 2021 due primarily to higher net sales of laptops. "
+            "The weaker foreign currencies had an unfavourable effect on Mac net sales.\n\n"
+            "iPad net sales decreased during 2022 compared to 2021 due primarily to lower net sales of iPad Air. "
+            "Services net sales grew, led by advertising, cloud services and the App Store, in every segment. "
+            "The Company's services offerings continued to expand across its installed base of active devices, "
+            "and paid subscriptions grew in each geographic segment during the year.\n\n"
+            "Wearables, Home and Accessories net sales increased during 2022 compared to 2021 due primarily to "
+            "higher net sales of Apple Watch and AirPods.")
+    swapped = judge("Wearables, Home and Accessories net sales increased during 2022 compared to 2021 due "
+                    "primarily to higher net sales of laptops", page)
+    assert swapped.verdict == "unverified" and "laptops" in swapped.reason
+    assert judge("Wearables, Home and Accessories net sales rose in 2022 on higher sales of Apple Watch and AirPods",
+                 page).verdict == "checked"  # the claim's words are all in its passage

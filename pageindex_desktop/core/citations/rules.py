@@ -24,12 +24,14 @@ from pageindex_desktop.core.citations.passage import (
     text_stems,
 )
 from pageindex_desktop.core.citations.polarity import direction, negated_about
-from pageindex_desktop.core.citations.text import fold, stem
+from pageindex_desktop.core.citations.text import content_words, fold, sentence_spans, stem
 
 CHECKED, UNVERIFIED, CONTRADICTED = "checked", "unverified", "contradicted"
 WORD_SHARE = 0.6
 FIGURE_WORD_SHARE = 0.4  # when every figure of the claim is in the passage, fewer of its words need be
 SMALL_CLAIM = 3
+DISPLACED_MIN = 5  # shorter words ('year', 'rate', 'new') are printed all over a page
+DISPLACED_REACH = 300  # characters around the passage that still count as its context
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def judge(claim: str, page_text: str, cover: str = "") -> RuleVerdict:
     flipped = _polarity(claim, passage.text)
     if flipped:
         return RuleVerdict(CONTRADICTED, flipped, passage, True)
-    missing = _missing_name(claim, passage.text, page_text, cover)
+    missing = _missing_name(claim, passage.text, page_text, cover) or _displaced(claim, passage, page_text, cover)
     if missing:
         return RuleVerdict(UNVERIFIED, missing, passage, True)
     mismatch = binding.check(claim, claimed, page_text, passage.text)
@@ -78,6 +80,24 @@ def judge(claim: str, page_text: str, cover: str = "") -> RuleVerdict:
         return RuleVerdict(CONTRADICTED if mismatch.contradicted else UNVERIFIED, mismatch.reason, passage, True)
     # Firm only when the passage holds every word of the claim: then nothing is left for a model to doubt.
     return RuleVerdict(CHECKED, "", passage, len(shared) == len(wanted))
+
+
+def _displaced(claim: str, passage: Passage, page_text: str, cover: str) -> str:
+    """A reason when a word the claim turns on is printed on the page but not in the passage that states the rest
+    of it: "… due to higher sales of laptops" against "… due to higher sales of Apple Watch and AirPods", with
+    laptops in another paragraph. A paraphrase's own words are seldom printed elsewhere on the same page."""
+    around = [span for span in sentence_spans(page_text) if span.start < passage.end and span.end > passage.start]
+    start = max(0, min([passage.start, *(span.start for span in around)]) - DISPLACED_REACH)
+    end = max([passage.end, *(span.end for span in around)]) + DISPLACED_REACH
+    inside = text_stems(page_text[start:end])  # the passage and the lines around it (a heading, a run-on line)
+    outside = text_stems(page_text[:start] + " " + page_text[end:])
+    known = text_stems(cover)
+    for word in content_words(claim):
+        key = stem(word)
+        if len(word) >= DISPLACED_MIN and word.isalpha() and key not in inside \
+                and key in outside and key not in known:
+            return f"“{word}” is printed elsewhere on the page, not in the passage"
+    return ""
 
 
 def _missing_name(claim: str, passage: str, page_text: str, cover: str) -> str:
