@@ -226,3 +226,13 @@ def test_a_claim_word_printed_elsewhere_on_the_page_but_not_in_its_passage_is_no
     assert swapped.verdict == "unverified" and "laptops" in swapped.reason
     assert judge("Wearables, Home and Accessories net sales rose in 2022 on higher sales of Apple Watch and AirPods",
                  page).verdict == "checked"  # the claim's words are all in its passage
+
+
+def test_a_sentence_broken_early_in_a_narrow_box_still_binds_its_figures() -> None:
+    page = ("Safety is our first value, and every business reports its lost time incidents to the board each quarter "
+            "of the year.\n"
+            "In 2020, AES’ LTI Rate was 0.084 for AES\n"
+            "People, 0.046 for operational contractors, and 0.069 for construction contractors.\n")
+    verdict = judge("In 2020, AES' LTI Rate was 0.046 for AES People", page)
+    assert verdict.verdict == "contradicted" and "0.084" in verdict.reason
+    assert judge("In 2020, AES' LTI Rate was 0.084 for AES People", page).verdict == "checked"

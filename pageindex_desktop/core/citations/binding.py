@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.citations import tables
 from pageindex_desktop.core.citations.figures import Figure, figures, same_value
 from pageindex_desktop.core.citations.names import Name, names, printed
-from pageindex_desktop.core.citations.passage import clauses, text_stems, units
+from pageindex_desktop.core.citations.passage import clauses, line_width, text_stems, units
 from pageindex_desktop.core.citations.text import fold
 
 _EARLIER = re.compile(
@@ -52,7 +52,7 @@ def check(claim: str, claimed: list[Figure], page_text: str, passage: str) -> Mi
     pieces = [(c, fold(c)) for c in clauses(passage)]
     return (_swapped_names(claim, amounts, pieces) or _earlier(claim, amounts, years, pieces)
             or _column(claim, amounts, years, page_text) or _row_label(claim, amounts, page_text)
-            or _context(claim, amounts, passage))
+            or _context(claim, amounts, passage, line_width(page_text)))
 
 
 def _holding(figure: Figure, pieces: list[tuple[str, str]]) -> list[int]:
@@ -168,12 +168,12 @@ def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | 
     return None
 
 
-def _context(claim: str, amounts: list[Figure], passage: str) -> Mismatch | None:
+def _context(claim: str, amounts: list[Figure], passage: str, width: int) -> Mismatch | None:
     """Within one sentence that lists parallel figures, the claim's words sit with another figure of the same
     kind, not with the claim's ('0.084 for AES People, 0.046 for operational contractors' against 'the rate was
     0.046 for AES People'); table rows are their own sentences, so a row's label binds its figures."""
     claim_pieces = clauses(claim)
-    for sentence in units(passage):
+    for sentence in units(passage, width):
         pieces = [(c, fold(c)) for c in clauses(passage[sentence.start : sentence.end])]
         for figure in amounts:
             near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim

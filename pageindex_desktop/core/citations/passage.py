@@ -15,6 +15,7 @@ from pageindex_desktop.core.citations.names import names, printed
 from pageindex_desktop.core.citations.text import Span, content_words, fold, sentence_spans, stem
 
 MAX_UNITS = 3
+_FIGURE = re.compile(r"\d[\d,.]*\d")  # two digits or more: a figure, not a list item's number
 MAX_CHARS = 700
 WIDE_UNITS = 5  # a claim whose figures sit in more sentences (two bullets, a table row and its header) may widen
 WIDE_CHARS = 1000
@@ -34,10 +35,12 @@ class Passage:
     text: str
 
 
-def units(page_text: str) -> list[Span]:
+def units(page_text: str, width: int | None = None) -> list[Span]:
     """Sentences of the page, with a heading line cut off the sentence it precedes; a long sentence that spans
-    lines (a table, a list without full stops) becomes its lines."""
-    width = max((len(line.strip()) for line in page_text.splitlines()), default=0)
+    lines (a table, a list without full stops) becomes its lines. `width` is the page's widest line when the
+    text is a stretch of it (a passage's own lines say nothing about where the margin is)."""
+    if width is None:
+        width = line_width(page_text)
     out: list[Span] = []
     for whole in sentence_spans(page_text):
         for span in _heading_cut(page_text, whole, width):
@@ -47,6 +50,11 @@ def units(page_text: str) -> list[Span]:
                 continue
             out += _lines(page_text, span)
     return out
+
+
+def line_width(text: str) -> int:
+    """The widest line of a text (where a page's right margin is)."""
+    return max((len(line.strip()) for line in text.splitlines()), default=0)
 
 
 def _lines(page_text: str, span: Span) -> list[Span]:
@@ -73,7 +81,9 @@ def _heading_cut(page_text: str, span: Span, width: int) -> list[Span]:
         following = page_text[nxt.start : nxt.end]
         at_line_start = line.start == 0 or page_text[line.start - 1] == "\n"
         short = at_line_start and len(text) < 0.6 * width
-        if short and not text.endswith((",", "-", "and", "or", "of", "the")) and following[:1].isupper():
+        # a line that lists figures between commas is a sentence broken early (a narrow box), not a heading
+        if short and not text.endswith((",", "-", "and", "or", "of", "the")) and following[:1].isupper() \
+                and not (", " in text and _FIGURE.search(text)):
             out.append(Span(start, line.end))
             start = nxt.start
     out.append(Span(start, span.end))
