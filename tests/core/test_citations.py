@@ -236,3 +236,15 @@ def test_a_sentence_broken_early_in_a_narrow_box_still_binds_its_figures() -> No
     verdict = judge("In 2020, AES' LTI Rate was 0.046 for AES People", page)
     assert verdict.verdict == "contradicted" and "0.084" in verdict.reason
     assert judge("In 2020, AES' LTI Rate was 0.084 for AES People", page).verdict == "checked"
+
+
+def test_a_figure_from_another_row_of_a_one_column_table_contradicts() -> None:
+    page = ("Our direct to consumer businesses operate the following number of retail stores outside the United "
+            "States:\nNON-U.S. RETAIL STORES\nNUMBER\nNIKE Brand factory stores\n \n560 \n"
+            "NIKE Brand in-line stores (including employee-only stores)\n \n49 \n"
+            "Converse stores (including factory stores)\n \n54 \nTOTAL\n \n663 \n")
+    wrong = judge("NIKE operates 663 retail stores outside the United States, including 560 NIKE Brand in-line stores",
+                  page)
+    assert wrong.verdict == "contradicted" and "49" in wrong.reason
+    assert judge("NIKE operates 663 retail stores outside the United States, including 560 NIKE Brand factory "
+                 "stores", page).verdict == "checked"

@@ -26,6 +26,7 @@ _IDENTIFIER = re.compile(r"(?:\bno|\bsection|\brule|\bitem|\bnote|\brelease|§|\
                          r"\b(?:january|february|march|april|june|july|august|september|october|november|december))"
                          r"\.?\s*$")
 _YEAR = re.compile(r"(?<!\d)(?:\d{1,2}/\d{1,2}/)?((?:19|20)\d{2})(?!\d)")
+_TOTAL = re.compile(r"\s*(?:total|sum|all|gesamt|insgesamt)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -151,18 +152,25 @@ def _column(claim: str, amounts: list[Figure], years: set[int], page_text: str) 
 def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | None:
     """In a table, the claim's figure sits in a row whose label the claim does not name, while the row it
     names holds another figure ('US and Utilities 2,882 / South America 2,515')."""
-    wanted = text_stems(claim) | {n.folded for n in names(claim)}
     table = tables.rows(page_text)
+    claim_pieces = clauses(claim)
     for figure in amounts:
         holding = [r for r in table if any(same_value(figure, v) for v in r.values)]
-        if len(holding) != 1:
-            continue
+        if len(holding) != 1 or _TOTAL.match(holding[0].label):
+            continue  # (a total is what an aggregate claim states in its own words: "operates 663 stores")
+        # the claim's words around this figure ("including 560 NIKE Brand in-line stores") name its row
+        near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim
+        wanted = text_stems(near) | {n.folded for n in names(near)}
         own = _overlap((holding[0].label, fold(holding[0].label)), wanted)
+        own_words = text_stems(holding[0].label)
         for row in table:
             if row is holding[0] or not row.values:
                 continue
             theirs = _overlap((row.label, fold(row.label)), wanted)
-            if own == 0 and theirs >= 2:
+            # another row the claim names better: by words of its own ("in-line" against "factory"), and the
+            # figure's row has a word the claim does not use
+            named = (wanted & text_stems(row.label)) - own_words
+            if theirs >= 2 and theirs > own and named and own_words - wanted:
                 return Mismatch(f"in the table, {figure.text} is the figure for {holding[0].label}; "
                                 f"{row.label} shows {row.values[0].text}", True)
     return None

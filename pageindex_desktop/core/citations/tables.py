@@ -16,6 +16,7 @@ _YEAR = re.compile(r"(?<!\d)(?:\d{1,2}/\d{1,2}/)?((?:19|20)\d{2})(?!\d)")
 _CELL = r"(?:[$€£¥]\s*)?\(?[-–]?\d[\d,.]*\s*%?\)?\s*%?|[$€£¥]|nm|n/a|—|–|-|\*"
 _VALUE_LINE = re.compile(rf"^\s*(?:{_CELL})(?:\s+(?:{_CELL}))*\s*$", re.I)
 _FOOTNOTE = re.compile(r"(?<=[A-Za-z)])\(\d{1,2}\)|\*+")
+SHORT_LABEL = 8  # words of a one-column row's label
 HEADER_WORDS = 4  # a line of at most this many words and no figures may sit inside a header (e.g. "Change")
 
 
@@ -43,7 +44,7 @@ def _years_only(line: str) -> list[int]:
 
 
 def rows(page_text: str) -> list[Row]:
-    """The table rows of a page with at least two amounts each, with the years of the header above them."""
+    """The table rows of a page (see `_is_row`), with the years of the header above them."""
     out: list[Row] = []
     pending: list[int] = []  # header years read since the last row
     header: list[int] = []
@@ -62,7 +63,7 @@ def rows(page_text: str) -> list[Row]:
             current.values += [f for f in figures(line) if f.kind in {"money", "number"}]
             current.years = header
             continue
-        if current is not None and len(current.values) >= 2:
+        if current is not None and _is_row(current):
             out.append(current)
         if len(line.split()) > HEADER_WORDS * 2:
             pending = []  # prose: the years read so far were not a table's header
@@ -75,6 +76,11 @@ def rows(page_text: str) -> list[Row]:
             current.label = cleaned[: cells.start()].strip() or current.label
             current.values = [v for v in values if v.start >= cells.start()]
             current.years = header
-    if current is not None and len(current.values) >= 2:
+    if current is not None and _is_row(current):
         out.append(current)
     return out
+
+
+def _is_row(row: Row) -> bool:
+    """Two amounts or more; or one under a short label of its own (a one-column table: "Converse stores / 54")."""
+    return len(row.values) >= 2 or (len(row.values) == 1 and len(row.label.split()) <= SHORT_LABEL)
