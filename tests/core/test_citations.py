@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -221,6 +222,7 @@ def test_a_claim_word_printed_elsewhere_on_the_page_but_not_in_its_passage_is_no
             "and paid subscriptions grew in each geographic segment during the year.\n\n"
             "Wearables, Home and Accessories net sales increased during 2022 compared to 2021 due primarily to "
             "higher net sales of Apple Watch and AirPods.")
+    page = "\n".join(textwrap.fill(paragraph, 90) for paragraph in page.split("\n"))  # lines as a PDF prints them
     swapped = judge("Wearables, Home and Accessories net sales increased during 2022 compared to 2021 due "
                     "primarily to higher net sales of laptops", page)
     assert swapped.verdict == "unverified" and "laptops" in swapped.reason

@@ -31,7 +31,7 @@ WORD_SHARE = 0.6
 FIGURE_WORD_SHARE = 0.4  # when every figure of the claim is in the passage, fewer of its words need be
 SMALL_CLAIM = 3
 DISPLACED_MIN = 5  # shorter words ('year', 'rate', 'new') are printed all over a page
-DISPLACED_REACH = 300  # characters around the passage that still count as its context
+DISPLACED_LINES = 4  # lines either side of the passage's sentences that still count as its context
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,12 @@ def _displaced(claim: str, passage: Passage, page_text: str, cover: str) -> str:
     of it: "… due to higher sales of laptops" against "… due to higher sales of Apple Watch and AirPods", with
     laptops in another paragraph. A paraphrase's own words are seldom printed elsewhere on the same page."""
     around = [span for span in sentence_spans(page_text) if span.start < passage.end and span.end > passage.start]
-    start = max(0, min([passage.start, *(span.start for span in around)]) - DISPLACED_REACH)
-    end = max([passage.end, *(span.end for span in around)]) + DISPLACED_REACH
+    start = min([passage.start, *(span.start for span in around)])
+    end = max([passage.end, *(span.end for span in around)])
+    for _ in range(DISPLACED_LINES):  # and the lines just around them (a heading above, a line running on)
+        start = page_text.rfind("\n", 0, max(0, start - 1)) + 1
+        after = page_text.find("\n", end + 1)
+        end = len(page_text) if after < 0 else after
     inside = text_stems(page_text[start:end])  # the passage and the lines around it (a heading, a run-on line)
     outside = text_stems(page_text[:start] + " " + page_text[end:])
     known = text_stems(cover)
