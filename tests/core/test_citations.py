@@ -250,3 +250,13 @@ def test_a_figure_from_another_row_of_a_one_column_table_contradicts() -> None:
     assert wrong.verdict == "contradicted" and "49" in wrong.reason
     assert judge("NIKE operates 663 retail stores outside the United States, including 560 NIKE Brand factory "
                  "stores", page).verdict == "checked"
+
+
+def test_a_chart_row_the_claim_names_by_one_word_still_binds_the_figure() -> None:
+    page = ("As of December 31, 2020, AES and its subsidiaries had approximately 8,200 full time/permanent\n"
+            "employees. The following chart lists our full time/permanent employees by SBU:\n"
+            "Full Time/Permanent Employees\n"
+            "US and Utilities*\n2,882\nSouth America\n2,515\nMCAC\n1,899\nEurasia\n866\n")
+    wrong = judge("AES had 2,515 full time/permanent employees in its US and Utilities SBU", page)
+    assert wrong.verdict == "contradicted" and "2,882" in wrong.reason
+    assert judge("AES had 2,515 full time/permanent employees in its South America SBU", page).verdict == "checked"

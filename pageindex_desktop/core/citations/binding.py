@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.citations import tables
 from pageindex_desktop.core.citations.figures import Figure, figures, same_value
 from pageindex_desktop.core.citations.names import Name, names, printed
-from pageindex_desktop.core.citations.passage import clauses, line_width, text_stems, units
+from pageindex_desktop.core.citations.passage import clauses, line_width, major_clauses, text_stems, units
 from pageindex_desktop.core.citations.text import fold
 
 _EARLIER = re.compile(
@@ -153,7 +153,7 @@ def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | 
     """In a table, the claim's figure sits in a row whose label the claim does not name, while the row it
     names holds another figure ('US and Utilities 2,882 / South America 2,515')."""
     table = tables.rows(page_text)
-    claim_pieces = clauses(claim)
+    claim_pieces = major_clauses(claim)  # a list's "and" does not cut "US and Utilities"
     for figure in amounts:
         holding = [r for r in table if any(same_value(figure, v) for v in r.values)]
         if len(holding) != 1 or _TOTAL.match(holding[0].label):
@@ -170,7 +170,7 @@ def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | 
             # another row the claim names better: by words of its own ("in-line" against "factory"), and the
             # figure's row has a word the claim does not use
             named = (wanted & text_stems(row.label)) - own_words
-            if theirs >= 2 and theirs > own and named and own_words - wanted:
+            if (theirs >= 2 or own == 0) and theirs > own and named and own_words - wanted:
                 return Mismatch(f"in the table, {figure.text} is the figure for {holding[0].label}; "
                                 f"{row.label} shows {row.values[0].text}", True)
     return None
