@@ -260,3 +260,16 @@ def test_a_chart_row_the_claim_names_by_one_word_still_binds_the_figure() -> Non
     wrong = judge("AES had 2,515 full time/permanent employees in its US and Utilities SBU", page)
     assert wrong.verdict == "contradicted" and "2,882" in wrong.reason
     assert judge("AES had 2,515 full time/permanent employees in its South America SBU", page).verdict == "checked"
+
+
+def test_a_count_written_as_a_word_is_checked_against_the_count_printed() -> None:
+    page = ("For fiscal 2023, NIKE Brand footwear finished goods were manufactured by 15 contract manufacturers, many "
+            "of which operate multiple factories. The largest single finished goods footwear factory accounted for "
+            "approximately 9% of total fiscal 2023 NIKE Brand footwear production.")
+    for wrong in ("a single contract manufacturer", "two contract manufacturers"):
+        verdict = judge(f"For fiscal 2023, NIKE Brand footwear finished goods were manufactured by {wrong}", page)
+        assert verdict.verdict == "contradicted" and "15" in verdict.reason
+    assert judge("For fiscal 2023, NIKE Brand footwear was made by fifteen contract manufacturers",
+                 page).verdict == "checked"
+    assert judge("The largest single finished goods footwear factory accounted for approximately 9% of fiscal 2023 "
+                 "NIKE Brand footwear production", page).verdict == "checked"  # the same count of the same thing

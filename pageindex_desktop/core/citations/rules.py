@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pageindex_desktop.core.citations import binding
+from pageindex_desktop.core.citations import binding, counts
 from pageindex_desktop.core.citations.figures import Figure, conflicts, figures, same_value, word_numbers
 from pageindex_desktop.core.citations.names import names, printed
 from pageindex_desktop.core.citations.passage import (
@@ -69,7 +69,7 @@ def judge(claim: str, page_text: str, cover: str = "") -> RuleVerdict:
     needed = len(wanted) if len(wanted) < SMALL_CLAIM and not amounts else share * len(wanted)
     if len(shared) < needed:
         return RuleVerdict(UNVERIFIED, "the claim was not found on the page", passage, False)
-    flipped = _polarity(claim, passage.text)
+    flipped = _polarity(claim, passage.text) or counts.conflict(claim, passage.text)
     if flipped:
         return RuleVerdict(CONTRADICTED, flipped, passage, True)
     missing = _missing_name(claim, passage.text, page_text, cover) or _displaced(claim, passage, page_text, cover)
