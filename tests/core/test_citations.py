@@ -273,3 +273,16 @@ def test_a_count_written_as_a_word_is_checked_against_the_count_printed() -> Non
                  page).verdict == "checked"
     assert judge("The largest single finished goods footwear factory accounted for approximately 9% of fiscal 2023 "
                  "NIKE Brand footwear production", page).verdict == "checked"  # the same count of the same thing
+
+
+def test_the_claims_words_with_another_figure_in_the_next_sentence_contradict() -> None:
+    page = ("As of\n\nDecember 2018, there were approximately 3,764 registered broker-dealers with over 140 million\n\n"
+            "customer accounts. In total, these broker-dealers have over $4.3 trillion in total assets, which are\n\n"
+            "total broker-dealer assets as reported on Form X-17a-5.74 Of the broker-dealers registered with\n\n"
+            "the Commission as of December 2018, 363 broker-dealers were dually registered with the\n"
+            "Commission as investment advisers.75 Dual registrant firms hold over 90 million (63%) of the\n73")
+    wrong = judge("Of these, the 363 dually registered firms held over 140 million customer accounts", page)
+    assert wrong.verdict == "contradicted" and "90 million" in wrong.reason
+    assert judge("Dual registrant firms hold over 90 million of the customer accounts", page).verdict == "checked"
+    assert judge("In December 2018 there were approximately 3,764 registered broker-dealers with over 140 million "
+                 "customer accounts", page).verdict == "checked"

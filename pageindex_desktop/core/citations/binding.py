@@ -26,6 +26,7 @@ _IDENTIFIER = re.compile(r"(?:\bno|\bsection|\brule|\bitem|\bnote|\brelease|§|\
                          r"\b(?:january|february|march|april|june|july|august|september|october|november|december))"
                          r"\.?\s*$")
 _YEAR = re.compile(r"(?<!\d)(?:\d{1,2}/\d{1,2}/)?((?:19|20)\d{2})(?!\d)")
+PROSE_WORDS = 6  # a unit of fewer words is a table's line, not a sentence
 _TOTAL = re.compile(r"\s*(?:total|sum|all|gesamt|insgesamt)\b", re.I)
 
 
@@ -177,12 +178,18 @@ def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | 
 
 
 def _context(claim: str, amounts: list[Figure], passage: str, width: int) -> Mismatch | None:
-    """Within one sentence that lists parallel figures, the claim's words sit with another figure of the same
-    kind, not with the claim's ('0.084 for AES People, 0.046 for operational contractors' against 'the rate was
-    0.046 for AES People'); table rows are their own sentences, so a row's label binds its figures."""
+    """Within one sentence that lists parallel figures, or across the passage's sentences, the claim's words sit
+    with another figure of the same kind, not with the claim's ('0.084 for AES People, 0.046 for operational
+    contractors' against 'the rate was 0.046 for AES People'; '546 (14%) reported non-brokerage business. 74%
+    report retail customer activity' against '14% reported retail customer activity'); table rows are their own
+    sentences, so a row's label binds its figures."""
     claim_pieces = clauses(claim)
-    for sentence in units(passage, width):
-        pieces = [(c, fold(c)) for c in clauses(passage[sentence.start : sentence.end])]
+    sentences = units(passage, width)
+    prose = [passage[s.start : s.end] for s in sentences if len(passage[s.start : s.end].split()) >= PROSE_WORDS]
+    groups = [prose] if len(prose) >= 2 else []  # the passage's sentences side by side (not a table's lines)
+    groups += [clauses(passage[s.start : s.end]) for s in sentences]  # each sentence's clauses
+    for group in groups:
+        pieces = [(c, fold(c)) for c in group]
         for figure in amounts:
             near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim
             wanted = text_stems(near) | {n.folded for n in names(near)}

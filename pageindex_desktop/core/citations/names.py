@@ -25,7 +25,9 @@ COMMON_CAPITALISED = frozenset(
     statement statements consolidated first second third fourth q1 q2 q3 q4 fy january february march april may
     june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday
     tuesday wednesday thursday friday i ii iii iv v vi no nos besides excluding including other another all
-    any most some such these mr mrs ms dr chair chairman ceo cfo president vice chief officer executive""".split()
+    any most some such these mr mrs ms dr chair chairman ceo cfo president vice chief officer executive
+    about approximately around nearly roughly almost only just more less fewer than when where what which
+    who how why there here then thus therefore meanwhile despite because""".split()
 )
 
 
