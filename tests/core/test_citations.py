@@ -286,3 +286,14 @@ def test_the_claims_words_with_another_figure_in_the_next_sentence_contradict() 
     assert judge("Dual registrant firms hold over 90 million of the customer accounts", page).verdict == "checked"
     assert judge("In December 2018 there were approximately 3,764 registered broker-dealers with over 140 million "
                  "customer accounts", page).verdict == "checked"
+
+
+def test_a_negation_in_the_sentence_that_states_the_claims_figure_contradicts() -> None:
+    page = ("During fiscal 2023, Walmart Inc. and its affiliates (Walmart) accounted for 21 percent of our consolidated "
+            "net sales and 28 percent of net sales of our North America Retail segment. No other customer accounted "
+            "for 10 percent or more of our consolidated net sales.")
+    wrong = judge("Besides Walmart, at least one other customer accounted for 10 percent or more of General Mills' "
+                  "consolidated net sales in fiscal 2023", page, "general mills annual report")
+    assert wrong.verdict == "contradicted" and "negation" in wrong.reason
+    assert judge("No other customer accounted for 10 percent or more of General Mills' consolidated net sales",
+                 page, "general mills annual report").verdict == "checked"

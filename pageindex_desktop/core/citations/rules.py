@@ -158,7 +158,11 @@ def _polarity(claim: str, passage: str) -> str:
             continue
         sentence = best_sentence(part, passage)
         anchors = text_stems(sentence) & wanted
-        if len(anchors) < max(2, 0.5 * len(wanted)):
+        amounts = [f for f in figures(part) if f.kind != "year"]
+        printed_there = figures(sentence)
+        # a sentence that states the claim's figures is about the same thing even when the claim adds names
+        same_figures = bool(amounts) and all(any(same_value(f, p) for p in printed_there) for f in amounts)
+        if len(anchors) < max(2, (FIGURE_WORD_SHARE if same_figures else 0.5) * len(wanted)):
             continue
         if negated_about(part, anchors, stem) != negated_about(sentence, anchors, stem):
             return "the passage says the opposite (negation)"
