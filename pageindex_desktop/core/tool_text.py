@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 _TAGGED = re.compile(r"<(tool_call|tools|toolcall|function_call)>\s*(.*?)\s*(?:</\1>|$)", re.S | re.I)
 _FUNCTION_TAG = re.compile(r"<function=([\w.-]+)>\s*(.*?)\s*(?:</function>|$)", re.S)
@@ -114,21 +114,23 @@ def _undoubled(blob: str) -> list[str]:
     return variants
 
 
-def _depth(blob: str) -> int:
-    """Opening braces minus closing ones, outside strings."""
-    depth, quoted, escaped = 0, False, False
-    for char in blob:
+def _braces(blob: str) -> Iterator[tuple[int, str]]:
+    """(position, brace) for every brace of the blob outside JSON strings."""
+    quoted, escaped = False, False
+    for i, char in enumerate(blob):
         if quoted:
             escaped = char == "\\" and not escaped
             if char == '"' and not escaped:
                 quoted = False
         elif char == '"':
             quoted = True
-        elif char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-    return depth
+        elif char in "{}":
+            yield i, char
+
+
+def _depth(blob: str) -> int:
+    """Opening braces minus closing ones, outside strings."""
+    return sum(1 if brace == "{" else -1 for _, brace in _braces(blob))
 
 
 _CALL_TAG = re.compile(r"^\s*(?:<(?:tool_call|tools|toolcall|function_call)\b|<function=|\[TOOL_CALLS\])", re.I)
@@ -142,20 +144,13 @@ def opens_with_call_tag(text: str) -> bool:
 def _top_level(blob: str) -> list[str]:
     """Each balanced {...} at the top level of the blob (strings respected)."""
     pieces: list[str] = []
-    depth, start, quoted, escaped = 0, -1, False, False
-    for i, char in enumerate(blob):
-        if quoted:
-            escaped = char == "\\" and not escaped
-            if char == '"' and not escaped:
-                quoted = False
-            continue
-        if char == '"':
-            quoted = True
-        elif char == "{":
+    depth, start = 0, -1
+    for i, brace in _braces(blob):
+        if brace == "{":
             if depth == 0:
                 start = i
             depth += 1
-        elif char == "}" and depth:
+        elif depth:
             depth -= 1
             if depth == 0:
                 pieces.append(blob[start : i + 1])
