@@ -34,6 +34,9 @@ READ_FIRST = ("Do not answer from memory: read the documents first. Call a tool 
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
 MAX_SAME_CALL = 2
+MAX_GARBLED = 3
+GARBLED = ("The model kept writing tool calls the assistant could not read, so the question was stopped; ask "
+           "again, or choose a model with tool support in Model Settings.")
 REPEATED = ("This exact call was already made and its result is above. Answer now from what the tools returned, "
             "citing [Document title, p. N], or call a different tool.")
 UNREADABLE_CALL = ("That tool call could not be read. Write it as one JSON object, for example {call}, or answer in "
@@ -76,6 +79,7 @@ class Agent:
 
         limits = self.limits
         unread = 0  # answers given before anything was read (see below)
+        garbled = 0  # turns that wrote a tool call that could not be run
         question_deadline = time.monotonic() + limits.question_seconds
         self._tool_records = []
         self._repeats = {}
@@ -114,13 +118,23 @@ class Agent:
                 unknown = names_a_tool(answer)
                 if unknown or opens_with_call_tag(answer):
                     # A call written as text to a tool the app does not have, or one that could not be read
-                    # (`<tools></tools>`): never an answer. The model is told what to do instead.
+                    # (`<tools></tools>`): never an answer. The model is told what to do instead, without its
+                    # call text re-sent (small models copy their last turn); the second time, the assistant runs
+                    # the search for it; past MAX_GARBLED, the question ends with a sentence saying why.
+                    garbled += 1
+                    log.info("turn %d: %s: %r", turn, f"a call to an unknown tool {unknown}" if unknown else
+                             "a call tag that could not be read", answer[:120])
+                    yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
+                    if garbled > MAX_GARBLED:
+                        error = MalformedStream(GARBLED)
+                        yield failed(str(error), error)
+                        return
+                    if garbled == 2 and docs and not self.toolbox.has_read():
+                        yield from self._search_for_the_model(example_call(docs, question), turn, titles, calls_made)
+                        continue
                     reply = UNKNOWN_TOOL.format(name=unknown, tools=", ".join(TOOL_NAMES)) if unknown else \
                         UNREADABLE_CALL.format(call=example_call(docs, question))
-                    log.info("turn %d: %s", turn, f"a call to an unknown tool {unknown}" if unknown else
-                             "a call tag that could not be read")
-                    self.messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": reply}]
-                    yield TextDelta("", turn + 1)  # the pane drops the call text it may have shown
+                    self.messages.append({"role": "user", "content": reply})
                     continue
                 check = check_answer(answer, self.toolbox.library, self.toolbox.scope, self.toolbox.returned)
                 if docs and not self.toolbox.has_read() and unread < 2 and turn < limits.max_turns:

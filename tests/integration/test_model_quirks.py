@@ -191,3 +191,15 @@ def test_a_call_repeated_over_and_over_is_answered_not_run_again(fake_openai: Fa
     results = [e for e in events if isinstance(e, ToolResult)]
     assert [r.ok for r in results] == [True, True, False]  # a second call may follow a stub; the third is refused
     assert '"REPEATED"' in results[2].content and "Answer now" in results[2].content
+
+
+def test_a_model_that_keeps_writing_unreadable_calls_gets_a_search_then_a_clear_stop(fake_openai: FakeOpenAI,
+                                                                                      library: Library) -> None:
+    doc = annual_report(library)
+    fake_openai.script(*[text("<tools></tools>")] * 6)
+    events, last = run(fake_openai, library, doc)
+    assert isinstance(last, Failed) and "could not read" in last.message and "Traceback" not in last.message
+    sent = fake_openai.chat_requests()
+    assert len(sent) == 4  # told once, searched for once, then two more tries: stopped long before 12 steps
+    assert all("<tools>" not in str(m.get("content")) for r in sent for m in r["messages"])  # never re-sent
+    assert any(isinstance(e, ToolResult) and "searched" in e.label for e in events)  # the assistant's search
