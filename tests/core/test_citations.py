@@ -297,3 +297,13 @@ def test_a_negation_in_the_sentence_that_states_the_claims_figure_contradicts() 
     assert wrong.verdict == "contradicted" and "negation" in wrong.reason
     assert judge("No other customer accounted for 10 percent or more of General Mills' consolidated net sales",
                  page, "general mills annual report").verdict == "checked"
+
+
+def test_a_changed_year_that_the_page_gives_in_the_sentence_before_contradicts() -> None:
+    page = ("The studios were busy that decade. In 1928, a cartoon character was born. An early Mickey Mouse made "
+            "his debut in May of that year, in a silent flop called Plane Crazy. In November, Steamboat Willie "
+            "followed with synchronized sound.")
+    wrong = judge("An early Mickey Mouse made his debut in May 1929, in a silent flop called Plane Crazy", page)
+    assert wrong.verdict == "contradicted" and "1928" in wrong.reason
+    assert judge("An early Mickey Mouse made his debut in May 1928, in a silent flop called Plane Crazy",
+                 page).verdict == "checked"

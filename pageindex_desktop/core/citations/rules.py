@@ -30,6 +30,7 @@ CHECKED, UNVERIFIED, CONTRADICTED = "checked", "unverified", "contradicted"
 WORD_SHARE = 0.6
 FIGURE_WORD_SHARE = 0.4  # when every figure of the claim is in the passage, fewer of its words need be
 SMALL_CLAIM = 3
+YEAR_WORD_SHARE = 0.6  # a changed year contradicts only a passage that says the rest of the claim
 DISPLACED_MIN = 5  # shorter words ('year', 'rate', 'new') are printed all over a page
 DISPLACED_LINES = 4  # lines either side of the passage's sentences that still count as its context
 
@@ -59,7 +60,8 @@ def judge(claim: str, page_text: str, cover: str = "") -> RuleVerdict:
     for figure in claimed:
         if _stated(figure, printed_figures, passage.text, page_text):
             continue
-        other = _conflicting(figure, printed_figures, claim, passage.text)
+        other = _conflicting(figure, printed_figures, claim, passage.text) or _other_year(figure, claim, passage,
+                                                                                          page_text)
         if other is not None:
             return RuleVerdict(CONTRADICTED, f"the passage gives {other.text}, not {figure.text}", passage, True)
         return RuleVerdict(UNVERIFIED, f"{figure.text} is not in the passage", passage, True)
@@ -146,6 +148,22 @@ def _conflicting(figure: Figure, printed: list[Figure], claim: str, passage: str
         candidates = [p for p in printed if conflicts(figure, p) and binding.quantity(p, fold(passage))]
         if candidates:
             return candidates[0]
+    return None
+
+
+def _other_year(figure: Figure, claim: str, passage: Passage, page_text: str) -> Figure | None:
+    """For a year printed nowhere on the page: the one other year the passage, or the sentence just before it,
+    gives what the claim describes ("In 1928, a cartoon character was born. ... his debut in May of that year"
+    against "his debut in May 1929")."""
+    if figure.kind != "year":
+        return None
+    before = [s for s in sentence_spans(page_text[: passage.start]) if s.end <= passage.start][-1:]
+    start = before[0].start if before else passage.start
+    years = {p.value: p for p in figures(page_text[start : passage.end]) if p.kind == "year"}
+    years.pop(figure.value, None)
+    wanted = claim_stems(claim)
+    if len(years) == 1 and len(text_stems(passage.text) & wanted) >= YEAR_WORD_SHARE * len(wanted):
+        return next(iter(years.values()))
     return None
 
 
