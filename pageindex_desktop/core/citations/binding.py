@@ -160,8 +160,7 @@ def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | 
         if len(holding) != 1 or _TOTAL.match(holding[0].label):
             continue  # (a total is what an aggregate claim states in its own words: "operates 663 stores")
         # the claim's words around this figure ("including 560 NIKE Brand in-line stores") name its row
-        near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim
-        wanted = text_stems(near) | {n.folded for n in names(near)}
+        wanted = _words_around(figure, claim_pieces, claim)
         own = _overlap((holding[0].label, fold(holding[0].label)), wanted)
         own_words = text_stems(holding[0].label)
         for row in table:
@@ -191,8 +190,7 @@ def _context(claim: str, amounts: list[Figure], passage: str, width: int) -> Mis
     for group in groups:
         pieces = [(c, fold(c)) for c in group]
         for figure in amounts:
-            near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim
-            wanted = text_stems(near) | {n.folded for n in names(near)}
+            wanted = _words_around(figure, claim_pieces, claim)
             holding = _holding(figure, pieces)
             if not holding:
                 continue
@@ -206,6 +204,13 @@ def _context(claim: str, amounts: list[Figure], passage: str, width: int) -> Mis
                     return Mismatch(f"the passage gives {others[0].text} for what the claim describes; "
                                     f"{figure.text} is about something else", True)
     return None
+
+
+def _words_around(figure: Figure, claim_pieces: list[str], claim: str) -> set[str]:
+    """The stems and names of the claim's clauses that hold `figure` (the whole claim when none does): what the
+    claim says the figure is."""
+    near = " ".join(c for c in claim_pieces if any(same_value(figure, p) for p in figures(c))) or claim
+    return text_stems(near) | {n.folded for n in names(near)}
 
 
 def _overlap(piece: tuple[str, str], wanted: set[str]) -> int:
