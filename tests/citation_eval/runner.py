@@ -402,9 +402,10 @@ _QUOTE = re.compile(r'"([^"]{15,})"')
 
 
 def _highlight_figures(results: list[CaseResult]) -> dict[str, int]:
-    """Of the checked correct citations whose label note quotes the supporting sentence, how many passages (what
-    the viewer highlights) hold that sentence's first 50 characters (folded as the checker folds text; a quote
-    the note elides with '...' is cut there)."""
+    """Of the checked correct citations whose label quotes the supporting sentence, how many passages (what the
+    viewer highlights) hold that sentence's first 50 characters (folded as the checker folds text; a quote the
+    note elides with '...' is cut there). An expectation's own `support` quote wins over the note's quotes, which
+    in a case with a right and a wrong claim may quote only what the wrong one gets wrong."""
     from pageindex_desktop.core.citations.text import fold
 
     def flat(text: str) -> str:
@@ -412,11 +413,12 @@ def _highlight_figures(results: list[CaseResult]) -> dict[str, int]:
 
     held = total = 0
     for result in results:
-        quotes = [q.split("...")[0] for q in _QUOTE.findall(str(result.case.get("note", "")))]
-        if not quotes or len(result.citations) != len(result.outcomes):
+        noted = [q.split("...")[0] for q in _QUOTE.findall(str(result.case.get("note", "")))]
+        if len(result.citations) != len(result.outcomes):
             continue
-        for outcome, cite in zip(result.outcomes, result.citations):
-            if outcome.correct and outcome.got == "checked":
+        for outcome, cite, expect in zip(result.outcomes, result.citations, result.case["expect"]):
+            quotes = [expect["support"]] if "support" in expect else noted
+            if quotes and outcome.correct and outcome.got == "checked":
                 total += 1
                 passage = flat(str(cite.get("passage", "")))
                 held += any(flat(q)[:50].rstrip(". ") in passage for q in quotes)

@@ -286,7 +286,7 @@ def test_the_claims_words_with_another_figure_in_the_next_sentence_contradict() 
             "the Commission as of December 2018, 363 broker-dealers were dually registered with the\n"
             "Commission as investment advisers.75 Dual registrant firms hold over 90 million (63%) of the\n73")
     wrong = judge("Of these, the 363 dually registered firms held over 140 million customer accounts", page)
-    assert wrong.verdict == "contradicted" and "90 million" in wrong.reason
+    assert wrong.verdict == "contradicted" and "3,764, not for 363" in wrong.reason
     assert judge("Dual registrant firms hold over 90 million of the customer accounts", page).verdict == "checked"
     assert judge("In December 2018 there were approximately 3,764 registered broker-dealers with over 140 million "
                  "customer accounts", page).verdict == "checked"
@@ -309,3 +309,50 @@ def test_a_changed_year_that_the_page_gives_in_the_sentence_before_contradicts()
     contradicts_but_keeps(page, "An early Mickey Mouse made his debut in May 1929, in a silent flop called Plane Crazy",
                           "1928",
                           "An early Mickey Mouse made his debut in May 1928, in a silent flop called Plane Crazy")
+
+
+def test_double_spaced_lines_are_one_sentence_but_a_heading_stays_apart() -> None:
+    page = ("Overview\n\nThe board proposes a standard that requires each adviser to act for the client\n\n"
+            "without placing the adviser's own financial interest ahead of\n\nthe interest of the client. "
+            "Comments are due in May.")
+    got = [page[s.start : s.end] for s in sentence_spans(page)]
+    assert got[0] == "Overview" and got[1].startswith("The board") and got[1].endswith("of the client.")
+    contradicts_but_keeps(page, "The proposed standard would allow an adviser to place its own financial interest "
+                          "ahead of the interest of the client", "negation",
+                          "The proposed standard requires each adviser to act for the client without placing its "
+                          "own financial interest ahead of the interest of the client")
+
+
+def test_a_footnote_mark_after_a_full_stop_ends_the_sentence() -> None:
+    page = ("Roughly 120 clinics (8%) offered dental care, eye care and physiotherapy, among other services.41 "
+            "Roughly 61% of clinics offer weekend opening hours.42 Most clinics are in towns.")
+    got = [page[s.start : s.end] for s in sentence_spans(page)]
+    assert got[0].endswith("services.41") and got[1].startswith("Roughly 61%")
+    contradicts_but_keeps(page, "About 120 clinics, or 8%, offer weekend opening hours", "61%",
+                          "About 120 clinics, or 8%, offered dental care, eye care and physiotherapy")
+
+
+def test_little_changed_contradicts_a_claim_that_it_grew() -> None:
+    page = ("Services activity expanded at a steady pace. Unlike services, factory output was little changed, on "
+            "balance, last year, a pause after two years of strong growth. Hiring slowed in the autumn.")
+    contradicts_but_keeps(page, "Factory output grew strongly last year, after two years of strong growth",
+                          "little changed", "Factory output was little changed last year after two years of strong "
+                          "growth")
+
+
+def test_a_figure_from_another_periods_columns_contradicts_the_claims_period() -> None:
+    page = ("SELECTED COSTS\n($ in millions)\nThree Months Ended\nNine Months Ended\n2024\n2023\n% Change\n"
+            "2024\n2023\n% Change\nFreight Costs\n410\n388\n6%\n1,190\n1,102\n8%\nLicence Fees\n27\n3\n*\n"
+            "61\n240\n(75%)\n")
+    contradicts_but_keeps(page, "Licence fees were $61 million in the third quarter of 2024", "the quarter figure is 27",
+                          "Licence fees were $27 million in the third quarter of 2024")
+    assert judge("Licence fees were $61 million in the nine months of 2024", page).verdict == "checked"
+
+
+def test_a_count_the_page_gives_another_figure_to_is_contradicted() -> None:
+    page = ("At the end of 2022 there were about 5,210 licensed dealers with over 80 million client accounts. "
+            "Of those, 412 dealers were also registered as advisers. Dual registrants hold about 30 million of "
+            "the accounts.")
+    contradicts_but_keeps(page, "The 412 dually registered dealers held over 80 million client accounts",
+                          "5,210, not for 412",
+                          "About 5,210 licensed dealers held over 80 million client accounts at the end of 2022")

@@ -15,7 +15,7 @@ from pageindex_desktop.core.citations import tables
 from pageindex_desktop.core.citations.figures import Figure, figures, same_value
 from pageindex_desktop.core.citations.names import Name, names, printed
 from pageindex_desktop.core.citations.passage import clauses, line_width, major_clauses, text_stems, units
-from pageindex_desktop.core.citations.text import fold
+from pageindex_desktop.core.citations.text import fold, sentence_spans
 
 _EARLIER = re.compile(
     r"\b(?:previously|prior|formerly|compared|versus|vs|from|last year|a year ago|year-ago|year ago|earlier|"
@@ -26,6 +26,8 @@ _IDENTIFIER = re.compile(r"(?:\bno|\bsection|\brule|\bitem|\bnote|\brelease|§|\
                          r"\b(?:january|february|march|april|june|july|august|september|october|november|december))"
                          r"\.?\s*$")
 _YEAR = re.compile(r"(?<!\d)(?:\d{1,2}/\d{1,2}/)?((?:19|20)\d{2})(?!\d)")
+MOVED_WORDS = 3  # claim words another sentence adds before it takes the claim's predicate
+_WHEN = frozenset({"year", "end", "ended", "quart", "month", "week", "fisca", "perio", "day", "date", "time"})
 PROSE_WORDS = 6  # a unit of fewer words is a table's line, not a sentence
 _TOTAL = re.compile(r"\s*(?:total|sum|all|gesamt|insgesamt)\b", re.I)
 
@@ -53,8 +55,9 @@ def check(claim: str, claimed: list[Figure], page_text: str, passage: str) -> Mi
     years = {int(f.value) for f in claimed if f.kind == "year"}
     pieces = [(c, fold(c)) for c in clauses(passage)]
     return (_swapped_names(claim, amounts, pieces) or _earlier(claim, amounts, years, pieces)
-            or _column(claim, amounts, years, page_text) or _row_label(claim, amounts, page_text)
-            or _context(claim, amounts, passage, line_width(page_text)))
+            or _column(claim, amounts, years, page_text) or _period_column(claim, amounts, page_text)
+            or _row_label(claim, amounts, page_text)
+            or _context(claim, amounts, passage, line_width(page_text)) or _other_count(claim, amounts, passage))
 
 
 def _holding(figure: Figure, pieces: list[tuple[str, str]]) -> list[int]:
@@ -150,6 +153,35 @@ def _column(claim: str, amounts: list[Figure], years: set[int], page_text: str) 
     return None
 
 
+_CLAIM_PERIOD = re.compile(
+    r"\b(?:(?:first|second|third|fourth)[- ]quarter|q[1-4]|the quarter|three months|six months|first half|"
+    r"nine months|full[- ]year|twelve months)\b", re.I)
+_PERIOD_NAMES = {"quarter": "quarter", "six": "six-month", "nine": "nine-month", "year": "full-year"}
+
+
+def _period_column(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | None:
+    """In a table whose header groups columns by period ("Second-Quarter … Six Months"), the claim's figure
+    stands under another period than the one the claim names; the claim's period holds another figure."""
+    said = {found for m in _CLAIM_PERIOD.finditer(claim) if (found := tables.period(m.group(0).removeprefix("the ")))}
+    if len(said) != 1:
+        return None
+    wanted = said.pop()
+    for row in tables.rows(page_text):
+        for figure in amounts:
+            at = [k for k, value in enumerate(row.values) if same_value(figure, value)]
+            if len(at) != 1 or row.period_of(at[0]) in (None, wanted):
+                continue
+            block = len(row.values) // len(row.periods)
+            same_place = [k for k in range(len(row.values)) if row.period_of(k) == wanted
+                          and k % block == at[0] % block]
+            if same_place:
+                printed_period = row.period_of(at[0]) or ""
+                return Mismatch(f"in the table, {figure.text} is the {_PERIOD_NAMES[printed_period]} figure for "
+                                f"{row.label}; the {_PERIOD_NAMES[wanted]} figure is "
+                                f"{row.values[same_place[0]].text}", True)
+    return None
+
+
 def _row_label(claim: str, amounts: list[Figure], page_text: str) -> Mismatch | None:
     """In a table, the claim's figure sits in a row whose label the claim does not name, while the row it
     names holds another figure ('US and Utilities 2,882 / South America 2,515')."""
@@ -187,10 +219,16 @@ def _context(claim: str, amounts: list[Figure], passage: str, width: int) -> Mis
     prose = [passage[s.start : s.end] for s in sentences if len(passage[s.start : s.end].split()) >= PROSE_WORDS]
     groups = [prose] if len(prose) >= 2 else []  # the passage's sentences side by side (not a table's lines)
     groups += [clauses(passage[s.start : s.end]) for s in sentences]  # each sentence's clauses
-    for group in groups:
+    whole_sentences = major_clauses(claim)
+    for number, group in enumerate(groups):
         pieces = [(c, fold(c)) for c in group]
         for figure in amounts:
             wanted = _words_around(figure, claim_pieces, claim)
+            if number == 0 and prose is group:
+                moved = _moved_predicate(figure, _words_around(figure, whole_sentences, claim), pieces)
+                if moved is not None:
+                    return Mismatch(f"the passage gives {moved.text} for what the claim describes; "
+                                    f"{figure.text} is about something else", True)
             holding = _holding(figure, pieces)
             if not holding:
                 continue
@@ -203,6 +241,64 @@ def _context(claim: str, amounts: list[Figure], passage: str, width: int) -> Mis
                 if theirs >= own + 2 and theirs >= 2 * max(own, 1):
                     return Mismatch(f"the passage gives {others[0].text} for what the claim describes; "
                                     f"{figure.text} is about something else", True)
+    return None
+
+
+def _moved_predicate(figure: Figure, wanted: set[str], sentences: list[tuple[str, str]]) -> Figure | None:
+    """Another sentence of the passage says what the claim says of `figure`, of its own figure: it holds at least
+    MOVED_WORDS of the claim's words that the figure's own sentence lacks, and more of them in all ("546
+    broker-dealers (14%) reported non-brokerage business. 74% … report retail customer activity" against "546
+    broker-dealers, or 14%, reported retail customer activity")."""
+    holding = _holding(figure, sentences)
+    if len(holding) != 1:
+        return None
+    own_stems = text_stems(sentences[holding[0]][0])
+    own = _overlap(sentences[holding[0]], wanted)
+    for i, (sentence, folded) in enumerate(sentences):
+        others = _others(figure, sentence)
+        if i == holding[0] or not others:
+            continue
+        moved = {w for w in (wanted - own_stems) & text_stems(sentence) if w not in _WHEN}
+        if len(moved) >= MOVED_WORDS and _overlap((sentence, folded), wanted) > own:
+            return others[0]
+    return None
+
+
+_THINGS = re.compile(r"\s+(?!(?:weeks?|months?|days?|years?|quarters?|hours?|percent)\b)[a-z]")
+
+
+def _counts_things(figure: Figure, text: str) -> bool:
+    """Whether a figure is a count of things: a whole number followed by a word ("363 dually registered firms"),
+    not a period ("12 weeks") or a date."""
+    if figure.kind != "number" or figure.exponent != 0:
+        return False
+    after = re.sub(r"^\s*\([^)]*\)", "", text[figure.end :])  # "(14%)" between a count and its noun
+    return bool(_THINGS.match(after))
+
+
+def _other_count(claim: str, amounts: list[Figure], passage: str) -> Mismatch | None:
+    """The claim gives a count of things a figure ("the 363 dually registered firms held over 140 million
+    accounts") while the passage's sentence with that figure gives it to another count, and the claim's count
+    stands in a sentence without the figure ("3,764 broker-dealers with over 140 million accounts. … 363 were
+    dually registered")."""
+    sentences = [passage[s.start : s.end] for s in sentence_spans(passage)]
+    for piece in clauses(claim):
+        held = [f for f in amounts if any(same_value(f, p) for p in figures(piece))]
+        counts = [f for f in held if _counts_things(f, claim)]
+        for count in counts:
+            for figure in held:
+                if figure is count or same_value(figure, count):
+                    continue
+                with_figure = [s for s in sentences if any(same_value(figure, p) for p in figures(s))]
+                with_count = [s for s in sentences if any(same_value(count, p) for p in figures(s))]
+                if len(with_figure) != 1 or not with_count or with_figure[0] in with_count:
+                    continue
+                before = [p for p in figures(with_figure[0]) if _counts_things(p, with_figure[0])
+                          and quantity(p, fold(with_figure[0])) and not any(same_value(p, a) for a in amounts)
+                          and p.start < next(q.start for q in figures(with_figure[0]) if same_value(figure, q))]
+                if before:
+                    return Mismatch(f"the passage gives {figure.text} for {before[-1].text}, not for {count.text}",
+                                    True)
     return None
 
 

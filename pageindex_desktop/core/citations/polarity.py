@@ -1,4 +1,4 @@
-"""Which way a clause points: negated or not, and whether it says a quantity went up or down.
+"""Which way a clause points: negated or not, and whether it says a quantity went up, down or stayed flat.
 
 A claim that says "did not" where the page says "did", or "decreased" where the page says "increased", uses
 the page's own words: only polarity tells them apart. Phrases that look negative but assert nothing negative
@@ -58,10 +58,14 @@ def negated_about(text: str, anchors: set[str], stem: Callable[[str], str]) -> b
     return count % 2 == 1
 
 
+_FLAT = re.compile(r"\b(?:little changed|(?:essentially |largely |virtually )?(?:unchanged|flat)|held steady|"
+                   r"remained (?:steady|stable)|stabili[sz]ed)\b")
+
+
 def direction(text: str) -> str:
-    """'up', 'down', or '' when the text names no direction or both."""
-    tokens = set(re.findall(r"[a-z]+", fold(text)))
-    ups, downs = bool(tokens & UP), bool(tokens & DOWN)
-    if ups == downs:
-        return ""
-    return "up" if ups else "down"
+    """'up', 'down', 'flat' ("little changed", "held steady"), or '' when the text names none or several."""
+    folded = fold(text)
+    tokens = set(re.findall(r"[a-z]+", folded))
+    ways = [way for way, found in (("up", bool(tokens & UP)), ("down", bool(tokens & DOWN)),
+                                   ("flat", bool(_FLAT.search(folded)))) if found]
+    return ways[0] if len(ways) == 1 else ""

@@ -20,11 +20,12 @@ from pageindex_desktop.core.citations.passage import (
     best_window,
     claim_region,
     claim_stems,
+    clauses,
     major_clauses,
     text_stems,
 )
 from pageindex_desktop.core.citations.polarity import direction, negated_about
-from pageindex_desktop.core.citations.text import content_words, fold, sentence_spans, stem
+from pageindex_desktop.core.citations.text import content_words, double_spaced, fold, sentence_spans, stem
 
 CHECKED, UNVERIFIED, CONTRADICTED = "checked", "unverified", "contradicted"
 WORD_SHARE = 0.6
@@ -91,10 +92,9 @@ def _displaced(claim: str, passage: Passage, page_text: str, cover: str) -> str:
     around = [span for span in sentence_spans(page_text) if span.start < passage.end and span.end > passage.start]
     start = min([passage.start, *(span.start for span in around)])
     end = max([passage.end, *(span.end for span in around)])
+    spaced = double_spaced(page_text)  # then a blank line is spacing, not a line of the page
     for _ in range(DISPLACED_LINES):  # and the lines just around them (a heading above, a line running on)
-        start = page_text.rfind("\n", 0, max(0, start - 1)) + 1
-        after = page_text.find("\n", end + 1)
-        end = len(page_text) if after < 0 else after
+        start, end = _line_above(page_text, start, spaced), _line_below(page_text, end, spaced)
     inside = text_stems(page_text[start:end])  # the passage and the lines around it (a heading, a run-on line)
     outside = text_stems(page_text[:start] + " " + page_text[end:])
     known = text_stems(cover)
@@ -104,6 +104,27 @@ def _displaced(claim: str, passage: Passage, page_text: str, cover: str) -> str:
                 and key in outside and key not in known:
             return f"“{word}” is printed elsewhere on the page, not in the passage"
     return ""
+
+
+def _line_above(text: str, start: int, skip_blank: bool) -> int:
+    """Where the line above the one at `start` begins (over blank lines too when `skip_blank`)."""
+    while start > 0:
+        start = text.rfind("\n", 0, start - 1) + 1
+        line_end = text.find("\n", start)
+        if not skip_blank or text[start : len(text) if line_end < 0 else line_end].strip():
+            break
+    return start
+
+
+def _line_below(text: str, end: int, skip_blank: bool) -> int:
+    """Where the line below the one ending at `end` ends (over blank lines too when `skip_blank`)."""
+    while end < len(text):
+        after = text.find("\n", end + 1)
+        line = text[end + 1 : len(text) if after < 0 else after]
+        end = len(text) if after < 0 else after
+        if not skip_blank or line.strip():
+            break
+    return end
 
 
 def _missing_name(claim: str, passage: str, page_text: str, cover: str) -> str:
@@ -187,5 +208,38 @@ def _polarity(claim: str, passage: str) -> str:
         region = claim_region(part, passage)
         up_down, printed_way = direction(part), direction(region)
         if up_down and printed_way and up_down != printed_way:
-            return f"the passage says it went {printed_way}, not {up_down}"
+            return _turned(printed_way, up_down)
+        turned = _clause_direction(part, sentence)
+        if turned:
+            return turned
     return ""
+
+
+def _clause_direction(part: str, sentence: str) -> str:
+    """A reason when a clause of the claim and the sentence's clause about the same thing point different ways
+    ("manufacturing output grew robustly, extending two years of gains" against "manufacturing output was little
+    changed, … a downshift following two years of robust gains": the sentence as a whole points every way)."""
+    pieces = clauses(sentence)
+    for claimed in clauses(part):
+        wanted = claim_stems(claimed)
+        way = direction(claimed)
+        if not way or len(wanted) < 2:
+            continue
+        overlaps = [len(text_stems(p) & wanted) for p in pieces]
+        best = max(overlaps, default=0)
+        matching = [p for p, shared in zip(pieces, overlaps) if shared == best]
+        if len(matching) > 1:  # a tie goes to the clause with the claim clause's subject (its first two words)
+            subject = {stem(w) for w in content_words(claimed)[:2]}
+            matching = [p for p in matching if subject <= text_stems(p)]
+        if best >= 2 and len(matching) == 1:
+            printed_way = direction(matching[0])
+            if printed_way and printed_way != way:
+                return _turned(printed_way, way)
+    return ""
+
+
+def _turned(printed_way: str, claimed_way: str) -> str:
+    said = {"up": "it went up", "down": "it went down", "flat": "it was little changed"}
+    if "flat" in (printed_way, claimed_way):
+        return f"the passage says {said[printed_way]}, not that {said[claimed_way]}"
+    return f"the passage says {said[printed_way]}, not {claimed_way}"

@@ -27,6 +27,14 @@ class Row:
     label: str
     values: list[Figure] = field(default_factory=list)
     years: list[int] = field(default_factory=list)
+    periods: list[str] = field(default_factory=list)  # the header's period groups, left to right ("quarter", "six")
+
+    def period_of(self, index: int) -> str | None:
+        """The period group ("quarter", "six", "nine", "year") of value `index`, when the header names two or
+        more periods that split the row's values evenly ("Second-Quarter … Six Months" over 2023 2022 2023 2022)."""
+        if len(self.periods) < 2 or len(self.values) % len(self.periods):
+            return None
+        return self.periods[index // (len(self.values) // len(self.periods))]
 
     def year_of(self, index: int) -> int | None:
         """The column year of value `index`, when the header's years fit the row (whole repeats of them)."""
@@ -34,6 +42,19 @@ class Row:
             if header and len(self.values) % len(header) == 0:
                 return header[index % len(header)]
         return None
+
+
+_PERIOD = re.compile(
+    r"^(?:(?P<quarter>(?:first|second|third|fourth|1st|2nd|3rd|4th)[- ]quarter|q[1-4]|three months|13 weeks|"
+    r"12 weeks|quarter)|(?P<six>six months|first half|half[- ]year|26 weeks|24 weeks)|(?P<nine>nine months|"
+    r"39 weeks|36 weeks)|(?P<year>full[- ]year|twelve months|year ended|fiscal year|52 weeks|53 weeks))\b", re.I)
+PERIOD_WORDS = 6  # a header's period line is short ("Three Months Ended")
+
+
+def period(text: str) -> str | None:
+    """The period a header line or a claim's phrase names: 'quarter', 'six', 'nine' or 'year'."""
+    found = _PERIOD.match(text.strip())
+    return found.lastgroup if found else None
 
 
 def _years_only(line: str) -> list[int]:
@@ -48,6 +69,8 @@ def rows(page_text: str) -> list[Row]:
     out: list[Row] = []
     pending: list[int] = []  # header years read since the last row
     header: list[int] = []
+    pending_periods: list[str] = []  # header period groups read since the last row
+    periods: list[str] = []
     current: Row | None = None
     for raw in page_text.splitlines():
         line = raw.strip()
@@ -57,11 +80,17 @@ def rows(page_text: str) -> list[Row]:
         if years and (current is None or not current.values):
             pending += years
             continue
+        named = period(line) if len(line.split()) <= PERIOD_WORDS else None
+        if named and (current is None or not current.values):
+            pending_periods.append(named)
+            continue
         if _VALUE_LINE.match(line) and current is not None:
             if len(pending) >= 2:
                 header, pending = pending, []
+                periods, pending_periods = pending_periods, []
             current.values += [f for f in figures(line) if f.kind in {"money", "number"}]
             current.years = header
+            current.periods = periods
             continue
         if current is not None and _is_row(current):
             out.append(current)
@@ -76,6 +105,7 @@ def rows(page_text: str) -> list[Row]:
             current.label = cleaned[: cells.start()].strip() or current.label
             current.values = [v for v in values if v.start >= cells.start()]
             current.years = header
+            current.periods = periods
     if current is not None and _is_row(current):
         out.append(current)
     return out

@@ -94,8 +94,8 @@ def sentence_spans(text: str) -> list[Span]:
     while i < length:
         char = text[i]
         if char == "\n":
-            blank = text.startswith("\n", i + 1) or _list_item_follows(text, i + 1)
-            if blank:
+            blank = text.startswith("\n", i + 1) and not _runs_on(text, i)
+            if blank or _list_item_follows(text, i + 1):
                 _add(spans, text, start, i)
                 start = i + 1
         elif char in ".!?" and _ends_sentence(text, i) and not _ORDINAL.fullmatch(text[start:i].strip()):
@@ -103,6 +103,8 @@ def sentence_spans(text: str) -> list[Span]:
             end = i + 1
             while end < length and text[end] in "\"')]”’*_":
                 end += 1
+            note = _FOOTNOTE_MARK.match(text, end) if text[i - 1 : i].isalpha() else None
+            end = note.end(1) if note else end
             _add(spans, text, start, end)
             start = end
             i = end
@@ -113,7 +115,38 @@ def sentence_spans(text: str) -> list[Span]:
 
 
 _ORDINAL = re.compile(r"\d{1,3}")
+_FOOTNOTE_MARK = re.compile(r"(\d{1,3})\s+(?=[A-Z][a-z])")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•▪◦]|\d{1,2}[.)]|[a-z][.)])\s")
+
+
+_RUN_ON_END = re.compile(r"(?:[a-z,]|\b(?:of|the|a|an|and|or|to|in|for|by|with|on|at|from|as|that|is|are))\s*$")
+_CONTINUATION = re.compile(r"\s*[a-z]+[\s,;:.)]")  # "iPad" opens a line as a heading does
+RUN_ON_LINE = 40  # a double-spaced body line is long; a short one before a blank line is a heading
+
+
+def _runs_on(text: str, at: int) -> bool:
+    """Whether the blank line at `at` is only double spacing: the line before stops mid-sentence (a lower-case
+    word or a comma) and the next one carries on in lower case, or the line before ends on a word that cannot
+    end a sentence ("… ahead of the interest of" / "the retail customer")."""
+    line_start = text.rfind("\n", 0, at) + 1
+    before = text[line_start:at]
+    if len(before.strip()) < RUN_ON_LINE or not _RUN_ON_END.search(before[-12:]):
+        return False
+    following = text[at:].lstrip("\n")
+    if _list_item_follows(following, 0):
+        return False
+    return bool(_CONTINUATION.match(following)) or bool(re.search(r"\b(?:of|the|a|an|and|or|to)\s*$", before))
+
+
+DOUBLE_SPACED = 0.5  # share of a page's lines followed by a blank line when it is typed double-spaced
+
+
+def double_spaced(text: str) -> bool:
+    """Whether a page is double-spaced (a blank line after most lines of text), so blank lines are not breaks."""
+    lines = text.split("\n")
+    filled = [i for i, line in enumerate(lines[:-1]) if line.strip()]
+    spaced = sum(1 for i in filled if not lines[i + 1].strip())
+    return len(filled) >= 4 and spaced >= DOUBLE_SPACED * len(filled)
 
 
 def _list_item_follows(text: str, at: int) -> bool:
@@ -138,6 +171,8 @@ def _ends_sentence(text: str, i: int) -> bool:
         return False  # a decimal
     if i > 0 and text[i - 1].isdigit() and _MONTH_AFTER.match(text, i + 1):
         return False  # "31. Dezember 2016": a day written as an ordinal
+    if text[i - 1 : i].isalpha() and _FOOTNOTE_MARK.match(text, i + 1):
+        return True  # "among others.391 Approximately 74%": a footnote mark after the full stop
     if after[:1].isalnum() or after[:1] in ",;:)":
         return False  # "e.g.," / "U.S.-based" / "www.x"
     token = re.search(r"([A-Za-z][A-Za-z.]*)$", text[max(0, i - 12) : i])
