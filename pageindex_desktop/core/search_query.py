@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pageindex_desktop.core.search_vocabulary import base_word, concepts
+from pageindex_desktop.core.search_vocabulary import base_word, concepts, country
 
 MAX_TERMS = 8
 MAX_TERM_CHARS = 80
@@ -26,7 +26,8 @@ STOPWORDS = frozenset(
     any both each few more most other some such no nor only own same so than too very can will just should now
     is are was were be been being have has had having do does did doing i me my we our you your he him his she
     her it its they them their what which who whom this that these those am would could shall may might must
-    tell show give find list please much many also per vs via according document documents page pages report""".split()
+    tell show give find list please much many also per vs via according document documents page pages report
+    located situated come comes came us""".split()
 )
 
 
@@ -77,9 +78,15 @@ class SearchPlan:
         return parts
 
 
+_PROPORTION = re.compile(r"\b(?:what|which|how\s+large\s+a)\s+(?:share|percentage|portion|proportion|fraction|part)"
+                         r"\s+of\b", re.I)
+
+
 def plan(query: str) -> SearchPlan:
     """Read a query (see the module docstring)."""
-    raw = [t for t in _TERM.findall(query[:4000]) if t.strip('"').strip()]
+    # "What share of sales …" asks for a percentage, which the page prints as "74%", not as the word "share"
+    query = _PROPORTION.sub("what of", query[:4000])
+    raw = [t for t in _TERM.findall(query) if t.strip('"').strip()]
     phrases, words, symbols = [], [], []
     names: set[str] = set()
     natural = len(raw) >= 4 or query.rstrip().endswith("?")
@@ -95,6 +102,9 @@ def plan(query: str) -> SearchPlan:
                 symbols.append(token[:MAX_TERM_CHARS])
             continue
         folded = token.casefold()
+        if natural and country(token):
+            words.append(str(country(token)))
+            continue
         if natural:
             folded = base_word(folded)
             if folded in STOPWORDS:
@@ -104,9 +114,19 @@ def plan(query: str) -> SearchPlan:
         words.append(folded[:MAX_TERM_CHARS])
     if not words and not phrases and not symbols and raw:  # a query of stopwords only ("was it"): keep them
         words = [t.strip('"?!.,').casefold() for t in raw if any(ch.isalnum() for ch in t)]
-    words = _unique(words)
+    words = _unique(_without_year_qualifiers(words) if natural else words)
     return SearchPlan(words, _unique(phrases), _unique(symbols), natural, concepts(words) if natural else [],
                       frozenset(names))
+
+
+_YEAR_QUALIFIERS = frozenset({"fiscal", "calendar", "financial", "fy", "year"})
+
+
+def _without_year_qualifiers(words: list[str]) -> list[str]:
+    """"fiscal 2022" asks for 2022: a filing prints the year on the page that answers, but often not "fiscal"
+    (a table headed "2022 2021 2020"), so the qualifier must not be required."""
+    return [w for i, w in enumerate(words)
+            if not (w in _YEAR_QUALIFIERS and i + 1 < len(words) and re.fullmatch(r"(?:19|20)\d{2}", words[i + 1]))]
 
 
 def _unique(terms: list[str]) -> list[str]:

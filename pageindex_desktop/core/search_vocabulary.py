@@ -13,7 +13,8 @@ import re
 _GROUPS = [
     ["revenue", "revenues", "sales", "net sales", "turnover"],
     ["headcount", "employees", "workforce", "staff", "personnel"],
-    ["headquarters", "headquartered", "head office", "principal executive offices", "corporate offices"],
+    ["headquarters", "headquartered", "head office", "principal executive offices", "corporate offices",
+     "corporate headquarters", "global headquarters"],
     ["buyback", "buybacks", "buy back", "repurchase", "repurchases", "repurchased"],
     ["eps", "earnings per share"],
     ["profit", "net income", "net earnings", "earnings"],
@@ -27,10 +28,23 @@ _GROUPS = [
     ["capex", "capital expenditures", "capital spending", "purchases of property"],
     ["cash", "cash and cash equivalents"],
     ["shareholders", "stockholders", "shareowners"],
+    ["u s", "united states"],  # "US" / "U.S." as a question types it; the index holds "U.S." as "u s"
+    ["u k", "united kingdom"],
 ]
 _INDEX = {term: group for group in _GROUPS for term in group}
 _FISCAL = re.compile(r"^fy'?(\d{2}|\d{4})$")
 _POSSESSIVE = re.compile(r"['’]s?$")
+
+
+_COUNTRIES = {"us": "u s", "u.s": "u s", "u.s.": "u s", "usa": "u s", "uk": "u k", "u.k": "u k", "u.k.": "u k"}
+
+
+def country(token: str) -> str | None:
+    """The indexed form of a country abbreviation typed in capitals ("US", "U.S." → "u s"); None for other words
+    (a lower-case "us" is the pronoun)."""
+    if not token.replace(".", "").isupper():
+        return None
+    return _COUNTRIES.get(token.casefold())
 
 
 def base_word(word: str) -> str:
