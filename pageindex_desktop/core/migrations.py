@@ -97,23 +97,32 @@ MIGRATIONS: list[str] = [
 
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring the database up to the newest schema; returns the resulting version."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    version = _version(conn)
     if version > len(MIGRATIONS):
         raise RuntimeError(
             f"The library was written by a newer version of PageIndex Desktop (schema {version}); please upgrade."
         )
-    for target in range(version + 1, len(MIGRATIONS) + 1):
-        script = MIGRATIONS[target - 1]
+    while version < len(MIGRATIONS):
+        # Another process opening the same new library may be migrating too: the version is read again inside
+        # the write lock, so each step runs once whoever wins (two `list`s on a fresh home used to collide on
+        # "table documents already exists").
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(script):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {target}")
+            version = _version(conn)
+            if version < len(MIGRATIONS):
+                for statement in _statements(MIGRATIONS[version]):
+                    conn.execute(statement)
+                version += 1
+                conn.execute(f"PRAGMA user_version = {version}")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
     return len(MIGRATIONS)
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
 def _statements(script: str) -> list[str]:

@@ -116,6 +116,25 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
     )
 
 
+WAL_WAIT = 30.0  # seconds a first open waits for another process switching the same new library to WAL
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to write-ahead logging. On a new library several processes may try at once, and the switch takes an
+    exclusive lock without SQLite's busy wait, so "database is locked" is retried here."""
+    deadline = time.monotonic() + WAL_WAIT
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+
 class Library:
     """A per-user library folder: `library.sqlite3` and `files/<sha256>.pdf`."""
 
@@ -126,7 +145,7 @@ class Library:
         self.db_path = self.home / DB_NAME
         self.conn = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA journal_mode=WAL")
+        _use_wal(self.conn)
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         migrate(self.conn)
