@@ -6,12 +6,15 @@ shaped like an API key or a bearer token before a record is written.
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
+import os
 import re
 from pathlib import Path
 
 from pageindex_desktop.config import log_dir
+from pageindex_desktop.core.privacy import PRIVATE_FILE, private_dir, private_file
 
 LOG_NAME = "pageindex-desktop.log"
 MAX_BYTES = 1_000_000
@@ -32,6 +35,15 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log whose files only their owner can read (logs name documents and questions' timings)."""
+
+    def _open(self) -> io.TextIOWrapper:
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE_FILE)
+        private_file(Path(self.baseFilename))  # a log made by an older version keeps its mode through O_CREAT
+        return io.TextIOWrapper(io.FileIO(fd, "a"), encoding=self.encoding, errors=self.errors)
+
+
 def setup_logging(level: int = logging.INFO, folder: Path | None = None) -> Path:
     """Send the root logger to a rotating file (idempotent); returns the log file's path."""
     folder = Path(folder) if folder is not None else log_dir()
@@ -41,8 +53,8 @@ def setup_logging(level: int = logging.INFO, folder: Path | None = None) -> Path
         if getattr(existing, "_pageindex_log", None) == str(path):
             return path
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.handlers.RotatingFileHandler(
+        private_dir(folder)
+        handler: logging.Handler = PrivateRotatingFileHandler(
             path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
         )
     except OSError:

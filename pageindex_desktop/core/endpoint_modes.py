@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy, check_connection
 from pageindex_desktop.core.llm_errors import ModelError, ToolsNotSupported
+from pageindex_desktop.core.privacy import write_private_atomic
 from pageindex_desktop.core.tool_text import parse_calls
 
 log = logging.getLogger(__name__)
@@ -85,10 +85,7 @@ def remember(home: Path, endpoint: Endpoint, support: ToolSupport) -> None:
     data[_key(endpoint)] = {"mode": support.mode, "seen": support.seen, "found": int(time.time())}
     path = modes_path(home)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".tmp")
-        partial.write_text(json.dumps(data, indent=2), encoding="utf-8")
-        os.replace(partial, path)
+        write_private_atomic(path, json.dumps(data, indent=2))
     except OSError:
         log.warning("could not write %s", path, exc_info=True)
 

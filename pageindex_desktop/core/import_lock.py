@@ -9,11 +9,14 @@ dies, so a crashed import is never mistaken for a live one.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
+
+from pageindex_desktop.core.privacy import open_private, private_dir
 
 LOCKS_DIR = "locks"
 log = logging.getLogger(__name__)
@@ -44,9 +47,11 @@ else:  # Windows
 
 
 def _lock_path(home: Path, doc_id: str) -> Path:
-    folder = Path(home) / LOCKS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{doc_id}.lock"
+    folder = private_dir(Path(home) / LOCKS_DIR)
+    path = folder / f"{doc_id}.lock"
+    if not path.exists():
+        os.close(open_private(path))
+    return path
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from pathlib import Path
 from pageindex_desktop.config import library_home
 from pageindex_desktop.core.limits import Limits
 from pageindex_desktop.core.llm import Endpoint
+from pageindex_desktop.core.privacy import write_private_atomic
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +128,7 @@ def _same_kind(value: object, default: object) -> bool:
 def save_settings(settings: ModelSettings, home: Path | None = None) -> Path:
     """Write the settings atomically (temp file + rename); the API key is never part of it."""
     path = settings_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".tmp")
-    partial.write_text(json.dumps({"version": SETTINGS_VERSION, "model": asdict(settings)}, indent=2), "utf-8")
-    os.replace(partial, path)
+    write_private_atomic(path, json.dumps({"version": SETTINGS_VERSION, "model": asdict(settings)}, indent=2))
     return path
 
 

@@ -18,13 +18,16 @@ from typing import Iterable, Iterator
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentNotFound
-from pageindex_desktop.core.import_lock import is_locked
+from pageindex_desktop.core.import_lock import LOCKS_DIR, is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
+from pageindex_desktop.core.privacy import open_private, private_dir, repair
 from pageindex_desktop.core.search_query import SearchPlan, plan
 
 DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
+LOGS_DIR = "logs"  # where the logs go when the home is set by $PAGEINDEX_DESKTOP_HOME (config.log_dir)
+COPY_CHUNK = 1 << 20
 STATUSES = ("queued", "importing", "ready", "failed")
 UBIQUITOUS_SHARE = 0.4  # a question's concept printed on more of the searched pages than this is not required
 UBIQUITOUS_MIN_PAGES = 10
@@ -141,14 +144,18 @@ class Library:
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
         self.files_dir = self.home / FILES_DIR
-        self.files_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.home)
+        private_dir(self.files_dir)
         self.db_path = self.home / DB_NAME
+        if not self.db_path.exists():
+            os.close(open_private(self.db_path))  # SQLite gives its -wal and -shm files the database's mode
         self.conn = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         _use_wal(self.conn)
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         migrate(self.conn)
+        repair(self.home, (FILES_DIR, LOCKS_DIR, LOGS_DIR))
 
     def close(self) -> None:
         """Close the connection (the database stays consistent either way)."""
@@ -226,7 +233,8 @@ class Library:
         target = self.files_dir / f"{sha256}.pdf"
         if not target.exists():
             partial = target.with_suffix(".part")
-            shutil.copyfile(source, partial)
+            with open(source, "rb") as reader, os.fdopen(open_private(partial), "wb") as writer:
+                shutil.copyfileobj(reader, writer, COPY_CHUNK)
             os.replace(partial, target)
         now = time.time()
         with self.transaction() as conn:
