@@ -21,3 +21,7 @@ class ImportCancelled(PageIndexError):
 
 class DocumentNotFound(PageIndexError):
     """A document reference (id or title prefix) matches no document, or more than one."""
+
+
+class DocumentBusy(PageIndexError):
+    """Another process holds the document's lock (an import, re-index or summaries run): the action must wait."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import PageData
+from pageindex_desktop.core.file_check import pdf_problem
 from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
 from pageindex_desktop.core.outline.tree import Outline
@@ -54,10 +55,18 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
     if existing is not None and existing.status == "ready":
         emit(on_progress, existing.doc_id, "done", existing.page_count, existing.page_count, "Already in the library.")
         return result_of(existing, already_present=True)
+    problem = pdf_problem(path)  # before the copy: a file that cannot be a PDF is never copied into files/
     try:
-        return existing or library.add_file(path, sha, title=path.stem)
+        record = existing or library.add_file(path, sha, title=path.stem, copy=problem is None)
     except OSError as exc:
         return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
+    if problem is None:
+        return record
+    library.set_status(record.doc_id, "failed", problem)  # a row, so the library says what happened to the file
+    emit(on_progress, record.doc_id, "failed", 0, 0, problem)
+    failed = library.get(record.doc_id)
+    assert failed is not None
+    return result_of(failed)
 
 
 def begin(

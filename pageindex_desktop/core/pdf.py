@@ -18,6 +18,7 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.core import pdf_helper
+from pageindex_desktop.core.file_check import pdf_problem
 from pageindex_desktop.core.document import ExtractedDocument, PageData
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
 from pageindex_desktop.core.outline.bookmarks import outline_targets
@@ -39,18 +40,15 @@ Progress = Callable[[int, int], None]
 
 def open_pdf(path: Path, password: str | None) -> pymupdf.Document:
     """Open `path` as a PDF or raise the typed error a user can act on (shared with the helper processes)."""
+    problem = pdf_problem(path)
+    if problem:
+        raise PdfError(problem)
     try:
-        size = path.stat().st_size
+        with path.open("rb") as handle:
+            handle.seek(max(0, path.stat().st_size - 4096))
+            tail = handle.read()
     except OSError as exc:
         raise PdfError(f"The file cannot be read: {exc.strerror or exc}.") from exc
-    if size == 0:
-        raise PdfError("The file is empty (0 bytes), so it is not a PDF.")
-    with path.open("rb") as handle:
-        head = handle.read(1024)
-        handle.seek(max(0, size - 4096))
-        tail = handle.read()
-    if b"%PDF-" not in head:
-        raise PdfError("The file is not a PDF (it does not start with a PDF header).")
     try:
         doc = pymupdf.open(str(path), filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for broken files

@@ -7,6 +7,7 @@ A `Library` owns one connection; open one per thread (SQLite connections are not
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import shutil
 import sqlite3
@@ -17,13 +18,14 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.errors import DocumentNotFound
-from pageindex_desktop.core.import_lock import LOCKS_DIR, is_locked
+from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound
+from pageindex_desktop.core.import_lock import LOCKS_DIR, import_lock, is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
 from pageindex_desktop.core.privacy import open_private, private_dir, repair
 from pageindex_desktop.core.search_query import SearchPlan, plan
 
+log = logging.getLogger(__name__)
 DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
 LOGS_DIR = "logs"  # where the logs go when the home is set by $PAGEINDEX_DESKTOP_HOME (config.log_dir)
@@ -117,6 +119,28 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
         created_at=float(row["created_at"] or 0),
         updated_at=float(row["updated_at"] or 0),
     )
+
+
+PART_SUFFIX = ".part"
+STALE_COPY = 3600.0  # seconds after which a file no row references cannot be a live import's
+
+
+def _process_alive(pid_text: str) -> bool:
+    """Whether the process that wrote a temporary copy still runs (unknown counts as alive)."""
+    if not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":
+        return True  # no cheap check: the age rule removes it later
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but belongs to someone else
+    return True
 
 
 WAL_WAIT = 30.0  # seconds a first open waits for another process switching the same new library to WAL
@@ -225,17 +249,15 @@ class Library:
         sha = doc.sha256 if doc else doc_id_or_sha
         return self.files_dir / f"{sha}.pdf"
 
-    def add_file(self, source: Path, sha256: str, title: str) -> DocumentRecord:
-        """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as is."""
+    def add_file(self, source: Path, sha256: str, title: str, copy: bool = True) -> DocumentRecord:
+        """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as
+        is. `copy=False` records a file that is not kept (it cannot be a PDF: the row says why it failed)."""
         existing = self.find_by_sha(sha256)
+        target = self.files_dir / f"{sha256}.pdf"
+        if copy and not target.exists():
+            self._copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
         if existing is not None:
             return existing
-        target = self.files_dir / f"{sha256}.pdf"
-        if not target.exists():
-            partial = target.with_suffix(".part")
-            with open(source, "rb") as reader, os.fdopen(open_private(partial), "wb") as writer:
-                shutil.copyfileobj(reader, writer, COPY_CHUNK)
-            os.replace(partial, target)
         now = time.time()
         with self.transaction() as conn:
             conn.execute(
@@ -247,6 +269,44 @@ class Library:
         record = self.get(doc_id_for(sha256))
         assert record is not None
         return record
+
+    def _copy_in(self, source: Path, target: Path) -> None:
+        """Stream `source` to a private temporary file named for this process, then rename it into place; on any
+        failure (a full disk, Ctrl+C) the temporary file is removed. A kill leaves it behind for `sweep_files`."""
+        partial = target.with_name(f"{target.stem}.{os.getpid()}{PART_SUFFIX}")
+        try:
+            with open(source, "rb") as reader, os.fdopen(open_private(partial), "wb") as writer:
+                shutil.copyfileobj(reader, writer, COPY_CHUNK)
+            os.replace(partial, target)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+
+    def sweep_files(self) -> list[str]:
+        """Remove what no row needs from `files/` (at start-up): temporary copies whose process is gone, and
+        PDF copies no document references (a crash between the copy and its row) once they are old enough that
+        no live import can be about to record them. Returns the names removed."""
+        wanted = {row[0] for row in self.conn.execute("SELECT sha256 FROM documents")}
+        removed = []
+        now = time.time()
+        for entry in self.files_dir.iterdir():
+            name = entry.name
+            try:
+                age = now - entry.stat().st_mtime
+            except OSError:
+                continue
+            if name.endswith(PART_SUFFIX):
+                stale = not _process_alive(name.removesuffix(PART_SUFFIX).rpartition(".")[2]) or age > STALE_COPY
+            elif name.endswith(".pdf"):
+                stale = name.removesuffix(".pdf") not in wanted and age > STALE_COPY
+            else:
+                stale = False
+            if stale:
+                entry.unlink(missing_ok=True)
+                removed.append(name)
+        if removed:
+            log.info("removed %d files no document needs from %s", len(removed), self.files_dir)
+        return removed
 
     def set_status(self, doc_id: str, status: str, error: str = "") -> None:
         """Move a document through queued → importing → ready | failed."""
@@ -263,6 +323,7 @@ class Library:
 
         A document whose import lock is held (a live process is importing it right now) is left alone.
         """
+        self.sweep_files()
         rows = self.conn.execute("SELECT id FROM documents WHERE status = 'importing'").fetchall()
         ids = [r["id"] for r in rows if not is_locked(self.home, r["id"])]
         for doc_id in ids:
@@ -319,11 +380,15 @@ class Library:
         doc = self.get(doc_id)
         if doc is None:
             raise DocumentNotFound(f"No document with id '{doc_id}'.")
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
-            conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
-            conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
-        (self.files_dir / f"{doc.sha256}.pdf").unlink(missing_ok=True)
+        with import_lock(self.home, doc_id) as held:  # the lock imports, re-indexes and summaries hold
+            if not held:
+                raise DocumentBusy(f"“{doc.title}” is being imported or summarized right now; remove it when that "
+                                   "has finished.")
+            with self.transaction() as conn:
+                conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+                conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
+                conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+            (self.files_dir / f"{doc.sha256}.pdf").unlink(missing_ok=True)
 
     # ---- pages and tree --------------------------------------------------------------------------------
 

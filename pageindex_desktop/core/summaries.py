@@ -17,6 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pageindex_desktop.core.errors import DocumentBusy
+from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.llm_errors import ModelError
 from pageindex_desktop.core.outline.tree import Node, walk
@@ -259,9 +261,15 @@ def summarize_with_settings(
     cancel: threading.Event | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SummaryReport | None:
-    """The import step and the "Summarize" action: summaries with the index model, or None when none is set up."""
+    """The import step and the "Summarize" action: summaries with the index model, or None when none is set up.
+    The document's lock is held throughout, so it cannot be removed or re-indexed under the summaries; when
+    another process holds it, DocumentBusy says so."""
     endpoint = index_endpoint(settings or load_settings(library.home), library.home)
     if endpoint is None:
         return None
-    with LLMClient(endpoint) as client:
-        return summarize_document(library, doc_id, client, cancel=cancel, progress=progress)
+    with import_lock(library.home, doc_id) as held:
+        if not held:
+            raise DocumentBusy("This document is being imported, re-indexed or summarized by another process; "
+                               "summarize it when that has finished.")
+        with LLMClient(endpoint) as client:
+            return summarize_document(library, doc_id, client, cancel=cancel, progress=progress)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pageindex_desktop.core import indexer
+from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.core.indexer import ImportProgress, ImportResult
 from pageindex_desktop.core.settings import index_endpoint, load_settings
 from pageindex_desktop.core.store import Library
@@ -194,6 +195,8 @@ class ImportWorker(QThread):
             assert job.path is not None
             return indexer.import_pdf(library, job.path, password=job.password, use_bookmarks=job.use_bookmarks,
                                       on_progress=on_progress, cancel=job.cancel)
+        except PageIndexError as exc:  # an expected refusal ("being imported by another process"): its sentence
+            return ImportResult(job.doc_id, job.path.stem if job.path else "", 0, "", "failed", str(exc), False)
         except Exception as exc:  # an engine bug must not kill the worker; the user sees a sentence
             log.exception("%s job failed", job.kind)
             return ImportResult(job.doc_id, job.path.stem if job.path else "", 0, "", "failed",
