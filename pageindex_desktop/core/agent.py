@@ -11,7 +11,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 from pageindex_desktop.core import compaction
 from pageindex_desktop.core.citations.verify import check_answer
@@ -34,6 +34,10 @@ READ_FIRST = ("Do not answer from memory: read the documents first. Call a tool 
 UNKNOWN_TOOL = ("There is no tool called {name}. Call one of: {tools}, with a JSON object of arguments, or answer "
                 "in plain text with citations.")
 MAX_SAME_CALL = 2
+CHARS_PER_TOKEN_CAP = 8  # generous: an answer longer than answer_tokens × this has ignored max_tokens
+MAX_CALLS_PER_TURN = 8  # tool calls run per model turn; the rest get TOO_MANY_CALLS
+TOO_MANY_CALLS = ("Not run: at most {cap} tool calls are run per step and this step asked for {asked}. Use the "
+                  "results above, or ask for the rest in the next step.")
 MAX_GARBLED = 3
 GARBLED = ("The model kept writing tool calls the assistant could not read, so the question was stopped; ask "
            "again, or choose a model with tool support in Model Settings.")
@@ -162,10 +166,14 @@ class Agent:
                 "tool_calls": [{"id": c["id"], "type": "function",
                                 "function": {"name": c["name"], "arguments": c["arguments"]}} for c in ordered],
             })
-            for call in ordered:
+            for number, call in enumerate(ordered):
                 if cancel.is_set():
                     yield failed("Stopped.", Cancelled("Stopped."), cancelled=True)
                     return
+                if number >= MAX_CALLS_PER_TURN:
+                    # 200 calls in one turn used to send megabytes of pages back; each call still gets its answer
+                    self._refuse_call(call, len(ordered))
+                    continue
                 yield from self._run_tool(call, titles, calls_made)
         yield failed(limits.turns_message(), LimitReached(limits.turns_message()))
 
@@ -177,7 +185,15 @@ class Agent:
         schemas = self.toolbox.schemas(listed)
         reported = False
         shown = 0  # how much of the turn's text was shown: a tool call written as text is held back
-        for chunk in self._chunks(schemas, cancel, deadline, deadline_message):
+        most = self.limits.answer_tokens * CHARS_PER_TOKEN_CAP
+        chunks = self._chunks(schemas, cancel, deadline, deadline_message)
+        for chunk in chunks:
+            if len(current.content) > most:
+                # a server that ignores max_tokens: the cap holds anyway, and the stream is closed here
+                log.info("turn %d: %d characters, past the answer cap; stream closed", turn, len(current.content))
+                current.finish = "length"
+                chunks.close()
+                break
             usage = getattr(chunk, "usage", None)
             if usage is not None:
                 reported = True
@@ -189,7 +205,7 @@ class Agent:
                 delta = choice.delta
                 if delta is not None and delta.content:
                     current.content += delta.content
-                    safe = shown_part(current.content)
+                    safe = shown_part(current.content, shown)
                     if safe > shown:
                         yield TextDelta(current.content[shown:safe], turn)
                         shown = safe
@@ -215,7 +231,7 @@ class Agent:
             yield Usage(prompt, completion, totals[0], totals[1], estimated=True)
 
     def _chunks(self, schemas: list[dict[str, Any]], cancel: threading.Event, deadline: float,
-                deadline_message: str) -> Iterator[Any]:
+                deadline_message: str) -> Generator[Any, None, None]:
         """The turn's stream: with native tools, or, once the endpoint refused them, with the tools described in
         the prompt (tool_protocol.py; remembered on the client for the rest of the chat)."""
         bounds: dict[str, Any] = {"deadline": deadline, "deadline_message": deadline_message,
@@ -247,6 +263,13 @@ class Agent:
         self.messages.append({"role": "assistant", "content": None, "tool_calls": [
             {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}]})
         yield from self._run_tool(call, titles, calls_made, by_assistant=True)
+
+    def _refuse_call(self, call: dict[str, str], asked: int) -> None:
+        """Answer a call past the per-turn cap with an error envelope, without running it (every tool call id
+        needs a reply, or the next request is malformed)."""
+        content = fail("TOO_MANY_CALLS", TOO_MANY_CALLS.format(cap=MAX_CALLS_PER_TURN, asked=asked), [])
+        self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+        log.info("refused tool call %s: %d calls in one turn (cap %d)", call["name"], asked, MAX_CALLS_PER_TURN)
 
     def _run_tool(self, call: dict[str, str], titles: dict[str, str], calls_made: list[dict[str, Any]],
                   by_assistant: bool = False) -> Iterator[Event]:

@@ -22,6 +22,7 @@ from pageindex_desktop.core.llm_errors import (
     LimitReached,
     MalformedStream,
     ModelError,
+    ModelTimeout,
     RequestRejected,
     UnknownModel,
     map_error,
@@ -40,6 +41,8 @@ TEMPERATURE = 0.2
 class Cancelled(ModelError):
     """The user stopped the request."""
 
+
+FIRST_CONTACT_SECONDS = 10.0  # how long a server may take to answer anything at all, the first time
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -128,6 +131,7 @@ class LLMClient:
             max_retries=0,
         )
         self.waited: list[float] = []  # every backoff wait, for tests and the log
+        self._contacted = False  # whether the server has answered anything yet (see _first_contact)
 
     def close(self) -> None:
         """Close the HTTP connection pool, so no keep-alive socket outlives the work it served."""
@@ -192,6 +196,25 @@ class LLMClient:
             self.temperature = None
             return self.client.chat.completions.create(**kwargs)
 
+    def _first_contact(self, model: str) -> None:
+        """Before this client's first streamed answer, one cheap request (the model list) with a short timeout: a
+        server that accepts the connection but never answers fails here within seconds, not after the read
+        timeout and its retries (four minutes). Any answer at all, an error status included, counts as alive; a
+        streamed answer's own time to its first token (long on a local model) is not bounded by this."""
+        if self._contacted:
+            return
+        try:
+            self.client.with_options(timeout=FIRST_CONTACT_SECONDS, max_retries=0).models.list()
+        except openai.APITimeoutError as exc:
+            raise ModelTimeout(f"The model server at {self.endpoint.base_url} accepted the connection but sent "
+                               f"nothing back within {FIRST_CONTACT_SECONDS:.0f} s; check that it is running and "
+                               "not stuck.") from exc
+        except openai.APIStatusError:
+            pass  # it answered (no model list, a 401 the real request will explain)
+        except openai.APIConnectionError as exc:
+            raise map_error(exc, self.endpoint.base_url, model) from exc
+        self._contacted = True
+
     def list_models(self) -> list[str]:
         """Model ids the endpoint offers (empty when it has no list)."""
         page = self._call(lambda: self.client.models.list())
@@ -255,6 +278,7 @@ class LLMClient:
 
         def pump() -> None:
             try:
+                self._first_contact(name)
                 stream = self._call(lambda: self._create(**kwargs), cancel, name)
                 holder["stream"] = stream
                 for chunk in stream:

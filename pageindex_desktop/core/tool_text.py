@@ -32,17 +32,23 @@ class TextCall:
 _MARKER = re.compile(r"(?m)^[ \t]*(?:```|\{|\[tool_calls\]|<tool|<function)|<tool_call>|\[TOOL_CALLS\]|<function=")
 
 
-def shown_part(text: str) -> int:
+MARKER_CHARS = 12  # the longest marker ("[tool_calls]"): how far back a new scan must start
+
+
+def shown_part(text: str, shown: int = 0) -> int:
     """How much of arriving text can be shown: everything before the first place a call written as text may
-    start (a line opening with a fence, a brace or a call tag), and before a partial marker at the very end."""
-    match = _MARKER.search(text)
+    start (a line opening with a fence, a brace or a call tag), and before a partial marker at the very end.
+    `shown`: how much an earlier call allowed; the scan starts just before it, so streaming an answer costs time
+    linear in its length (a 2 MB answer re-scanned from the start at every delta took minutes)."""
+    match = _MARKER.search(text, max(0, shown - MARKER_CHARS))
     end = match.start() if match else len(text)
-    tail = text[:end]
-    for size in range(1, 12):  # "…\n``" or "…<tool_c" may be a marker still arriving
-        piece = tail[-size:].lstrip(" \t").lower()
+    for size in range(1, MARKER_CHARS):  # "…\n``" or "…<tool_c" may be a marker still arriving
+        if size > end:
+            break
+        piece = text[end - size : end].lstrip(" \t").lower()
         if piece and any(o.startswith(piece) for o in ("```", "<tool_call>", "<function=", "[tool_calls]", "{")) \
-                and (len(tail) == size or tail[-size - 1] in "\n" or piece.startswith("<")):
-            return len(tail) - size
+                and (end == size or text[end - size - 1] in "\n" or piece.startswith("<")):
+            return end - size
     return end
 
 

@@ -132,3 +132,35 @@ def test_a_stop_while_chunks_are_still_arriving_is_always_a_stop(fake_openai: Fa
             outcomes.append("cancelled")
     llm.close()
     assert outcomes == ["cancelled"] * 8
+
+
+def test_a_server_that_accepts_but_never_answers_fails_within_seconds() -> None:
+    import socket
+    import threading
+    import time
+
+    from pageindex_desktop.core.llm import FIRST_CONTACT_SECONDS
+    from pageindex_desktop.core.llm_errors import ModelTimeout
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held: list[socket.socket] = []
+
+    def accept_and_say_nothing() -> None:
+        while True:
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept_and_say_nothing, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    started = time.monotonic()
+    with LLMClient(Endpoint(url, "k", "m", timeout=60)) as client:
+        with pytest.raises(ModelTimeout, match="accepted the connection but sent nothing back"):
+            list(client.stream([{"role": "user", "content": "hi"}]))
+    assert time.monotonic() - started < FIRST_CONTACT_SECONDS + 5  # was four minutes (read timeout, retries)
+    listener.close()
+    for connection in held:
+        connection.close()

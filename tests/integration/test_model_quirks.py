@@ -203,3 +203,36 @@ def test_a_model_that_keeps_writing_unreadable_calls_gets_a_search_then_a_clear_
     assert len(sent) == 4  # told once, searched for once, then two more tries: stopped long before 12 steps
     assert all("<tools>" not in str(m.get("content")) for r in sent for m in r["messages"])  # never re-sent
     assert any(isinstance(e, ToolResult) and "searched" in e.label for e in events)  # the assistant's search
+
+
+def test_a_turn_with_hundreds_of_tool_calls_runs_only_the_cap_and_answers_the_rest(fake_openai: FakeOpenAI,
+                                                                                     library: Library) -> None:
+    from pageindex_desktop.core.agent import MAX_CALLS_PER_TURN
+
+    doc = annual_report(library)
+    flood = [("get_page_content", {"doc": doc, "pages": str(1 + n % 12)}) for n in range(200)]
+    fake_openai.script(tool(*flood[0], *flood[1:]), text(ANSWER))
+    events, last = run(fake_openai, library, doc)
+    assert isinstance(last, Finished) and last.answer == ANSWER
+    assert len([e for e in events if isinstance(e, ToolResult)]) == MAX_CALLS_PER_TURN
+    second = fake_openai.chat_requests()[1]["messages"]
+    replies = [m for m in second if m["role"] == "tool"]
+    assert len(replies) == 200  # every call id answered, or the request would be malformed
+    refused = [m for m in replies if '"TOO_MANY_CALLS"' in m["content"]]
+    assert len(refused) == 200 - MAX_CALLS_PER_TURN
+    assert len(json.dumps(second)) < 200_000  # not megabytes of pages
+
+
+def test_a_server_that_ignores_max_tokens_is_cut_at_the_cap_within_seconds(fake_openai: FakeOpenAI,
+                                                                           library: Library) -> None:
+    import time
+
+    doc = annual_report(library)
+    flood = (ANSWER + " ") * 30_000  # about 2 MB, far past the 2,048-token cap the request asked for
+    fake_openai.script(tool("get_page_content", {"doc": doc, "pages": "12"}), text(flood))
+    started = time.monotonic()
+    events, last = run(fake_openai, library, doc)
+    assert time.monotonic() - started < 20  # was minutes: the text was re-scanned at every delta
+    assert isinstance(last, Failed) and "length cap" in last.message and "2,048 tokens" in last.message
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert 0 < len(shown) < 2048 * 10
