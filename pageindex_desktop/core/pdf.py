@@ -64,7 +64,12 @@ def open_pdf(path: Path, password: str | None) -> pymupdf.Document:
         if not doc.authenticate(password):
             doc.close()
             raise PasswordRequired("The password is wrong: the encrypted PDF could not be opened with it.")
-    if doc.page_count == 0:
+    try:
+        pages = doc.page_count
+    except Exception as exc:  # MuPDF refuses a page tree whose /Count is negative or absurdly large
+        doc.close()
+        raise PdfError("The PDF's page tree is damaged (it declares an impossible number of pages).") from exc
+    if pages == 0:
         doc.close()
         raise PdfError("The PDF has no readable pages (its page tree is missing, truncated or damaged).")
     if doc.is_repaired:

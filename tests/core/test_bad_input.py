@@ -11,6 +11,7 @@ import pytest
 from pageindex_desktop.core.indexer import ImportResult, import_pdf, reindex
 from pageindex_desktop.core.store import Library
 from tests.conftest import corpus_file
+from tests.core.fuzz_cases import declared_page_count
 
 
 def assert_clean_failure(home: Path, result: ImportResult, *words: str) -> None:
@@ -77,6 +78,15 @@ def test_truncated_corpus_pdf_is_a_clear_failure(home: Path, tmp_path: Path) -> 
 def test_cyclic_page_tree(home: Path) -> None:
     with Library(home) as library:
         assert_clean_failure(home, import_pdf(library, corpus_file("pdfjs__Pages-tree-refs.pdf")), "page tree")
+
+
+@pytest.mark.parametrize("count", [-1, 3000, 2_000_000_000])
+def test_an_impossible_declared_page_count_is_a_damaged_page_tree(home: Path, tmp_path: Path, count: int) -> None:
+    """MuPDF refuses such a page tree ("code=7: Invalid number of pages"): a sentence, not an internal error."""
+    path = tmp_path / f"count-{count}.pdf"
+    path.write_bytes(declared_page_count(count))
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, path), "page tree", "impossible number of pages")
 
 
 def test_pdf_that_opens_with_zero_pages(home: Path) -> None:
