@@ -55,6 +55,7 @@ class Outcome:
     kind: str
     detail: str
     seconds: float
+    doc_id: str = ""
 
 
 # ---- mutations ------------------------------------------------------------------------------------------------
@@ -225,12 +226,13 @@ def zero_size_pages() -> bytes:
 
 
 def long_line(chars: int = 100_000) -> bytes:
-    """One page whose text is a single line of `chars` characters (words and spaces)."""
+    """One page holding a line of `chars` characters (words and spaces) and a word as long, set small enough to fit
+    the page (text past the media box is clipped, as a viewer shows it)."""
     doc = pymupdf.open()
     page = doc.new_page()
     words = ("figure revenue committee " * (chars // 25 + 1))[:chars]
-    page.insert_text((10, 72), words, fontsize=4)
-    page.insert_text((10, 100), "x" * chars, fontsize=4)  # and one 100k-character word
+    page.insert_text((10, 72), words, fontsize=0.01)
+    page.insert_text((10, 100), "x" * chars, fontsize=0.01)
     return _bytes(doc)
 
 
@@ -305,7 +307,7 @@ def run_case(home: Path, path: Path, seconds: float) -> Outcome:
     result = box["result"]
     assert isinstance(result, ImportResult)
     kind, detail = classify(result)
-    return Outcome(path.name, kind, detail, took)
+    return Outcome(path.name, kind, detail, took, result.doc_id)
 
 
 def consistency_problems(home: Path) -> list[str]:
