@@ -6,6 +6,7 @@ thread: one-transaction save, or a recorded failure). Every step that ends an im
 
 from __future__ import annotations
 
+import errno
 import logging
 import sqlite3
 import time
@@ -45,7 +46,7 @@ class Job:
 def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) -> DocumentRecord | ImportResult:
     """Hash and copy a file into the library; a result instead when there is nothing to extract."""
     if not path.is_file():
-        return failed_without_record(path, f"There is no file at {path}.")
+        return failed_without_record(path, _missing(path))
     try:
         sha = sha256_of(path)
     except OSError as exc:
@@ -58,6 +59,17 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
         return existing or library.add_file(path, sha, title=path.stem)
     except OSError as exc:
         return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
+
+
+def _missing(path: Path) -> str:
+    """Why `path` is not a file to read, in a sentence: a looping link, a folder, or nothing there."""
+    try:
+        path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{path} is a symbolic link that loops back on itself, so there is no file to read."
+        return f"There is no file at {path}."
+    return f"{path} is not a file (it is a folder or a device)."
 
 
 def begin(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core.indexer import ImportResult, import_pdf, reindex
+from pageindex_desktop.core.indexer import ImportResult, import_pdf, pdf_paths, reindex
 from pageindex_desktop.core.store import Library
 from tests.conftest import corpus_file
 from tests.core.fuzz_cases import declared_page_count
@@ -132,3 +132,18 @@ def test_a_failed_file_can_be_retried_without_duplicates(home: Path, name: str) 
         second = import_pdf(library, corpus_file(name))
         assert first.doc_id == second.doc_id and second.status == "failed" and not second.already_present
         assert len(library.documents()) == 1
+
+
+def test_a_symbolic_link_that_loops_is_named_as_such(home: Path, tmp_path: Path) -> None:
+    """Python 3.11's Path.resolve raises RuntimeError on a loop; it used to reach the user as "internal error"."""
+    loop = tmp_path / "loop.pdf"
+    loop.symlink_to(loop.name)
+    (tmp_path / "a.pdf").symlink_to("b.pdf")
+    (tmp_path / "b.pdf").symlink_to("a.pdf")
+    assert pdf_paths([loop, tmp_path / "a.pdf"]) == [loop, tmp_path / "a.pdf"]
+    with Library(home) as library:
+        for path in (loop, tmp_path / "a.pdf"):
+            result = import_pdf(library, path)
+            assert result.status == "failed" and "symbolic link that loops" in result.error, result.error
+            assert result.error.count(". ") == 0
+        assert library.documents() == []

@@ -280,3 +280,10 @@ def test_log_file_masks_api_keys(tmp_path: Path) -> None:
             root.removeHandler(handler)
             handler.close()
         root.setLevel(level)
+
+
+def test_a_looping_symbolic_link_is_one_sentence_not_an_internal_error(home: Path, tmp_path: Path) -> None:
+    loop = tmp_path / "loop.pdf"
+    loop.symlink_to(loop.name)
+    line = assert_one_line_error(run(home, "import", str(loop)))
+    assert "symbolic link that loops" in line and "internal error" not in line
