@@ -17,6 +17,7 @@ from typing import Any
 
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import PageData
+from pageindex_desktop.core.file_names import readable
 from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
 from pageindex_desktop.core.outline.tree import Outline
@@ -56,7 +57,7 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
         emit(on_progress, existing.doc_id, "done", existing.page_count, existing.page_count, "Already in the library.")
         return result_of(existing, already_present=True)
     try:
-        return existing or library.add_file(path, sha, title=path.stem)
+        return existing or library.add_file(path, sha, title=readable(path.stem))
     except OSError as exc:
         return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
 
@@ -67,9 +68,9 @@ def _missing(path: Path) -> str:
         path.stat()
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return f"{path} is a symbolic link that loops back on itself, so there is no file to read."
-        return f"There is no file at {path}."
-    return f"{path} is not a file (it is a folder or a device)."
+            return f"{readable(path)} is a symbolic link that loops back on itself, so there is no file to read."
+        return f"There is no file at {readable(path)}."
+    return f"{readable(path)} is not a file (it is a folder or a device)."
 
 
 def begin(
@@ -84,7 +85,7 @@ def begin(
     The record is added to `started` just before its status changes, so a caller interrupted at any point
     (Ctrl+C can land between any two lines) knows which documents to `sweep`.
     """
-    job = Job(record, file_name, library.pdf_path(record.doc_id), record.status == "ready")
+    job = Job(record, readable(file_name), library.pdf_path(record.doc_id), record.status == "ready")
     emit(on_progress, job.doc_id, "queued", 0, 0, "Waiting to read the PDF.")
     if not job.locks.enter_context(import_lock(library.home, job.doc_id)):
         job.locks.close()
@@ -224,7 +225,7 @@ def text_layer_warning(pages: list[PageData]) -> str:
 
 def failed_without_record(path: Path, error: str) -> ImportResult:
     """A failure before the file reached the library (missing, unreadable, disk full)."""
-    return ImportResult("", path.stem, 0, "", "failed", error, False)
+    return ImportResult("", readable(path.stem), 0, "", "failed", error, False)
 
 
 def result_of(record: DocumentRecord, *, already_present: bool = False, warning: str = "", error: str = "") -> ImportResult:

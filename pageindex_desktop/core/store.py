@@ -18,6 +18,7 @@ from typing import Iterable, Iterator
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentNotFound
+from pageindex_desktop.core.file_names import readable
 from pageindex_desktop.core.import_lock import is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
@@ -200,7 +201,10 @@ class Library:
         return self.files_dir / f"{sha}.pdf"
 
     def add_file(self, source: Path, sha256: str, title: str) -> DocumentRecord:
-        """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as is."""
+        """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as is.
+
+        The title and file name are stored as valid Unicode (`file_names.readable`): SQLite cannot store a name's
+        undecodable bytes."""
         existing = self.find_by_sha(sha256)
         if existing is not None:
             return existing
@@ -215,7 +219,7 @@ class Library:
                 "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
                 " description, image_only_pages, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
-                (doc_id_for(sha256), sha256, title, Path(source).name, now, now),
+                (doc_id_for(sha256), sha256, readable(title), readable(Path(source).name), now, now),
             )
         record = self.get(doc_id_for(sha256))
         assert record is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -147,3 +148,24 @@ def test_a_symbolic_link_that_loops_is_named_as_such(home: Path, tmp_path: Path)
             assert result.status == "failed" and "symbolic link that loops" in result.error, result.error
             assert result.error.count(". ") == 0
         assert library.documents() == []
+
+
+def test_a_file_name_that_is_not_utf8_is_stored_with_replacement_characters(home: Path, tmp_path: Path) -> None:
+    """POSIX names are bytes; Python gives undecodable ones as surrogate escapes, which SQLite refused (the import
+    stopped on an internal error and left an orphan copy in files/)."""
+    doc = pymupdf.open()
+    for n in range(2):
+        doc.new_page().insert_text((72, 72), f"Plain body text on page {n + 1}.", fontsize=10)
+    path = tmp_path / os.fsdecode(b"caf\xe9 report.pdf")
+    path.write_bytes(doc.tobytes())  # MuPDF itself cannot open such a name: the child reads the library's copy
+    doc.close()
+    with Library(home) as library:
+        result = import_pdf(library, path)
+        assert result.status == "ready", result.error
+        record = library.get(result.doc_id)
+        assert record is not None and record.file_name == "caf\ufffd report.pdf"
+        assert record.title == "caf\ufffd report"
+        missing = import_pdf(library, tmp_path / os.fsdecode(b"gone\xff.pdf"))
+        assert missing.status == "failed" and missing.error.endswith("gone\ufffd.pdf.")
+        missing.error.encode("utf-8")
+

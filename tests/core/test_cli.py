@@ -13,6 +13,7 @@ import pytest
 
 from pageindex_desktop import cli
 from pageindex_desktop.core.pages_range import PageRangeError, format_page_ranges, parse_page_ranges
+from pageindex_desktop.core.store import Library
 from tests.conftest import corpus_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -287,3 +288,15 @@ def test_a_looping_symbolic_link_is_one_sentence_not_an_internal_error(home: Pat
     loop.symlink_to(loop.name)
     line = assert_one_line_error(run(home, "import", str(loop)))
     assert "symbolic link that loops" in line and "internal error" not in line
+
+
+def test_a_file_name_that_is_not_utf8_imports_and_lists(home: Path, tmp_path: Path) -> None:
+    path = tmp_path / os.fsdecode(b"na\xefve handbook.pdf")
+    path.write_bytes(make_pdf(tmp_path / "handbook.pdf").read_bytes())
+    proc = run(home, "import", "--json", str(path))
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "ready"
+    (row,) = json.loads(run(home, "list", "--json").stdout)
+    assert row["title"] == "Widget Handbook"
+    with Library(home) as library:
+        assert library.documents()[0].file_name == "na\ufffdve handbook.pdf"
