@@ -236,6 +236,16 @@ def long_line(chars: int = 100_000) -> bytes:
     return _bytes(doc)
 
 
+def surrogate_titles() -> bytes:
+    """A bookmark and the metadata title written in UTF-16 with unpaired surrogates (pymupdf hands them over as
+    surrogate escapes, which SQLite refused: the import raised UnicodeEncodeError)."""
+    doc = _pages(3)
+    doc.set_toc([[1, "ab", 1], [1, "Second", 2], [1, "Third", 3]])
+    doc.set_metadata({"title": "cd"})
+    data = patched(_bytes(doc), b"/Title(ab)", b"/Title<FEFFD800DC00D800>")
+    return patched(data, b"/Title(cd)", b"/Title<FEFF0041DC00>")
+
+
 def hostile_files() -> list[Case]:
     """The pathological files, by name."""
     return [
@@ -244,6 +254,7 @@ def hostile_files() -> list[Case]:
         Case("cyclic-outline", cyclic_outline()),
         Case("zero-size-pages", zero_size_pages()),
         Case("long-line", long_line()),
+        Case("surrogate-titles", surrogate_titles()),
     ]
 
 

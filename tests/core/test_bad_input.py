@@ -12,7 +12,7 @@ import pytest
 from pageindex_desktop.core.indexer import ImportResult, import_pdf, pdf_paths, reindex
 from pageindex_desktop.core.store import Library
 from tests.conftest import corpus_file
-from tests.core.fuzz_cases import declared_page_count
+from tests.core.fuzz_cases import declared_page_count, surrogate_titles
 
 
 def assert_clean_failure(home: Path, result: ImportResult, *words: str) -> None:
@@ -169,3 +169,14 @@ def test_a_file_name_that_is_not_utf8_is_stored_with_replacement_characters(home
         assert missing.status == "failed" and missing.error.endswith("gone\ufffd.pdf.")
         missing.error.encode("utf-8")
 
+
+def test_titles_with_unpaired_surrogates_are_stored_with_replacement_characters(home: Path, tmp_path: Path) -> None:
+    """A bookmark and metadata title in UTF-16 with unpaired surrogates: the save raised UnicodeEncodeError."""
+    path = tmp_path / "surrogates.pdf"
+    path.write_bytes(surrogate_titles())
+    with Library(home) as library:
+        result = import_pdf(library, path)
+        assert result.status == "ready" and result.outline_source == "bookmarks", result
+        titles = [node.title for node in library.tree(result.doc_id)]
+        assert titles[1:] == ["Second", "Third"] and "\ufffd" in titles[0]
+        assert result.title.encode("utf-8")
