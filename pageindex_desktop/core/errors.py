@@ -21,3 +21,8 @@ class ImportCancelled(PageIndexError):
 
 class DocumentNotFound(PageIndexError):
     """A document reference (id or title prefix) matches no document, or more than one."""
+
+
+class LibraryTooNew(PageIndexError):
+    """The library database was written by a newer version of the app (its schema is ahead of this one's): it is
+    left untouched, and the message says to upgrade."""

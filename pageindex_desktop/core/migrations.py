@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from pageindex_desktop.core.errors import LibraryTooNew
+
 MIGRATIONS: list[str] = [
     # 1: documents, pages with an external-content FTS5 index, nodes.
     """
@@ -96,10 +98,12 @@ MIGRATIONS: list[str] = [
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the database up to the newest schema; returns the resulting version."""
+    """Bring the database up to the newest schema; returns the resulting version.
+
+    Raises LibraryTooNew (a sentence for the user, not an internal error) for a schema newer than this code's."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version > len(MIGRATIONS):
-        raise RuntimeError(
+        raise LibraryTooNew(
             f"The library was written by a newer version of PageIndex Desktop (schema {version}); please upgrade."
         )
     for target in range(version + 1, len(MIGRATIONS) + 1):

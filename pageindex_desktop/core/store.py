@@ -130,7 +130,11 @@ class Library:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
-        migrate(self.conn)
+        try:
+            migrate(self.conn)
+        except BaseException:  # a library too new for this version (LibraryTooNew) or a failed step
+            self.conn.close()
+            raise
 
     def close(self) -> None:
         """Close the connection (the database stays consistent either way)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -300,3 +301,15 @@ def test_a_file_name_that_is_not_utf8_imports_and_lists(home: Path, tmp_path: Pa
     assert row["title"] == "Widget Handbook"
     with Library(home) as library:
         assert library.documents()[0].file_name == "na\ufffdve handbook.pdf"
+
+
+def test_a_library_written_by_a_newer_version_is_that_sentence(home: Path, tmp_path: Path) -> None:
+    from pageindex_desktop.core.migrations import MIGRATIONS
+
+    Library(home).close()
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    for args in (["list"], ["import", str(make_pdf(tmp_path / "h.pdf"))]):
+        line = assert_one_line_error(run(home, *args))
+        assert line == (f"pageindex-desktop-cli: error: The library was written by a newer version of PageIndex "
+                        f"Desktop (schema {len(MIGRATIONS) + 1}); please upgrade.")
