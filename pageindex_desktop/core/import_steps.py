@@ -153,15 +153,18 @@ def finish(
     pages: list[PageData] = payload["pages"]
     outline: Outline = payload["outline"]
     title = str(payload["title"]) or job.record.title
+    note = str(payload.get("repair_note", ""))
+    unreadable = set(payload.get("unreadable_pages", ()))
     if not pages:
         return fail(library, job, on_progress, "The PDF has no pages.")
     emit(on_progress, job.doc_id, "saving", 0, 1, "Saving the index.")
     try:
-        library.save_index(job.doc_id, title=title, pages=pages, outline=outline)
+        library.save_index(job.doc_id, title=title, pages=pages, outline=outline, note=note)
     except (sqlite3.OperationalError, OSError) as exc:
         return fail(library, job, on_progress, f"The index could not be saved: {exc}.")
     job.locks.close()
-    warning = text_layer_warning(pages)
+    warning = " ".join(w for w in (repair_warning(note),
+                                    text_layer_warning([p for p in pages if p.number not in unreadable])) if w)
     log.info("indexed %s: %d pages, outline %s, %.2f s", job.doc_id, len(pages), outline.source,
              time.monotonic() - job.started)
     emit(on_progress, job.doc_id, "done", len(pages), len(pages), warning or "Ready.")
@@ -212,8 +215,17 @@ def message_for(doc_id: str, outcome: extract_worker.JobOutcome) -> str:
     return outcome.message
 
 
+def repair_warning(note: str) -> str:
+    """The sentence for a document MuPDF repaired with pages lost (`note`: "repaired: 25 of 28 pages readable"),
+    or '' when there is no note."""
+    if not note:
+        return ""
+    return f"The PDF is damaged ({note}); the pages that could not be read have no text."
+
+
 def text_layer_warning(pages: list[PageData]) -> str:
-    """A sentence about pages with no text layer, or '' when every page has text."""
+    """A sentence about pages with no text layer, or '' when every page has text (pages a repair lost are left
+    out by the caller: they are damaged, not scans)."""
     missing = sum(1 for p in pages if not p.has_text)
     if missing == 0:
         return ""

@@ -94,6 +94,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE nodes ADD COLUMN summary_source TEXT NOT NULL DEFAULT '';
     """,
+    # 4: a note shown with the document, today what MuPDF's repair of a damaged file lost ("repaired: 25 of 28
+    # pages readable"); '' when there is nothing to say.
+    """
+    ALTER TABLE documents ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 

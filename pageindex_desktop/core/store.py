@@ -47,10 +47,11 @@ class DocumentRecord:
     image_only_pages: int
     created_at: float
     updated_at: float
+    note: str = ""  # what the reader should know, e.g. "repaired: 25 of 28 pages readable"
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON shape of `pageindex-desktop-cli list` (design §9)."""
-        return {
+        """The JSON shape of `pageindex-desktop-cli list` (design §9), plus `note` when there is one."""
+        data: dict[str, object] = {
             "doc_id": self.doc_id,
             "title": self.title,
             "page_count": self.page_count,
@@ -58,6 +59,9 @@ class DocumentRecord:
             "outline_source": self.outline_source,
             "error": self.error,
         }
+        if self.note:
+            data["note"] = self.note
+        return data
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,7 @@ def doc_id_for(sha256: str) -> str:
 
 _DOC_COLUMNS = (
     "id, sha256, title, file_name, page_count, status, error, outline_source, description, "
-    "image_only_pages, created_at, updated_at"
+    "image_only_pages, created_at, updated_at, note"
 )
 
 
@@ -114,6 +118,7 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
         image_only_pages=int(row["image_only_pages"] or 0),
         created_at=float(row["created_at"] or 0),
         updated_at=float(row["updated_at"] or 0),
+        note=row["note"] or "",
     )
 
 
@@ -258,8 +263,10 @@ class Library:
         pages: list[PageData],
         outline: Outline,
         description: str = "",
+        note: str = "",
     ) -> None:
-        """Replace the document's pages and tree and mark it ready, all in one transaction."""
+        """Replace the document's pages and tree and mark it ready, all in one transaction; `note` replaces the
+        document's note (a re-index that reads the file whole clears an old one)."""
         image_only = sum(1 for p in pages if not p.has_text)
         with self.transaction() as conn:
             conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
@@ -275,8 +282,8 @@ class Library:
             )
             conn.execute(
                 "UPDATE documents SET title = ?, page_count = ?, status = 'ready', error = '', outline_source = ?,"
-                " description = ?, image_only_pages = ?, updated_at = ? WHERE id = ?",
-                (title, len(pages), outline.source, description, image_only, time.time(), doc_id),
+                " description = ?, image_only_pages = ?, note = ?, updated_at = ? WHERE id = ?",
+                (title, len(pages), outline.source, description, image_only, note, time.time(), doc_id),
             )
 
     def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None,

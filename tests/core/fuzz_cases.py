@@ -280,9 +280,9 @@ def classify(result: ImportResult) -> tuple[str, str]:
     message = " ".join(m for m in (result.error, result.warning) if m)
     if "internal error" in message.lower():
         return "internal error", message
-    if result.status == "ready":
-        return ("ok", result.warning) if not result.warning or is_plain_sentence(result.warning) else (
-            "unclear", result.warning)
+    if result.status == "ready":  # a warning may hold several notes (a repair, pages without a text layer)
+        notes = re.split(r"(?<=\.) (?=[A-Z0-9])", result.warning) if result.warning else []
+        return ("ok", result.warning) if all(map(is_plain_sentence, notes)) else ("unclear", result.warning)
     if result.status == "failed" and is_plain_sentence(result.error):
         return "failed", result.error
     return "unclear", f"{result.status}: {result.error}"

@@ -180,3 +180,60 @@ def test_titles_with_unpaired_surrogates_are_stored_with_replacement_characters(
         titles = [node.title for node in library.tree(result.doc_id)]
         assert titles[1:] == ["Second", "Third"] and "\ufffd" in titles[0]
         assert result.title.encode("utf-8")
+
+
+def damaged_pdf(path: Path, pages: int, lost: tuple[int, ...] = (), declared: int | None = None) -> Path:
+    """A text PDF of `pages` pages damaged as a disk or a download damages one: its xref offset points nowhere (so
+    MuPDF must repair it by scanning), the objects of the `lost` pages (1-based) are overwritten, and the page tree
+    may declare more pages than it has."""
+    doc = pymupdf.open()
+    for n in range(pages):
+        doc.new_page().insert_text((72, 72), f"Page {n + 1} of the damaged report, with its own figures.", fontsize=11)
+    xrefs = [doc.load_page(n - 1).xref for n in lost]
+    data = doc.tobytes(garbage=0, deflate=False)
+    doc.close()
+    for xref in xrefs:
+        data = data.replace(b"\n%d 0 obj" % xref, b"\n%d 0 jbo" % xref, 1)
+    if declared is not None:
+        data = data.replace(b"/Count %d" % pages, b"/Count %d" % declared, 1)
+    at = data.rindex(b"startxref")
+    path.write_bytes(data[:at] + b"startxref\n999\n%%EOF\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("pages", "lost", "declared", "note"),
+    [
+        (28, (5, 12, 20), None, "repaired: 25 of 28 pages readable"),
+        (25, (), 28, "repaired: 25 of 28 pages readable"),
+        (4, (2, 3, 4), None, "repaired: 1 of 4 pages readable"),
+    ],
+)
+def test_a_repaired_pdf_that_lost_pages_is_imported_with_a_note(
+    home: Path, tmp_path: Path, pages: int, lost: tuple[int, ...], declared: int | None, note: str
+) -> None:
+    path = damaged_pdf(tmp_path / "damaged.pdf", pages, lost, declared)
+    with Library(home) as library:
+        result = import_pdf(library, path)
+        assert result.status == "ready" and result.page_count == pages, result
+        assert note in result.warning and "no text layer" not in result.warning, result.warning
+        record = library.get(result.doc_id)
+        assert record is not None and record.note == note and record.to_dict()["note"] == note
+        texts = [p.text for p in library.pages(result.doc_id)]
+        assert [n for n, text in enumerate(texts, 1) if not text] == list(lost)
+        assert all(f"Page {n} of" in texts[n - 1] for n in range(1, pages + 1) if n not in lost)
+        # a sound file gets no note (and list --json no 'note' key)
+        sound = tmp_path / "sound.pdf"
+        doc = pymupdf.open()
+        doc.new_page().insert_text((72, 72), "A sound page.", fontsize=11)
+        doc.save(sound)
+        doc.close()
+        clean = import_pdf(library, sound)
+        assert clean.status == "ready" and library.get(clean.doc_id).note == ""  # type: ignore[union-attr]
+        assert "note" not in library.get(clean.doc_id).to_dict()  # type: ignore[union-attr]
+
+
+def test_a_repaired_pdf_with_no_readable_page_fails_with_a_sentence(home: Path, tmp_path: Path) -> None:
+    path = damaged_pdf(tmp_path / "gone.pdf", 4, (1, 2, 3, 4))
+    with Library(home) as library:
+        assert_clean_failure(home, import_pdf(library, path), "damaged", "none of its 4 pages")
