@@ -56,7 +56,9 @@ def _declared(doc: pymupdf.Document) -> int:
 
 def _content_readable(doc: pymupdf.Document, xref: int) -> bool:
     """True when content stream `xref` is a stream whose data decodes without MuPDF reporting an error (a cut
-    Flate stream decodes partly: MuPDF says 'zlib error ... treating as end of file' and goes on)."""
+    Flate stream decodes partly: MuPDF says 'zlib error ... treating as end of file' and goes on). What MuPDF
+    says it ignores ('ignoring zlib error: incorrect data check': the data came out whole, only the checksum
+    after it is off) does not count."""
     if not doc.xref_is_stream(xref):
         return False
     pymupdf.TOOLS.mupdf_warnings(reset=True)
@@ -64,7 +66,8 @@ def _content_readable(doc: pymupdf.Document, xref: int) -> bool:
         data = doc.xref_stream(xref)
     except Exception:
         return False
-    return data is not None and "error" not in pymupdf.TOOLS.mupdf_warnings(reset=True).lower()
+    said = pymupdf.TOOLS.mupdf_warnings(reset=True).lower().splitlines()
+    return data is not None and not any("error" in line and not line.startswith("ignoring") for line in said)
 
 
 def _page_readable(doc: pymupdf.Document, index: int) -> bool | None:
