@@ -313,3 +313,18 @@ def test_a_library_written_by_a_newer_version_is_that_sentence(home: Path, tmp_p
         line = assert_one_line_error(run(home, *args))
         assert line == (f"pageindex-desktop-cli: error: The library was written by a newer version of PageIndex "
                         f"Desktop (schema {len(MIGRATIONS) + 1}); please upgrade.")
+
+
+def test_a_repaired_pdf_shows_its_note_in_import_list_and_show(home: Path, tmp_path: Path) -> None:
+    from tests.core.test_bad_input import damaged_pdf
+
+    path = damaged_pdf(tmp_path / "damaged.pdf", 28, (5, 12, 20))
+    proc = run(home, "import", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "note: The PDF is damaged (repaired: 25 of 28 pages readable)" in proc.stdout
+    (row,) = json.loads(run(home, "list", "--json").stdout)
+    assert row["note"] == "repaired: 25 of 28 pages readable" and row["status"] == "ready"
+    assert "[repaired: 25 of 28 pages readable]" in run(home, "list").stdout
+    shown = run(home, "show", row["doc_id"]).stdout.splitlines()
+    assert shown[0] == f"damaged ({row['doc_id']})" and "  note:    repaired: 25 of 28 pages readable" in shown
+    assert json.loads(run(home, "show", "--json", "damaged").stdout)["note"] == "repaired: 25 of 28 pages readable"

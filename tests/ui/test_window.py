@@ -298,6 +298,15 @@ def test_an_image_only_pdf_says_it_has_no_text_layer(window: MainWindow, tmp_pat
     assert window.viewer.note.isVisible() and "no text layer" in window.viewer.note.text()
 
 
+def test_a_repaired_pdf_shows_its_note_on_its_library_row(window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.core.test_bad_input import damaged_pdf
+
+    window.import_paths([damaged_pdf(tmp_path / "damaged.pdf", 28, (5, 12, 20))])
+    qtbot.waitUntil(lambda: [r.status for r in window.library_panel.model.rows()] == ["ready"], timeout=TIMEOUT)
+    row = window.library_panel.model.rows()[0]
+    assert row.detail().endswith(" · repaired: 25 of 28 pages readable"), row.detail()
+
+
 def test_geometry_and_splitters_are_remembered(home: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     first = MainWindow(home)
     qtbot.addWidget(first)
