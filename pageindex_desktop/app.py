@@ -107,7 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     path = setup_logging()
     install_crash_handler()
     log.info("PageIndex Desktop %s starting; log file %s", __version__, path)
-    window = build_window(app.arguments())
+    from pageindex_desktop.core.errors import PageIndexError
+
+    try:
+        window = build_window(app.arguments())
+    except PageIndexError as exc:  # a library this version cannot open (written by a newer one): say so, stop
+        log.error("the library cannot be opened: %s", exc)
+        from pageindex_desktop.ui.qt import QMessageBox
+
+        QMessageBox.critical(None, "PageIndex Desktop", str(exc))
+        return 1
     from pageindex_desktop.ui.file_open import accept_file_open_events
 
     accept_file_open_events(window)  # macOS: "Open With" from Finder arrives as events, not arguments

@@ -163,7 +163,33 @@ def _cmd_list(args: argparse.Namespace, library: Library) -> int:
         return 0
     for d in docs:
         extra = f"  ({d.error})" if d.error else ""
+        extra += f"  [{d.note}]" if d.note else ""
         print(f"{d.doc_id}  {d.status:<9} {d.page_count:>5} p  {d.outline_source or '-':<9} {d.title}{extra}")
+    return 0
+
+
+def _add_show(sub: SubParsers) -> None:
+    p = sub.add_parser("show", help="show one document: file, status, pages, outline, and its error or note")
+    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_show)
+
+
+def _cmd_show(args: argparse.Namespace, library: Library) -> int:
+    """Everything the library row says about one document, the note included (a repaired file's lost pages)."""
+    d = library.resolve(args.doc)
+    if args.json:
+        _print_json({**d.to_dict(), "file_name": d.file_name, "image_only_pages": d.image_only_pages,
+                     "note": d.note})
+        return 0
+    print(f"{d.title} ({d.doc_id})")
+    print(f"  file:    {d.file_name}")
+    print(f"  status:  {d.status}" + (f": {d.error}" if d.error else ""))
+    scans = f", {d.image_only_pages} without a text layer" if d.image_only_pages else ""
+    print(f"  pages:   {d.page_count}{scans}")
+    print(f"  outline: {d.outline_source or '-'}")
+    if d.note:
+        print(f"  note:    {d.note}")
     return 0
 
 
@@ -313,6 +339,7 @@ def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
 SUBCOMMANDS: list[Callable[[SubParsers], None]] = [
     _add_import,
     _add_list,
+    _add_show,
     _add_tree,
     _add_pages,
     _add_search,

@@ -139,5 +139,6 @@ def run_job(
     pages = [PageData(p.number, p.label, p.text, p.width, p.height) for p in doc.pages]
     return (
         "result",
-        {"title": title, "page_count": doc.page_count, "pages": pages, "outline": outline},
+        {"title": title, "page_count": doc.page_count, "pages": pages, "outline": outline,
+         "repair_note": doc.repair_note, "unreadable_pages": doc.unreadable_pages},
     )

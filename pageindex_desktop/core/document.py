@@ -46,6 +46,10 @@ class ExtractedDocument:
     metadata_title: str
     toc: list[tuple[int, str, int]]  # embedded bookmarks: (level, title, 1-based page or -1)
     pages: list[PageData]
+    # MuPDF repaired the file and lost pages: the note to show ("repaired: 25 of 28 pages readable") and the
+    # physical numbers of the pages that could not be read (stored without text, not counted as scans)
+    repair_note: str = ""
+    unreadable_pages: list[int] = field(default_factory=list)
 
     @property
     def image_only_pages(self) -> list[int]:

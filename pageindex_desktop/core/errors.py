@@ -25,3 +25,8 @@ class DocumentNotFound(PageIndexError):
 
 class DocumentBusy(PageIndexError):
     """Another process holds the document's lock (an import, re-index or summaries run): the action must wait."""
+
+
+class LibraryTooNew(PageIndexError):
+    """The library database was written by a newer version of the app (its schema is ahead of this one's): it is
+    left untouched, and the message says to upgrade."""

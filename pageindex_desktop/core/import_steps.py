@@ -6,6 +6,7 @@ thread: one-transaction save, or a recorded failure). Every step that ends an im
 
 from __future__ import annotations
 
+import errno
 import logging
 import sqlite3
 import time
@@ -17,6 +18,7 @@ from typing import Any
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.file_check import pdf_problem
+from pageindex_desktop.core.file_names import readable
 from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
 from pageindex_desktop.core.outline.tree import Outline
@@ -46,7 +48,7 @@ class Job:
 def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) -> DocumentRecord | ImportResult:
     """Hash and copy a file into the library; a result instead when there is nothing to extract."""
     if not path.is_file():
-        return failed_without_record(path, f"There is no file at {path}.")
+        return failed_without_record(path, _missing(path))
     try:
         sha = sha256_of(path)
     except OSError as exc:
@@ -57,7 +59,7 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
         return result_of(existing, already_present=True)
     problem = pdf_problem(path)  # before the copy: a file that cannot be a PDF is never copied into files/
     try:
-        record = existing or library.add_file(path, sha, title=path.stem, copy=problem is None)
+        record = library.add_file(path, sha, title=readable(path.stem), copy=problem is None)  # (heals a lost copy)
     except OSError as exc:
         return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
     if problem is None:
@@ -67,6 +69,17 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
     failed = library.get(record.doc_id)
     assert failed is not None
     return result_of(failed)
+
+
+def _missing(path: Path) -> str:
+    """Why `path` is not a file to read, in a sentence: a looping link, a folder, or nothing there."""
+    try:
+        path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{readable(path)} is a symbolic link that loops back on itself, so there is no file to read."
+        return f"There is no file at {readable(path)}."
+    return f"{readable(path)} is not a file (it is a folder or a device)."
 
 
 def begin(
@@ -81,7 +94,7 @@ def begin(
     The record is added to `started` just before its status changes, so a caller interrupted at any point
     (Ctrl+C can land between any two lines) knows which documents to `sweep`.
     """
-    job = Job(record, file_name, library.pdf_path(record.doc_id), record.status == "ready")
+    job = Job(record, readable(file_name), library.pdf_path(record.doc_id), record.status == "ready")
     emit(on_progress, job.doc_id, "queued", 0, 0, "Waiting to read the PDF.")
     if not job.locks.enter_context(import_lock(library.home, job.doc_id)):
         job.locks.close()
@@ -149,15 +162,18 @@ def finish(
     pages: list[PageData] = payload["pages"]
     outline: Outline = payload["outline"]
     title = str(payload["title"]) or job.record.title
+    note = str(payload.get("repair_note", ""))
+    unreadable = set(payload.get("unreadable_pages", ()))
     if not pages:
         return fail(library, job, on_progress, "The PDF has no pages.")
     emit(on_progress, job.doc_id, "saving", 0, 1, "Saving the index.")
     try:
-        library.save_index(job.doc_id, title=title, pages=pages, outline=outline)
+        library.save_index(job.doc_id, title=title, pages=pages, outline=outline, note=note)
     except (sqlite3.OperationalError, OSError) as exc:
         return fail(library, job, on_progress, f"The index could not be saved: {exc}.")
     job.locks.close()
-    warning = text_layer_warning(pages)
+    warning = " ".join(w for w in (repair_warning(note),
+                                    text_layer_warning([p for p in pages if p.number not in unreadable])) if w)
     log.info("indexed %s: %d pages, outline %s, %.2f s", job.doc_id, len(pages), outline.source,
              time.monotonic() - job.started)
     emit(on_progress, job.doc_id, "done", len(pages), len(pages), warning or "Ready.")
@@ -208,8 +224,17 @@ def message_for(doc_id: str, outcome: extract_worker.JobOutcome) -> str:
     return outcome.message
 
 
+def repair_warning(note: str) -> str:
+    """The sentence for a document MuPDF repaired with pages lost (`note`: "repaired: 25 of 28 pages readable"),
+    or '' when there is no note."""
+    if not note:
+        return ""
+    return f"The PDF is damaged ({note}); the pages that could not be read have no text."
+
+
 def text_layer_warning(pages: list[PageData]) -> str:
-    """A sentence about pages with no text layer, or '' when every page has text."""
+    """A sentence about pages with no text layer, or '' when every page has text (pages a repair lost are left
+    out by the caller: they are damaged, not scans)."""
     missing = sum(1 for p in pages if not p.has_text)
     if missing == 0:
         return ""
@@ -221,7 +246,7 @@ def text_layer_warning(pages: list[PageData]) -> str:
 
 def failed_without_record(path: Path, error: str) -> ImportResult:
     """A failure before the file reached the library (missing, unreadable, disk full)."""
-    return ImportResult("", path.stem, 0, "", "failed", error, False)
+    return ImportResult("", readable(path.stem), 0, "", "failed", error, False)
 
 
 def result_of(record: DocumentRecord, *, already_present: bool = False, warning: str = "", error: str = "") -> ImportResult:

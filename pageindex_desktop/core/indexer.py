@@ -69,11 +69,20 @@ def pdf_paths(paths: Iterable[Path]) -> list[Path]:
             else [path]
         )
         for item in found:
-            key = item.resolve()
+            key = _resolved(item)
             if key not in seen:
                 seen.add(key)
                 out.append(item)
     return out
+
+
+def _resolved(path: Path) -> Path:
+    """The path with symbolic links followed, to tell duplicates apart; a link that loops (Python 3.11 raises
+    RuntimeError for it) or cannot be followed stays as given, and `prepare` says why it cannot be read."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        return path.absolute()
 
 
 def import_pdf(

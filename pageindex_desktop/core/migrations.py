@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from pageindex_desktop.core.errors import LibraryTooNew
+
 MIGRATIONS: list[str] = [
     # 1: documents, pages with an external-content FTS5 index, nodes.
     """
@@ -92,14 +94,21 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE nodes ADD COLUMN summary_source TEXT NOT NULL DEFAULT '';
     """,
+    # 4: a note shown with the document, today what MuPDF's repair of a damaged file lost ("repaired: 25 of 28
+    # pages readable"); '' when there is nothing to say.
+    """
+    ALTER TABLE documents ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the database up to the newest schema; returns the resulting version."""
+    """Bring the database up to the newest schema; returns the resulting version.
+
+    Raises LibraryTooNew (a sentence for the user, not an internal error) for a schema newer than this code's."""
     version = _version(conn)
     if version > len(MIGRATIONS):
-        raise RuntimeError(
+        raise LibraryTooNew(
             f"The library was written by a newer version of PageIndex Desktop (schema {version}); please upgrade."
         )
     while version < len(MIGRATIONS):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core import pdf_helper
+from pageindex_desktop.core import pdf_damage, pdf_helper
 from pageindex_desktop.core.file_check import pdf_problem
 from pageindex_desktop.core.document import ExtractedDocument, PageData
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
@@ -62,7 +62,12 @@ def open_pdf(path: Path, password: str | None) -> pymupdf.Document:
         if not doc.authenticate(password):
             doc.close()
             raise PasswordRequired("The password is wrong: the encrypted PDF could not be opened with it.")
-    if doc.page_count == 0:
+    try:
+        pages = doc.page_count
+    except Exception as exc:  # MuPDF refuses a page tree whose /Count is negative or absurdly large
+        doc.close()
+        raise PdfError("The PDF's page tree is damaged (it declares an impossible number of pages).") from exc
+    if pages == 0:
         doc.close()
         raise PdfError("The PDF has no readable pages (its page tree is missing, truncated or damaged).")
     if doc.is_repaired:
@@ -115,7 +120,11 @@ def extract(
 
     Raises PasswordRequired when the file is encrypted and no (or a wrong) password is given, and PdfError with
     a one-sentence message for an empty file, a non-PDF, a damaged or truncated file, an unreadable page tree or
-    a document with no pages.
+    a document with no pages (or, once MuPDF repaired it, none that can be read).
+
+    A file MuPDF had to repair keeps the pages it can read: pages it cannot (`pdf_damage`) come back without
+    text (and without lines), listed in `unreadable_pages`, and `repair_note` says how many of the declared
+    pages were readable. A file that needed no repair and has a page that cannot be loaded still fails.
 
     Per page: `text` (MuPDF reading order, one line per text line, a blank line between blocks, hyphenated words
     re-joined, control characters and unmapped glyphs dropped), `label` (printed page label, '' if none), `width`
@@ -137,8 +146,12 @@ def extract(
     path = Path(path)
     doc = open_pdf(path, password)
     try:
-        total = doc.page_count
-        _check_page_tree(doc)
+        damage = pdf_damage.assess(doc) if doc.is_repaired else None
+        total = doc.page_count  # after the assessment: MuPDF recounts a page tree that lied about its size
+        if damage is None:
+            _check_page_tree(doc)
+        elif damage.readable == 0:
+            raise PdfError(f"The PDF is damaged: none of its {damage.declared} pages can be read.")
         toc = _toc(doc)
         title = _metadata_title(doc)
         line_pages = None
@@ -146,10 +159,15 @@ def extract(
             targets = outline_targets(toc, total)
             if targets is not None:
                 line_pages = frozenset({1} | {p for t in targets for p in (t, t + 1) if p <= total})
-        pages = extract_pages(doc, path, password, progress, workers, line_pages)
+        skip = damage.unloadable if damage is not None else frozenset()
+        pages = extract_pages(doc, path, password, progress, workers, line_pages, skip)
     finally:
         doc.close()
-    return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
+    if damage is None or not damage.note():
+        return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages)
+    log.warning("PDF %s: %s", path.name, damage.note())
+    return ExtractedDocument(page_count=total, metadata_title=title, toc=toc, pages=pages,
+                             repair_note=damage.note(), unreadable_pages=sorted(i + 1 for i in damage.unreadable))
 
 
 def _may_split(total: int) -> bool:
@@ -166,13 +184,15 @@ def extract_pages(
     progress: Progress | None,
     workers: int | None,
     line_pages: frozenset[int] | None = None,
+    skip: frozenset[int] = frozenset(),
 ) -> list[PageData]:
     """Every page, this process reading from the front while helper processes take chunks from the back.
 
     Chunks shrink as the pages left run out (at most a third of them goes to a helper at once); when this
     process reaches a chunk a helper still holds, it reads that chunk itself and the helper's late reply is
     dropped. A chunk a helper fails on is read here too. So the result is the same for any number of workers,
-    and a slow or dead helper costs nothing but its share.
+    and a slow or dead helper costs nothing but its share. Pages in `skip` (0-based: a repaired file's pages
+    MuPDF cannot load) come back empty, here and when a helper failed its chunk on them.
     """
     total = doc.page_count
     helpers: list[pdf_helper.Helper] = []
@@ -184,6 +204,8 @@ def extract_pages(
     front, back, done, reported = 0, total, 0, 0
 
     def read(index: int) -> PageData:
+        if index in skip:
+            return PageData(index + 1, "", "", 0.0, 0.0, [])
         return page_data(doc, index, line_pages is None or index + 1 in line_pages)
 
     def subset(start: int, stop: int) -> frozenset[int] | None:

@@ -27,6 +27,7 @@ import pymupdf
 
 from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.errors import PdfError
+from pageindex_desktop.core.file_names import readable
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,10 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
 def clean_title(title: str) -> str:
-    """A bookmark or metadata title without control characters and with single spaces (they come from the file)."""
-    return _SPACES.sub(" ", _CONTROL.sub(" ", title or "")).strip()
+    """A bookmark or metadata title without control characters and with single spaces (they come from the file),
+    as valid Unicode: pymupdf hands a UTF-16 string's unpaired surrogate over as surrogate escapes, which SQLite
+    cannot store."""
+    return _SPACES.sub(" ", _CONTROL.sub(" ", readable(title or ""))).strip()
 
 
 def _is_bold_font(font: str) -> bool:
@@ -64,8 +67,8 @@ def _is_bold_font(font: str) -> bool:
 
 def _clean(text: str) -> str:
     """Control characters and unmapped glyphs to spaces, whitespace runs to one space, stripped."""
-    if not text.isprintable() or "\ufffd" in text:
-        text = text.translate(_CONTROL_TO_SPACE)
+    if not text.isprintable() or "\ufffd" in text:  # surrogates are not printable: made U+FFFD, then spaces
+        text = readable(text).translate(_CONTROL_TO_SPACE)
     return " ".join(text.split())
 
 

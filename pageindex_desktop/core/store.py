@@ -19,6 +19,7 @@ from typing import Iterable, Iterator
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound
+from pageindex_desktop.core.file_names import readable
 from pageindex_desktop.core.import_lock import LOCKS_DIR, import_lock, is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
@@ -51,10 +52,11 @@ class DocumentRecord:
     image_only_pages: int
     created_at: float
     updated_at: float
+    note: str = ""  # what the reader should know, e.g. "repaired: 25 of 28 pages readable"
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON shape of `pageindex-desktop-cli list` (design §9)."""
-        return {
+        """The JSON shape of `pageindex-desktop-cli list` (design §9), plus `note` when there is one."""
+        data: dict[str, object] = {
             "doc_id": self.doc_id,
             "title": self.title,
             "page_count": self.page_count,
@@ -62,6 +64,9 @@ class DocumentRecord:
             "outline_source": self.outline_source,
             "error": self.error,
         }
+        if self.note:
+            data["note"] = self.note
+        return data
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ def doc_id_for(sha256: str) -> str:
 
 _DOC_COLUMNS = (
     "id, sha256, title, file_name, page_count, status, error, outline_source, description, "
-    "image_only_pages, created_at, updated_at"
+    "image_only_pages, created_at, updated_at, note"
 )
 
 
@@ -118,6 +123,7 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
         image_only_pages=int(row["image_only_pages"] or 0),
         created_at=float(row["created_at"] or 0),
         updated_at=float(row["updated_at"] or 0),
+        note=row["note"] or "",
     )
 
 
@@ -178,7 +184,11 @@ class Library:
         _use_wal(self.conn)
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
-        migrate(self.conn)
+        try:
+            migrate(self.conn)
+        except BaseException:  # a library too new for this version (LibraryTooNew) or a failed step
+            self.conn.close()
+            raise
         repair(self.home, (FILES_DIR, LOCKS_DIR, LOGS_DIR))
 
     def close(self) -> None:
@@ -251,7 +261,10 @@ class Library:
 
     def add_file(self, source: Path, sha256: str, title: str, copy: bool = True) -> DocumentRecord:
         """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as
-        is. `copy=False` records a file that is not kept (it cannot be a PDF: the row says why it failed)."""
+        is. `copy=False` records a file that is not kept (it cannot be a PDF: the row says why it failed).
+
+        The title and file name are stored as valid Unicode (`file_names.readable`): SQLite cannot store a name's
+        undecodable bytes."""
         existing = self.find_by_sha(sha256)
         target = self.files_dir / f"{sha256}.pdf"
         if copy and not target.exists():
@@ -264,7 +277,7 @@ class Library:
                 "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
                 " description, image_only_pages, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
-                (doc_id_for(sha256), sha256, title, Path(source).name, now, now),
+                (doc_id_for(sha256), sha256, readable(title), readable(Path(source).name), now, now),
             )
         record = self.get(doc_id_for(sha256))
         assert record is not None
@@ -338,8 +351,10 @@ class Library:
         pages: list[PageData],
         outline: Outline,
         description: str = "",
+        note: str = "",
     ) -> None:
-        """Replace the document's pages and tree and mark it ready, all in one transaction."""
+        """Replace the document's pages and tree and mark it ready, all in one transaction; `note` replaces the
+        document's note (a re-index that reads the file whole clears an old one)."""
         image_only = sum(1 for p in pages if not p.has_text)
         with self.transaction() as conn:
             conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
@@ -355,8 +370,8 @@ class Library:
             )
             conn.execute(
                 "UPDATE documents SET title = ?, page_count = ?, status = 'ready', error = '', outline_source = ?,"
-                " description = ?, image_only_pages = ?, updated_at = ? WHERE id = ?",
-                (title, len(pages), outline.source, description, image_only, time.time(), doc_id),
+                " description = ?, image_only_pages = ?, note = ?, updated_at = ? WHERE id = ?",
+                (title, len(pages), outline.source, description, image_only, note, time.time(), doc_id),
             )
 
     def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None,

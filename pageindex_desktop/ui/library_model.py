@@ -40,12 +40,14 @@ class LibraryRow:
     page_count: int = 0
     outline_source: str = ""
     image_only_pages: int = 0
+    note: str = ""  # the store's note, e.g. "repaired: 25 of 28 pages readable"
     done: int = 0
     total: int = 0
     message: str = ""
 
     def detail(self) -> str:
-        """The second line: pages and outline source, progress, or the reason of a failure."""
+        """The second line: pages and outline source (and the document's note), progress, or the reason of a
+        failure."""
         if self.status == "failed":
             return self.error or "The import failed."
         if self.status == "queued":
@@ -59,6 +61,8 @@ class LibraryRow:
             text += " · " + SOURCE_NAMES.get(self.outline_source, self.outline_source)
         if self.image_only_pages and self.image_only_pages >= self.page_count:
             text += " · no text layer"
+        if self.note:
+            text += " · " + self.note
         return text
 
     def tooltip(self) -> str:

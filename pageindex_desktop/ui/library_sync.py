@@ -56,7 +56,7 @@ class LibrarySync(QObject):
             row = LibraryRow(
                 key=rec.doc_id, doc_id=rec.doc_id, title=rec.title or rec.file_name, file_name=rec.file_name,
                 status=rec.status, error=rec.error, page_count=rec.page_count, outline_source=rec.outline_source,
-                image_only_pages=rec.image_only_pages,
+                image_only_pages=rec.image_only_pages, note=rec.note,
             )
             job = by_doc.get(rec.doc_id)
             if job is not None:

@@ -118,7 +118,13 @@ class ImportWorker(QThread):
 
     def run(self) -> None:
         use_all_cores()  # the main thread may be confined to one core
-        library = Library(self.home)
+        library: Library | None = None
+        refusal = ""
+        try:
+            library = Library(self.home)
+        except PageIndexError as exc:  # a newer version upgraded the library since the window opened it
+            log.error("the import worker cannot open the library: %s", exc)
+            refusal = str(exc)
         try:
             while True:
                 with self._cond:
@@ -130,7 +136,7 @@ class ImportWorker(QThread):
                     job.started = True
                     self._active = job
                 self.jobsChanged.emit()
-                result = self._run_job(library, job)
+                result = self._run_job(library, job) if library is not None else self._refused(job, refusal)
                 with self._cond:
                     self._active = None
                 self.jobFinished.emit(job, result)
@@ -138,7 +144,15 @@ class ImportWorker(QThread):
                 self.libraryChanged.emit()
                 self.jobsChanged.emit()
         finally:
-            library.close()
+            if library is not None:
+                library.close()
+
+    @staticmethod
+    def _refused(job: Job, reason: str) -> ImportResult | None:
+        """The result of a job when the library cannot be opened: its sentence for an import or re-index."""
+        if job.kind not in ("import", "reindex"):
+            return None
+        return ImportResult(job.doc_id, job.path.stem if job.path else "", 0, "", "failed", reason, False)
 
     def _queue_summaries(self, job: Job, result: ImportResult | None) -> None:
         """With an index model configured, a freshly indexed document gets its summaries next (same writer)."""

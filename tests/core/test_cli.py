@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from pageindex_desktop import cli
 from pageindex_desktop.core.pages_range import PageRangeError, format_page_ranges, parse_page_ranges
+from pageindex_desktop.core.store import Library
 from tests.conftest import corpus_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -280,3 +282,49 @@ def test_log_file_masks_api_keys(tmp_path: Path) -> None:
             root.removeHandler(handler)
             handler.close()
         root.setLevel(level)
+
+
+def test_a_looping_symbolic_link_is_one_sentence_not_an_internal_error(home: Path, tmp_path: Path) -> None:
+    loop = tmp_path / "loop.pdf"
+    loop.symlink_to(loop.name)
+    line = assert_one_line_error(run(home, "import", str(loop)))
+    assert "symbolic link that loops" in line and "internal error" not in line
+
+
+def test_a_file_name_that_is_not_utf8_imports_and_lists(home: Path, tmp_path: Path) -> None:
+    path = tmp_path / os.fsdecode(b"na\xefve handbook.pdf")
+    path.write_bytes(make_pdf(tmp_path / "handbook.pdf").read_bytes())
+    proc = run(home, "import", "--json", str(path))
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "ready"
+    (row,) = json.loads(run(home, "list", "--json").stdout)
+    assert row["title"] == "Widget Handbook"
+    with Library(home) as library:
+        assert library.documents()[0].file_name == "na\ufffdve handbook.pdf"
+
+
+def test_a_library_written_by_a_newer_version_is_that_sentence(home: Path, tmp_path: Path) -> None:
+    from pageindex_desktop.core.migrations import MIGRATIONS
+
+    Library(home).close()
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    for args in (["list"], ["import", str(make_pdf(tmp_path / "h.pdf"))]):
+        line = assert_one_line_error(run(home, *args))
+        assert line == (f"pageindex-desktop-cli: error: The library was written by a newer version of PageIndex "
+                        f"Desktop (schema {len(MIGRATIONS) + 1}); please upgrade.")
+
+
+def test_a_repaired_pdf_shows_its_note_in_import_list_and_show(home: Path, tmp_path: Path) -> None:
+    from tests.core.test_bad_input import damaged_pdf
+
+    path = damaged_pdf(tmp_path / "damaged.pdf", 28, (5, 12, 20))
+    proc = run(home, "import", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "note: The PDF is damaged (repaired: 25 of 28 pages readable)" in proc.stdout
+    (row,) = json.loads(run(home, "list", "--json").stdout)
+    assert row["note"] == "repaired: 25 of 28 pages readable" and row["status"] == "ready"
+    assert "[repaired: 25 of 28 pages readable]" in run(home, "list").stdout
+    shown = run(home, "show", row["doc_id"]).stdout.splitlines()
+    assert shown[0] == f"damaged ({row['doc_id']})" and "  note:    repaired: 25 of 28 pages readable" in shown
+    assert json.loads(run(home, "show", "--json", "damaged").stdout)["note"] == "repaired: 25 of 28 pages readable"

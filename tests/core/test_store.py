@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.errors import DocumentNotFound
+from pageindex_desktop.core.errors import DocumentNotFound, LibraryTooNew, PageIndexError
 from pageindex_desktop.core.migrations import MIGRATIONS
 from pageindex_desktop.core.outline.tree import Node, Outline
 from pageindex_desktop.core.store import Library, sha256_of
@@ -108,3 +108,17 @@ def test_ten_processes_opening_a_new_library_at_once_all_succeed(tmp_path: Path)
         assert outcomes == ["ok"] * 10, outcomes
         with Library(tmp_path / f"home{round_number}") as library:
             assert library.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+def test_a_library_written_by_a_newer_version_is_a_sentence_and_left_alone(tmp_path: Path) -> None:
+    """It used to be a RuntimeError, which the CLI and the window showed as an internal error."""
+    Library(tmp_path).close()
+    with sqlite3.connect(tmp_path / "library.sqlite3") as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
+    with pytest.raises(LibraryTooNew) as raised:
+        Library(tmp_path)
+    assert isinstance(raised.value, PageIndexError)
+    assert str(raised.value) == (f"The library was written by a newer version of PageIndex Desktop "
+                                 f"(schema {len(MIGRATIONS) + 5}); please upgrade.")
+    with sqlite3.connect(tmp_path / "library.sqlite3") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 5

@@ -67,3 +67,6 @@ def test_library_rows_say_why_an_import_failed() -> None:
     assert "password" in failed.tooltip()
     ready = _row("y", page_count=222, outline_source="bookmarks")
     assert ready.detail() == "222 pages · outline from bookmarks"
+    repaired = _row("z", page_count=25, outline_source="pages", note="repaired: 25 of 28 pages readable")
+    assert repaired.detail() == "25 pages · outline by page groups · repaired: 25 of 28 pages readable"
+    assert "repaired: 25 of 28 pages readable" in repaired.tooltip()

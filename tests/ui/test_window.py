@@ -109,6 +109,31 @@ def test_a_missing_file_shows_as_failed_with_its_reason(window: MainWindow, tmp_
     assert window.library.documents() == []
 
 
+def test_an_import_into_a_library_a_newer_version_upgraded_fails_with_that_sentence(  # type: ignore[no-untyped-def]
+        home: Path, report_pdf: Path, qtbot) -> None:
+    """The window opened the library, then a newer version upgraded it: the import worker's own connection is
+    refused, and each import says why instead of stopping on an internal error."""
+    import sqlite3
+
+    from pageindex_desktop.core.migrations import MIGRATIONS
+    from pageindex_desktop.core.store import Library
+    from pageindex_desktop.ui.workers import ImportWorker, Job
+
+    Library(home).close()
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    worker = ImportWorker(home)
+    worker.start()
+    try:
+        with qtbot.waitSignal(worker.jobFinished, timeout=TIMEOUT) as finished:
+            worker.submit(Job("import", path=report_pdf))
+        result = finished.args[1]
+        assert result.status == "failed" and "written by a newer version" in result.error
+        assert "internal error" not in result.error
+    finally:
+        worker.stop()
+
+
 def test_clicking_a_node_shows_its_start_page_and_scrolling_selects_the_node(
         window: MainWindow, report_pdf: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.import_paths([report_pdf])
@@ -271,6 +296,15 @@ def test_an_image_only_pdf_says_it_has_no_text_layer(window: MainWindow, tmp_pat
     window.import_paths([path])
     wait_open(qtbot, window)
     assert window.viewer.note.isVisible() and "no text layer" in window.viewer.note.text()
+
+
+def test_a_repaired_pdf_shows_its_note_on_its_library_row(window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.core.test_bad_input import damaged_pdf
+
+    window.import_paths([damaged_pdf(tmp_path / "damaged.pdf", 28, (5, 12, 20))])
+    qtbot.waitUntil(lambda: [r.status for r in window.library_panel.model.rows()] == ["ready"], timeout=TIMEOUT)
+    row = window.library_panel.model.rows()[0]
+    assert row.detail().endswith(" · repaired: 25 of 28 pages readable"), row.detail()
 
 
 def test_geometry_and_splitters_are_remembered(home: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
