@@ -13,6 +13,7 @@ from pageindex_desktop.config import library_home, log_dir
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.indexer import pdf_paths
 from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui import settings as config
 from pageindex_desktop.ui.assistant.window_link import attach_assistant
@@ -39,6 +40,7 @@ from pageindex_desktop.ui.qt import (
     QSplitter,
     QWidget,
 )
+from pageindex_desktop.ui.reading_tracker import ReadingTracker
 from pageindex_desktop.ui.render import RenderService
 from pageindex_desktop.ui.viewer import ViewerPanel
 from pageindex_desktop.ui.welcome import attach_welcome
@@ -83,6 +85,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.page_status)
         self.sync = LibrarySync(self.library, self.worker, self.library_panel)
         self.documents = DocumentActions(self)
+        self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
         self.actions_list = build_menus(self)
         self.actions_list += attach_assistant(self)
         self._connect()
@@ -127,22 +130,32 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("No PDF files found there.", 5000)
         return jobs
 
-    def open_document(self, doc_id: str, page: int | None = None) -> bool:
-        """Show a library document (its outline and pages), at `page` when given; False if it cannot be shown."""
+    def open_document(self, doc_id: str, page: int | None = None, position: ReadingPosition | None = None) -> bool:
+        """Show a library document (its outline and pages): at the top of `page`, else at `position`, else where the
+        reader left it (the first page if never read); False if it cannot be shown."""
         record = self.library.get(doc_id)
         if record is None or record.status != "ready":
             reason = "is not in the library" if record is None else f"is {record.status}"
             self.statusBar().showMessage(f"That document {reason}.", 5000)
             return False
+        self.reading.capture()  # the place in the document shown now, before this one replaces it
+        if page is None and position is None:
+            position = self.reading.position(doc_id)
         labels = self._show_outline(doc_id)
         self.current_doc = doc_id
         self.viewer.open(doc_id, self.library.pdf_path(doc_id), title=record.title, labels=labels,
                          image_only=record.page_count > 0 and record.image_only_pages >= record.page_count,
-                         page=page or 1, password=self.documents.passwords.get(doc_id))
+                         page=page or 1, password=self.documents.passwords.get(doc_id),
+                         position=None if page else position)
         self.library_panel.select_doc(doc_id)
         config.remember_document(config.app_settings(), doc_id)
         self.setWindowTitle(f"{record.title} — PageIndex Desktop")
         return True
+
+    def reopen_last_document(self) -> bool:
+        """At start-up: show the document read last, where the reader left it; False when there is none."""
+        doc_id = self.reading.last_document()
+        return bool(doc_id) and self.open_document(doc_id)
 
     def _show_outline(self, doc_id: str) -> list[str]:
         """Load a document's tree into the outline panel; returns its page labels."""
@@ -259,7 +272,8 @@ class MainWindow(QMainWindow):
         settings.sync()
 
     def shutdown(self) -> None:
-        """Stop the import worker (cancelling its job) and the render process; idempotent."""
+        """Write the reader's place, stop the import worker (cancelling its job) and the render process; idempotent."""
+        self.reading.shutdown()
         self.sync.active = False
         self.assistant.shutdown()
         self.worker.stop()

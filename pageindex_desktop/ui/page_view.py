@@ -11,6 +11,7 @@ import bisect
 import itertools
 import logging
 
+from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.ui.overlays import Overlays, Rect
 from pageindex_desktop.ui.qt import (
     QAbstractScrollArea,
@@ -93,8 +94,10 @@ class PageView(QAbstractScrollArea):
 
     # ---- document ------------------------------------------------------------------------------------
 
-    def set_document(self, key: str, page_count: int, first_size: tuple[float, float], page: int = 1) -> None:
-        """Show a document whose pages are all assumed to have the first page's size until sizes arrive."""
+    def set_document(self, key: str, page_count: int, first_size: tuple[float, float], page: int = 1,
+                     position: ReadingPosition | None = None) -> None:
+        """Show a document whose pages are all assumed to have the first page's size until sizes arrive: at the top
+        of `page`, or where `position` says (its page, scroll and zoom: the place the reader left)."""
         self._cancel_hold()
         self.key = key
         self._sizes = [first_size] * page_count
@@ -102,9 +105,18 @@ class PageView(QAbstractScrollArea):
         self.overlays.clear()
         self.selection.clear()
         self._current = 0
-        self._relayout(anchor=(page, 0.0))
+        fraction = 0.0
+        if position is not None and page_count:
+            self._fit = position.fit
+            if not position.fit:
+                self._zoom = min(MAX_ZOOM, max(MIN_ZOOM, position.zoom))
+            page = min(max(1, position.page), page_count)
+            fraction = position.top / (first_size[1] or 1)  # every page has the first one's height for now
+        self._relayout(anchor=(page, fraction))
         self._pinned = page
         self._update_current()
+        if position is not None:
+            self.zoomChanged.emit(self._zoom)
 
     def clear(self) -> None:
         """Show nothing (no document open)."""
@@ -231,6 +243,14 @@ class PageView(QAbstractScrollArea):
     def current_page(self) -> int:
         """The page the reader is looking at (1-based physical): the one filling most of the viewport."""
         return self._current
+
+    def reading_position(self) -> ReadingPosition | None:
+        """Where the reader is, to be shown again later: the current page, the viewport's top relative to that
+        page's top (PDF points, so it survives a zoom change) and the zoom; None when nothing is shown."""
+        if not self._current or not self._tops:
+            return None
+        top = (self._scroll_y - self._tops[self._current - 1]) / self._zoom
+        return ReadingPosition(self._current, round(top, 2), self._fit, self._zoom)
 
     def go_to_page(self, page: int, y_points: float | None = None) -> None:
         """Scroll so that `page` starts at the top (or its point `y_points` is a third down the viewport)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.ui.elided_label import ElidedLabel
 from pageindex_desktop.ui.find_bar import FindBar
 from pageindex_desktop.ui.page_view import PageView
@@ -38,7 +39,8 @@ class ViewerPanel(QWidget):
         self.view = PageView(renderer, self)
         self.find_bar = FindBar(self.view, self)
         self._labels: list[str] = []
-        self._pending: tuple[str, int] | None = None  # key, page to show once opened
+        # key, page (or the place the reader left) to show once the render process opened the PDF
+        self._pending: tuple[str, int, ReadingPosition | None] | None = None
         self.page_box = QLineEdit(self)
         self.page_box.setObjectName("pageBox")
         self.page_box.setToolTip("Page (printed label in brackets): type a number and press Enter (Ctrl+G)")
@@ -99,13 +101,14 @@ class ViewerPanel(QWidget):
             control.setEnabled(enabled)
 
     def open(self, key: str, path: Path, *, title: str, labels: list[str], image_only: bool, page: int = 1,
-             password: str | None = None) -> None:
-        """Start showing a PDF (the render process opens it; the pages appear when it answers)."""
+             password: str | None = None, position: ReadingPosition | None = None) -> None:
+        """Start showing a PDF (the render process opens it; the pages appear when it answers), at the top of `page`
+        or at `position` (page, scroll and zoom) when given."""
         if self.view.key and self.view.key != key:
             self.renderer.close_document(self.view.key)
         self.find_bar.reset()
         self._labels = labels
-        self._pending = (key, page)
+        self._pending = (key, page, position)
         self.title_label.setText(title)
         self.title_label.setToolTip(title)
         if image_only:
@@ -130,7 +133,7 @@ class ViewerPanel(QWidget):
     def go_to_page(self, page: int) -> None:
         """Show a page (also before the document finished opening)."""
         if self._pending is not None:
-            self._pending = (self._pending[0], page)
+            self._pending = (self._pending[0], page, None)
         else:
             self.view.go_to_page(page)
 
@@ -147,13 +150,13 @@ class ViewerPanel(QWidget):
     def _on_opened(self, key: str, count: int, width: float, height: float, error: str) -> None:
         if self._pending is None or self._pending[0] != key:
             return
-        page = self._pending[1]
+        _key, page, position = self._pending
         self._pending = None
         if error:
             self.view.clear()
             self.openFailed.emit(key, error)
             return
-        self.view.set_document(key, count, (width, height), page=page)
+        self.view.set_document(key, count, (width, height), page=page, position=position)
         self.page_total.setText(f"/ {count}")
         self._enable_document_controls(True)
         self.documentShown.emit(key)
