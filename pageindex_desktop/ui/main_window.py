@@ -23,9 +23,11 @@ from pageindex_desktop.ui.dialogs import ShortcutsDialog
 from pageindex_desktop.ui.document_actions import DocumentActions
 from pageindex_desktop.ui.library_panel import LibraryPanel
 from pageindex_desktop.ui.library_sync import LibrarySync
+from pageindex_desktop.ui.link_follow import LinkFollower
 from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
+from pageindex_desktop.ui.navigation import attach_navigation
 from pageindex_desktop.ui.outline_panel import OutlinePanel
 from pageindex_desktop.ui.qt import (
     QAction,
@@ -88,6 +90,9 @@ class MainWindow(QMainWindow):
         self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
         self.actions_list = build_menus(self)
         self.actions_list += attach_assistant(self)
+        self.navigation = attach_navigation(self)  # Back / Forward over every jump
+        self.actions_list += self.navigation.actions()
+        self.link_follower = LinkFollower(self, self.navigation)
         self._connect()
         self.welcome = attach_welcome(self)  # first run: what to do while the library is empty
         self._restore_settings()
@@ -139,6 +144,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"That document {reason}.", 5000)
             return False
         self.reading.capture()  # the place in the document shown now, before this one replaces it
+        self.navigation.about_to_jump(doc_id, page or 0)
         if page is None and position is None:
             position = self.reading.position(doc_id)
         labels = self._show_outline(doc_id)
@@ -218,6 +224,7 @@ class MainWindow(QMainWindow):
     # ---- signals ---------------------------------------------------------------------------------------
 
     def _node_activated(self, node: Node) -> None:
+        self.navigation.about_to_jump(self.viewer.view.key, node.start_page)
         self.viewer.go_to_page(node.start_page)
         self.viewer.view.setFocus()
 

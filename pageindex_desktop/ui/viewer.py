@@ -32,6 +32,7 @@ class ViewerPanel(QWidget):
 
     documentShown = Signal(str)  # key: the document's pages are laid out
     openFailed = Signal(str, str)  # key, error ("password" when the PDF needs one)
+    aboutToJump = Signal(int)  # a typed page number is about to be shown: where the reader was is a place to go Back to
 
     def __init__(self, renderer: RenderService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,6 +68,7 @@ class ViewerPanel(QWidget):
         self.title_label.setObjectName("viewerTitle")
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 4, 6, 4)
+        self.toolbar = bar  # Back / Forward are added in front by ui/navigation.py
         bar.addWidget(self.title_label, 1)
         bar.addWidget(self.page_box)
         bar.addWidget(self.page_total)
@@ -137,6 +139,10 @@ class ViewerPanel(QWidget):
         else:
             self.view.go_to_page(page)
 
+    def is_opening(self) -> bool:
+        """True while a PDF is being opened (the view still shows the previous one, or nothing)."""
+        return self._pending is not None
+
     def focus_page_box(self) -> None:
         """Ctrl+G: type a page number."""
         self.page_box.setFocus()
@@ -181,6 +187,7 @@ class ViewerPanel(QWidget):
             wanted = text.strip("()").casefold()
             target = next((i + 1 for i, lab in enumerate(self._labels) if lab.casefold() == wanted), 0)
         if target:
+            self.aboutToJump.emit(target)
             self.view.go_to_page(target)
         self.view.setFocus()
         self._show_page(self.view.current_page())
