@@ -76,13 +76,16 @@ def _quit_on_signals(app: "QCoreApplication") -> None:
 
 
 def build_window(argv: list[str], home: Path | None = None) -> "MainWindow":
-    """The main window for a command line (`argv[0]` is the program); files given on it are imported."""
+    """The main window for a command line (`argv[0]` is the program): files given on it are imported (the first
+    opens), else the document read last reopens where the reader left it."""
     from pageindex_desktop.ui.main_window import MainWindow
 
     args = parse_args(argv[1:])
     window = MainWindow(home)
     if args.files:
         window.import_paths(args.files)
+    else:
+        window.reopen_last_document()
     return window
 
 

@@ -99,6 +99,20 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE documents ADD COLUMN note TEXT NOT NULL DEFAULT '';
     """,
+    # 5: where the reader left each document (core/positions.py): the page shown, how far the viewport's top is
+    # from that page's top (PDF points, negative in the gap above it), the zoom mode ('width', 'page', '' for a
+    # fixed zoom) and factor. Gone with the document.
+    """
+    CREATE TABLE reading_positions (
+        doc_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+        page INTEGER NOT NULL,
+        top_points REAL NOT NULL DEFAULT 0,
+        fit TEXT NOT NULL DEFAULT 'width',
+        zoom REAL NOT NULL DEFAULT 1,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX reading_positions_by_time ON reading_positions(updated_at);
+    """,
 ]
 
 

@@ -48,6 +48,10 @@ class FindLine(QLineEdit):
 class FindBar(QWidget):
     """Search field, previous/next buttons, the hit count and a close button."""
 
+    # the search is about to move the reader to another page for the first time: where they were is a place to go
+    # Back to (moving on from hit to hit is one jump, so Back returns to where the search started)
+    aboutToJump = Signal(int)
+
     def __init__(self, view: PageView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("findBar")
@@ -74,6 +78,7 @@ class FindBar(QWidget):
         self._pages: list[int] = []  # pages with hits, sorted
         self._hits: dict[int, list[Rect]] = {}
         self._current: tuple[int, int] | None = None
+        self._jumped = False  # this search already moved the reader to another page
         self._typing = QTimer(self, singleShot=True, interval=TYPE_DELAY_MS)
         self._typing.timeout.connect(self.start_search)
         self.field.textChanged.connect(lambda _t: self._typing.start())
@@ -107,6 +112,7 @@ class FindBar(QWidget):
         self._sid = 0
         self._searching = False
         self._pages, self._hits, self._current = [], {}, None
+        self._jumped = False
         self.view.overlays.clear_hits()
         self.count.setText("")
 
@@ -156,6 +162,9 @@ class FindBar(QWidget):
     def _select(self, hit: tuple[int, int]) -> None:
         self._current = hit
         page, index = hit
+        if not self._jumped and page != self.view.current_page():
+            self._jumped = True
+            self.aboutToJump.emit(page)
         self.view.overlays.set_current(page, index)
         self.view.scroll_to_rect(page, self._hits[page][index])
         self._show_count()

@@ -13,6 +13,7 @@ from pageindex_desktop.config import library_home, log_dir
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.indexer import pdf_paths
 from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui import settings as config
 from pageindex_desktop.ui.assistant.window_link import attach_assistant
@@ -22,9 +23,11 @@ from pageindex_desktop.ui.dialogs import ShortcutsDialog
 from pageindex_desktop.ui.document_actions import DocumentActions
 from pageindex_desktop.ui.library_panel import LibraryPanel
 from pageindex_desktop.ui.library_sync import LibrarySync
+from pageindex_desktop.ui.link_follow import LinkFollower
 from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
+from pageindex_desktop.ui.navigation import attach_navigation
 from pageindex_desktop.ui.outline_panel import OutlinePanel
 from pageindex_desktop.ui.qt import (
     QAction,
@@ -39,6 +42,7 @@ from pageindex_desktop.ui.qt import (
     QSplitter,
     QWidget,
 )
+from pageindex_desktop.ui.reading_tracker import ReadingTracker
 from pageindex_desktop.ui.render import RenderService
 from pageindex_desktop.ui.viewer import ViewerPanel
 from pageindex_desktop.ui.welcome import attach_welcome
@@ -83,8 +87,12 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.page_status)
         self.sync = LibrarySync(self.library, self.worker, self.library_panel)
         self.documents = DocumentActions(self)
+        self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
         self.actions_list = build_menus(self)
         self.actions_list += attach_assistant(self)
+        self.navigation = attach_navigation(self)  # Back / Forward over every jump
+        self.actions_list += self.navigation.actions()
+        self.link_follower = LinkFollower(self, self.navigation)
         self._connect()
         self.welcome = attach_welcome(self)  # first run: what to do while the library is empty
         self._restore_settings()
@@ -127,22 +135,33 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("No PDF files found there.", 5000)
         return jobs
 
-    def open_document(self, doc_id: str, page: int | None = None) -> bool:
-        """Show a library document (its outline and pages), at `page` when given; False if it cannot be shown."""
+    def open_document(self, doc_id: str, page: int | None = None, position: ReadingPosition | None = None) -> bool:
+        """Show a library document (its outline and pages): at the top of `page`, else at `position`, else where the
+        reader left it (the first page if never read); False if it cannot be shown."""
         record = self.library.get(doc_id)
         if record is None or record.status != "ready":
             reason = "is not in the library" if record is None else f"is {record.status}"
             self.statusBar().showMessage(f"That document {reason}.", 5000)
             return False
+        self.reading.capture()  # the place in the document shown now, before this one replaces it
+        self.navigation.about_to_jump(doc_id, page or 0)
+        if page is None and position is None:
+            position = self.reading.position(doc_id)
         labels = self._show_outline(doc_id)
         self.current_doc = doc_id
         self.viewer.open(doc_id, self.library.pdf_path(doc_id), title=record.title, labels=labels,
                          image_only=record.page_count > 0 and record.image_only_pages >= record.page_count,
-                         page=page or 1, password=self.documents.passwords.get(doc_id))
+                         page=page or 1, password=self.documents.passwords.get(doc_id),
+                         position=None if page else position)
         self.library_panel.select_doc(doc_id)
         config.remember_document(config.app_settings(), doc_id)
         self.setWindowTitle(f"{record.title} — PageIndex Desktop")
         return True
+
+    def reopen_last_document(self) -> bool:
+        """At start-up: show the document read last, where the reader left it; False when there is none."""
+        doc_id = self.reading.last_document()
+        return bool(doc_id) and self.open_document(doc_id)
 
     def _show_outline(self, doc_id: str) -> list[str]:
         """Load a document's tree into the outline panel; returns its page labels."""
@@ -205,6 +224,7 @@ class MainWindow(QMainWindow):
     # ---- signals ---------------------------------------------------------------------------------------
 
     def _node_activated(self, node: Node) -> None:
+        self.navigation.about_to_jump(self.viewer.view.key, node.start_page)
         self.viewer.go_to_page(node.start_page)
         self.viewer.view.setFocus()
 
@@ -259,7 +279,8 @@ class MainWindow(QMainWindow):
         settings.sync()
 
     def shutdown(self) -> None:
-        """Stop the import worker (cancelling its job) and the render process; idempotent."""
+        """Write the reader's place, stop the import worker (cancelling its job) and the render process; idempotent."""
+        self.reading.shutdown()
         self.sync.active = False
         self.assistant.shutdown()
         self.worker.stop()

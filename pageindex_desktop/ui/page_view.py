@@ -11,7 +11,9 @@ import bisect
 import itertools
 import logging
 
+from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.ui.overlays import Overlays, Rect
+from pageindex_desktop.ui.page_links import PageLinks
 from pageindex_desktop.ui.qt import (
     QAbstractScrollArea,
     QColor,
@@ -89,22 +91,34 @@ class PageView(QAbstractScrollArea):
         renderer.passageFound.connect(self._on_passage)
         renderer.restarted.connect(self._schedule)
         self._passage_request = 0
-        self.viewport().setMouseTracking(False)
+        self.links = PageLinks(self)  # turns on the viewport's mouse tracking, for the hand over a link
 
     # ---- document ------------------------------------------------------------------------------------
 
-    def set_document(self, key: str, page_count: int, first_size: tuple[float, float], page: int = 1) -> None:
-        """Show a document whose pages are all assumed to have the first page's size until sizes arrive."""
+    def set_document(self, key: str, page_count: int, first_size: tuple[float, float], page: int = 1,
+                     position: ReadingPosition | None = None) -> None:
+        """Show a document whose pages are all assumed to have the first page's size until sizes arrive: at the top
+        of `page`, or where `position` says (its page, scroll and zoom: the place the reader left)."""
         self._cancel_hold()
         self.key = key
         self._sizes = [first_size] * page_count
         self._shown.clear()
         self.overlays.clear()
         self.selection.clear()
+        self.links.clear()
         self._current = 0
-        self._relayout(anchor=(page, 0.0))
+        fraction = 0.0
+        if position is not None and page_count:
+            self._fit = position.fit
+            if not position.fit:
+                self._zoom = min(MAX_ZOOM, max(MIN_ZOOM, position.zoom))
+            page = min(max(1, position.page), page_count)
+            fraction = position.top / (first_size[1] or 1)  # every page has the first one's height for now
+        self._relayout(anchor=(page, fraction))
         self._pinned = page
         self._update_current()
+        if position is not None:
+            self.zoomChanged.emit(self._zoom)
 
     def clear(self) -> None:
         """Show nothing (no document open)."""
@@ -115,6 +129,7 @@ class PageView(QAbstractScrollArea):
         self._current = 0
         self.overlays.clear()
         self.selection.clear()
+        self.links.clear()
         self._relayout(anchor=None)
 
     def page_count(self) -> int:
@@ -232,14 +247,23 @@ class PageView(QAbstractScrollArea):
         """The page the reader is looking at (1-based physical): the one filling most of the viewport."""
         return self._current
 
-    def go_to_page(self, page: int, y_points: float | None = None) -> None:
-        """Scroll so that `page` starts at the top (or its point `y_points` is a third down the viewport)."""
+    def reading_position(self) -> ReadingPosition | None:
+        """Where the reader is, to be shown again later: the current page, the viewport's top relative to that
+        page's top (PDF points, so it survives a zoom change) and the zoom; None when nothing is shown."""
+        if not self._current or not self._tops:
+            return None
+        top = (self._scroll_y - self._tops[self._current - 1]) / self._zoom
+        return ReadingPosition(self._current, round(top, 2), self._fit, self._zoom)
+
+    def go_to_page(self, page: int, y_points: float | None = None, at: float = 1 / 3) -> None:
+        """Scroll so that `page` starts at the top (or its point `y_points` is `at` of the viewport's height down
+        it: a third for a find hit or a passage, 0 for a link's target or a place to return to)."""
         if not self._tops:
             return
         page = min(max(1, page), len(self._tops))
         target = self._tops[page - 1] - GAP
         if y_points is not None:
-            target = round(self._tops[page - 1] + y_points * self._zoom - self._viewport_h / 3)
+            target = round(self._tops[page - 1] + y_points * self._zoom - self._viewport_h * at)
         target = min(max(0, target), self._scroll_max)
         # a jump: ask for the visible pages, this one first, before any other work (neighbours come later)
         missing = self._request_visible(target, first=page, neighbours=False)
@@ -543,13 +567,19 @@ class PageView(QAbstractScrollArea):
         self.go_to_page(page, y_points=rect[1])
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        self.selection.mouse_press(event)
+        if event.button() in (Qt.MouseButton.BackButton, Qt.MouseButton.ForwardButton):
+            event.ignore()  # the window's Back / Forward take them (ui/navigation.py)
+            return
+        if not self.links.mouse_press(event):
+            self.selection.mouse_press(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self.links.mouse_move(event)
         self.selection.mouse_move(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        self.selection.mouse_release(event)
+        if not self.links.mouse_release(event):
+            self.selection.mouse_release(event)
 
     def update_page(self, page: int) -> None:
         """Repaint one page (overlays changed)."""

@@ -196,6 +196,7 @@ class RenderService(QObject):
     searchDone = Signal(int)
     passageFound = Signal(int, str, int, list)  # rid, key, page, rects
     wordsReady = Signal(int, str, int, list)
+    linksReady = Signal(int, str, int, list)  # rid, key, page, [LinkInfo, ...]
 
     def __init__(self, parent: QObject | None = None, cache_bytes: int = CACHE_BYTES,
                  watch_with_thread: bool = sys.platform == "win32") -> None:
@@ -306,6 +307,12 @@ class RenderService(QObject):
         self._post(("words", rid, key, page))
         return rid
 
+    def links(self, key: str, page: int) -> int:
+        """Ask for the links of a page (`linksReady` follows); read once no visible page waits to be rendered."""
+        rid = next(self._ids)
+        self._post(("links", rid, key, page))
+        return rid
+
     def shutdown(self) -> None:
         """Stop the render process; called when the window closes."""
         if self._closing:
@@ -373,3 +380,5 @@ class RenderService(QObject):
             self.passageFound.emit(msg[1], msg[2], msg[3], msg[4])
         elif verb == "words":
             self.wordsReady.emit(msg[1], msg[2], msg[3], msg[4])
+        elif verb == "links":
+            self.linksReady.emit(msg[1], msg[2], msg[3], msg[4])

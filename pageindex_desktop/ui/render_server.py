@@ -15,6 +15,8 @@ Requests (tuples, first item the verb):
   ("cancel_search", sid)
   ("passage", rid, key, page, text)  -> ("passage", rid, key, page, rects)
   ("words", rid, key, page)          -> ("words", rid, key, page, [(x0, y0, x1, y1, word, block, line), ...])
+  ("links", rid, key, page)          -> ("links", rid, key, page, [LinkInfo, ...])  (ui/pdf_links.py); read only
+                                     while no visible page waits: a contents page's links took 15-30 ms
   ("close", key), ("quit",)
 Rendered pages come back as ("image", key, page, scale, width, height, stride, slot, render_ms, fmt): the pixels are in
 slot `slot` of the shared-memory arena, which the parent hands back with ("ack", slot) once it copied them.
@@ -34,6 +36,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from pageindex_desktop.core.citations.highlight import locate
+from pageindex_desktop.ui.pdf_links import read_links
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,7 @@ class _Server:
         self.sizes_done: dict[str, list[tuple[float, float]]] = {}
         self.searches: OrderedDict[int, list[Any]] = OrderedDict()
         self.queries: list[tuple[Any, ...]] = []
+        self.link_queries: list[tuple[Any, ...]] = []  # after the visible pages: nobody waits for them to paint
         self.renders = 0
         self._keep: Any = None
         self.arena = arena
@@ -107,7 +111,7 @@ class _Server:
 
     def run(self) -> None:
         while True:
-            idle = not (self.can_render() or self.sizes_todo or self.searches or self.queries)
+            idle = not (self.can_render() or self.sizes_todo or self.searches or self.queries or self.link_queries)
             if idle:
                 self.requests.poll(None)
             while self.requests.poll(0):
@@ -145,12 +149,15 @@ class _Server:
             self.searches.pop(msg[1], None)
         elif verb in ("passage", "words"):
             self.queries.append(msg)
+        elif verb == "links":
+            self.link_queries.append(msg)
         elif verb == "close":
             doc = self.docs.pop(msg[1], None)
             self.page_counts.pop(msg[1], None)
             self.sizes_todo.pop(msg[1], None)
             self.sizes_done.pop(msg[1], None)
             self.wanted = [w for w in self.wanted if w[0] != msg[1]]
+            self.link_queries = [q for q in self.link_queries if q[2] != msg[1]]
             self.urgent = min(self.urgent, len(self.wanted))
             if doc is not None:
                 doc.close()
@@ -185,9 +192,11 @@ class _Server:
         return bool(self.wanted) and (self.urgent > 0 or len(self.free_slots) == SLOTS)
 
     def step(self) -> None:
-        """One unit of work, most urgent first: queries, visible pages, neighbours, sizes, search."""
+        """One unit of work, most urgent first: queries, visible pages, links, neighbours, sizes, search."""
         if self.queries:
             self.answer(self.queries.pop(0))
+        elif self.link_queries and not (self.wanted and self.urgent):
+            self.answer(self.link_queries.pop(0))
         elif self.can_render():
             key, page, scale = self.wanted.pop(0)
             self.urgent = max(0, self.urgent - 1)
@@ -313,7 +322,7 @@ class _Server:
             self.send(("search_progress", sid, state[3], len(order)))
 
     def answer(self, msg: tuple[Any, ...]) -> None:
-        """Answer a one-page query: a passage's rectangles or the page's words."""
+        """Answer a one-page query: a passage's rectangles, the page's words or its links."""
         verb, rid, key, page = msg[0], msg[1], msg[2], msg[3]
         doc = self.docs.get(key)
         if doc is None or not 1 <= page <= doc.page_count:
@@ -322,6 +331,13 @@ class _Server:
         pdf_page = doc.load_page(page - 1)
         if verb == "passage":
             self.send(("passage", rid, key, page, find_passage(pdf_page, msg[4])))
+        elif verb == "links":
+            try:
+                links = read_links(doc, pdf_page)
+            except Exception:  # a damaged annotation must not take the viewer down: no links on this page
+                log.debug("links of page %d unreadable", page, exc_info=True)
+                links = []
+            self.send(("links", rid, key, page, links))
         else:
             words = [(w[0], w[1], w[2], w[3], w[4], w[5], w[6]) for w in pdf_page.get_text("words")]
             self.send(("words", rid, key, page, words))

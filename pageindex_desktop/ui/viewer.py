@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.ui.elided_label import ElidedLabel
 from pageindex_desktop.ui.find_bar import FindBar
 from pageindex_desktop.ui.page_view import PageView
@@ -31,6 +32,7 @@ class ViewerPanel(QWidget):
 
     documentShown = Signal(str)  # key: the document's pages are laid out
     openFailed = Signal(str, str)  # key, error ("password" when the PDF needs one)
+    aboutToJump = Signal(int)  # a typed page number is about to be shown: where the reader was is a place to go Back to
 
     def __init__(self, renderer: RenderService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -38,7 +40,8 @@ class ViewerPanel(QWidget):
         self.view = PageView(renderer, self)
         self.find_bar = FindBar(self.view, self)
         self._labels: list[str] = []
-        self._pending: tuple[str, int] | None = None  # key, page to show once opened
+        # key, page (or the place the reader left) to show once the render process opened the PDF
+        self._pending: tuple[str, int, ReadingPosition | None] | None = None
         self.page_box = QLineEdit(self)
         self.page_box.setObjectName("pageBox")
         self.page_box.setToolTip("Page (printed label in brackets): type a number and press Enter (Ctrl+G)")
@@ -65,6 +68,7 @@ class ViewerPanel(QWidget):
         self.title_label.setObjectName("viewerTitle")
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 4, 6, 4)
+        self.toolbar = bar  # Back / Forward are added in front by ui/navigation.py
         bar.addWidget(self.title_label, 1)
         bar.addWidget(self.page_box)
         bar.addWidget(self.page_total)
@@ -99,13 +103,14 @@ class ViewerPanel(QWidget):
             control.setEnabled(enabled)
 
     def open(self, key: str, path: Path, *, title: str, labels: list[str], image_only: bool, page: int = 1,
-             password: str | None = None) -> None:
-        """Start showing a PDF (the render process opens it; the pages appear when it answers)."""
+             password: str | None = None, position: ReadingPosition | None = None) -> None:
+        """Start showing a PDF (the render process opens it; the pages appear when it answers), at the top of `page`
+        or at `position` (page, scroll and zoom) when given."""
         if self.view.key and self.view.key != key:
             self.renderer.close_document(self.view.key)
         self.find_bar.reset()
         self._labels = labels
-        self._pending = (key, page)
+        self._pending = (key, page, position)
         self.title_label.setText(title)
         self.title_label.setToolTip(title)
         if image_only:
@@ -130,9 +135,13 @@ class ViewerPanel(QWidget):
     def go_to_page(self, page: int) -> None:
         """Show a page (also before the document finished opening)."""
         if self._pending is not None:
-            self._pending = (self._pending[0], page)
+            self._pending = (self._pending[0], page, None)
         else:
             self.view.go_to_page(page)
+
+    def is_opening(self) -> bool:
+        """True while a PDF is being opened (the view still shows the previous one, or nothing)."""
+        return self._pending is not None
 
     def focus_page_box(self) -> None:
         """Ctrl+G: type a page number."""
@@ -147,13 +156,13 @@ class ViewerPanel(QWidget):
     def _on_opened(self, key: str, count: int, width: float, height: float, error: str) -> None:
         if self._pending is None or self._pending[0] != key:
             return
-        page = self._pending[1]
+        _key, page, position = self._pending
         self._pending = None
         if error:
             self.view.clear()
             self.openFailed.emit(key, error)
             return
-        self.view.set_document(key, count, (width, height), page=page)
+        self.view.set_document(key, count, (width, height), page=page, position=position)
         self.page_total.setText(f"/ {count}")
         self._enable_document_controls(True)
         self.documentShown.emit(key)
@@ -178,6 +187,7 @@ class ViewerPanel(QWidget):
             wanted = text.strip("()").casefold()
             target = next((i + 1 for i, lab in enumerate(self._labels) if lab.casefold() == wanted), 0)
         if target:
+            self.aboutToJump.emit(target)
             self.view.go_to_page(target)
         self.view.setFocus()
         self._show_page(self.view.current_page())

@@ -97,3 +97,17 @@ def test_without_mupdf_s_low_level_calls_pages_come_as_rgb_copied_into_a_slot(ri
     assert (verb, page, width, height, fmt) == ("image", 2, 200, 100, "rgb")
     at = slot * SLOT_BYTES + 50 * stride + 50 * 3
     assert tuple(rig.arena.buf[at : at + 3]) == (0, 0, 255)  # R, G, B: the blue square
+
+
+def test_a_page_s_links_are_read_after_the_visible_pages_are_drawn(rig: Rig) -> None:
+    server = rig.server
+    server.docs["k"].load_page(0).insert_link({"kind": pymupdf.LINK_GOTO, "from": pymupdf.Rect(10, 10, 60, 30),
+                                               "page": 1, "to": pymupdf.Point(0, 40)})
+    server.handle(("links", 7, "k", 1))
+    server.handle(("want", [("k", 2, 1.0)], 1))
+    server.step()  # the visible page first: a contents page's links can take tens of milliseconds to read
+    assert rig.results.recv()[:3] == ("image", "k", 2)
+    server.step()
+    verb, rid, key, page, links = rig.results.recv()
+    assert (verb, rid, key, page) == ("links", 7, "k", 1)
+    assert [(link.kind, link.page, link.y, link.rect) for link in links] == [("goto", 2, 40.0, (10, 10, 60, 30))]

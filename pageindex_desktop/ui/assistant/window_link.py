@@ -31,6 +31,7 @@ class CitationNavigator(QObject):
     def show(self, doc_id: str, page: int, passage: str) -> None:
         """Show `page` of `doc_id` with `passage` highlighted (just the page when there is no passage)."""
         view = self.window.viewer.view
+        self.window.navigation.about_to_jump(doc_id, page)  # a jump: Back returns to where the reader was
         if self.window.current_doc == doc_id and view.key == doc_id and view.page_count() > 0:
             self._highlight(page, passage)
             return
