@@ -159,13 +159,24 @@ def _add_list(sub: SubParsers) -> None:
 def _cmd_list(args: argparse.Namespace, library: Library) -> int:
     docs = library.documents()
     if args.json:
-        _print_json([d.to_dict() for d in docs])
+        _print_json([_with_summaries(library, d.doc_id, d.to_dict()) for d in docs])
         return 0
+    unfinished = library.unfinished_summaries()
     for d in docs:
         extra = f"  ({d.error})" if d.error else ""
         extra += f"  [{d.note}]" if d.note else ""
+        if d.doc_id in unfinished:
+            extra += "  [summaries: {} of {}]".format(*unfinished[d.doc_id])
         print(f"{d.doc_id}  {d.status:<9} {d.page_count:>5} p  {d.outline_source or '-':<9} {d.title}{extra}")
     return 0
+
+
+def _with_summaries(library: Library, doc_id: str, data: dict[str, object]) -> dict[str, object]:
+    """A document's JSON, with `summaries: {written, wanted}` when a summaries run stopped part-way."""
+    unfinished = library.unfinished_summaries(doc_id).get(doc_id)
+    if unfinished:
+        data["summaries"] = {"written": unfinished[0], "wanted": unfinished[1]}
+    return data
 
 
 def _add_show(sub: SubParsers) -> None:
@@ -179,8 +190,8 @@ def _cmd_show(args: argparse.Namespace, library: Library) -> int:
     """Everything the library row says about one document, the note included (a repaired file's lost pages)."""
     d = library.resolve(args.doc)
     if args.json:
-        _print_json({**d.to_dict(), "file_name": d.file_name, "image_only_pages": d.image_only_pages,
-                     "note": d.note})
+        _print_json(_with_summaries(library, d.doc_id, {**d.to_dict(), "file_name": d.file_name,
+                                                         "image_only_pages": d.image_only_pages, "note": d.note}))
         return 0
     print(f"{d.title} ({d.doc_id})")
     print(f"  file:    {d.file_name}")
@@ -190,6 +201,31 @@ def _cmd_show(args: argparse.Namespace, library: Library) -> int:
     print(f"  outline: {d.outline_source or '-'}")
     if d.note:
         print(f"  note:    {d.note}")
+    unfinished = library.unfinished_summaries(d.doc_id).get(d.doc_id)
+    if unfinished:
+        print(f"  summaries: {unfinished[0]} of {unfinished[1]} written (stopped part-way; run `summarize` to "
+              "finish)")
+    return 0
+
+
+def _add_summarize(sub: SubParsers) -> None:
+    p = sub.add_parser("summarize", help="write section summaries with the index model (resumes a stopped run)")
+    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.set_defaults(func=_cmd_summarize)
+
+
+def _cmd_summarize(args: argparse.Namespace, library: Library) -> int:
+    """Summaries for one document; sections a stopped run wrote (or the cache holds) are not asked for again."""
+    from pageindex_desktop.core.summaries import summarize_with_settings
+
+    d = library.resolve(args.doc)
+    if d.status != "ready":
+        raise CliError(f"{d.title} is not ready ({d.status}); import it first.")
+    report = summarize_with_settings(library, d.doc_id)
+    if report is None:
+        raise CliError("no model is set up: summaries are written by the index model (see README, Setting up a "
+                       "model)")
+    print(f"{d.doc_id}: {report.sentence()}")
     return 0
 
 
@@ -340,6 +376,7 @@ SUBCOMMANDS: list[Callable[[SubParsers], None]] = [
     _add_import,
     _add_list,
     _add_show,
+    _add_summarize,
     _add_tree,
     _add_pages,
     _add_search,

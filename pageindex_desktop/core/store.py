@@ -390,6 +390,17 @@ class Library:
                     (description, time.time(), doc_id),
                 )
 
+    def unfinished_summaries(self, doc_id: str | None = None) -> dict[str, tuple[int, int]]:
+        """Documents whose summaries run stopped part-way (some sections have a summary, others none yet), each
+        with (written by the model, wanted): what the library row and `list` show as "summaries: 210 of 518".
+        One grouped query for the whole library (or one document)."""
+        where, params = ("WHERE doc_id = ?", (doc_id,)) if doc_id else ("", ())
+        rows = self.conn.execute(
+            "SELECT doc_id, sum(summary_source = '') AS missing, sum(summary_source = 'model') AS model,"
+            f" sum(summary_source = 'text') AS own, count(*) AS total FROM nodes {where} GROUP BY doc_id", params)
+        return {r["doc_id"]: (int(r["model"]), int(r["total"]) - int(r["own"])) for r in rows
+                if 0 < int(r["missing"]) < int(r["total"])}
+
     def remove(self, doc_id: str) -> None:
         """Delete the document, its pages, tree and PDF copy."""
         doc = self.get(doc_id)

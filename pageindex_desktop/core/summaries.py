@@ -54,11 +54,14 @@ class SummaryReport:
     written: int = 0
     fell_back: int = 0
     reason: str = ""
+    left: int = 0  # sections a stopped run did not reach: the next run writes them
 
     def sentence(self) -> str:
         """One line for the library row, the status bar and the CLI: what was written, what fell back and why."""
-        wanted = self.written + self.fell_back
+        wanted = self.written + self.fell_back + self.left
         text = f"Summaries: {self.written} of {wanted} written by the model"
+        if self.left:
+            text += f", {self.left} not yet (stopped; summarize again to finish)"
         if self.fell_back:
             reason = self.reason or "the model did not answer"
             text += f", {self.fell_back} fell back to page excerpts ({reason[:1].lower() + reason[1:]})"
@@ -127,6 +130,9 @@ def parse_json_reply(reply: str) -> dict[str, Any]:
     return out
 
 
+NOT_ASKED: dict[str, Any] = {}  # a batch a stopped run never sent (compared by identity)
+
+
 def summarize_document(
     library: Library,
     doc_id: str,
@@ -167,10 +173,13 @@ def summarize_document(
             summaries[node.node_id] = cached[key]
             sources[node.node_id] = "model"
     description = cached.get(desc_key, "")
+    # What is known already (short sections' own text, the cache) is stored before any model call, and each batch
+    # as it arrives: a run stopped anywhere (Ctrl+C, kill, a crash) keeps what it wrote, and the next run asks only
+    # for what is still missing (the cache answers the rest).
+    library.set_summaries(doc_id, dict(summaries), description or None, dict(sources))
     batches = [pending[i : i + batch_size] for i in range(0, len(pending), batch_size)]
     if not description and not batches:
         batches = [[]]  # only the description is missing
-    fresh: dict[str, str] = {}
     failed = 0
     done = 0
     calls = [0]
@@ -182,7 +191,9 @@ def summarize_document(
     active = [client]  # the client the remaining batches use (slower after a slow first batch)
 
     def run(index: int, batch: list[tuple[Node, str, str]]) -> dict[str, Any] | None:
-        if (cancel is not None and cancel.is_set()) or give_up.is_set():
+        if cancel is not None and cancel.is_set():
+            return NOT_ASKED  # stopped: these sections stay unwritten, for the next run to pick up
+        if give_up.is_set():
             return None
         want_description = index == 0 and not description
         sections = "\n\n".join(f"### id {n.node_id}: {n.title} (pages {n.start_page}-{n.end_page})\n{t}"
@@ -208,9 +219,44 @@ def summarize_document(
                 reasons.append("the model's reply held no summaries it could read")
         return data
 
+    def store(index: int, batch: list[tuple[Node, str, str]], data: dict[str, Any] | None) -> None:
+        """Keep one batch's outcome (on the caller's thread, which owns the connection): the cache and the nodes,
+        in that order, so a kill in between costs nothing the next run does not get back from the cache."""
+        nonlocal failed, done, description
+        if data is NOT_ASKED:
+            return
+        if data is None:
+            failed += 1
+            data = {}
+        raw = data.get("summaries")
+        got: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        written: dict[str, str] = {}
+        kinds: dict[str, str] = {}
+        new: dict[str, str] = {}
+        for node, text, key in batch:
+            value = got.get(node.node_id)
+            if isinstance(value, str) and value.strip():
+                written[node.node_id], kinds[node.node_id] = value.strip()[:MAX_SUMMARY], "model"
+                new[key] = written[node.node_id]
+            else:
+                written[node.node_id], kinds[node.node_id] = excerpt(text) or node.title, "excerpt"
+        new_description = data.get("description")
+        stated = None
+        if index == 0 and isinstance(new_description, str) and new_description.strip():
+            description = stated = " ".join(new_description.split())[:MAX_SUMMARY]
+            new[desc_key] = description
+        cache_put(library, new)
+        library.set_summaries(doc_id, written, stated, kinds)
+        summaries.update(written)
+        sources.update(kinds)
+        done += len(batch)
+        if progress is not None:
+            progress(done, len(pending))
+
     numbered = list(enumerate(batches))
     started = time.monotonic()
-    results = [(numbered[0], run(*numbered[0]))] if numbered else []
+    if numbered:
+        store(*numbered[0], run(*numbered[0]))
     took = time.monotonic() - started
     if took > SLOW_BATCH_SHARE * client.endpoint.timeout:
         # A slow first batch is a local model serving one request at a time: ask one batch at a time, and give
@@ -219,39 +265,17 @@ def summarize_document(
         workers, active[0] = 1, client.with_timeout(max(client.endpoint.timeout, SLOW_FACTOR * took))
     try:
         with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="summaries") as pool:
-            results += list(pool.map(lambda ib: (ib, run(*ib)), numbered[1:]))
+            for (index, batch), data in pool.map(lambda ib: (ib, run(*ib)), numbered[1:]):
+                store(index, batch, data)
     finally:
         if active[0] is not client:
             active[0].close()
-    for (index, batch), data in results:
-        if data is None:
-            failed += 1
-            data = {}
-        raw = data.get("summaries")
-        got: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        for node, text, key in batch:
-            value = got.get(node.node_id)
-            if isinstance(value, str) and value.strip():
-                summaries[node.node_id] = value.strip()[:MAX_SUMMARY]
-                sources[node.node_id] = "model"
-                fresh[key] = summaries[node.node_id]
-            else:
-                summaries[node.node_id] = excerpt(text) or node.title
-                sources[node.node_id] = "excerpt"
-        new_description = data.get("description")
-        if index == 0 and isinstance(new_description, str) and new_description.strip():
-            description = " ".join(new_description.split())[:MAX_SUMMARY]
-            fresh[desc_key] = description
-        done += len(batch)
-        if progress is not None:
-            progress(done, len(pending))
-    cache_put(library, fresh)
-    library.set_summaries(doc_id, summaries, description or None, sources)
     if cancel is not None and cancel.is_set() and not reasons:
         reasons.append("stopped")
     written = sum(1 for node, _, _ in todo if sources.get(node.node_id) == "model")
+    fell_back = sum(1 for node, _, _ in todo if sources.get(node.node_id) == "excerpt")
     return SummaryReport(len(nodes), calls[0], len(todo) - len(pending), own, failed, description, written,
-                         len(todo) - written, reasons[0] if reasons else "")
+                         fell_back, reasons[0] if reasons else "", len(todo) - written - fell_back)
 
 
 def summarize_with_settings(

@@ -41,6 +41,7 @@ class LibraryRow:
     outline_source: str = ""
     image_only_pages: int = 0
     note: str = ""  # the store's note, e.g. "repaired: 25 of 28 pages readable"
+    summaries: str = ""  # a summaries run that stopped part-way: "summaries: 210 of 518"
     done: int = 0
     total: int = 0
     message: str = ""
@@ -63,6 +64,8 @@ class LibraryRow:
             text += " · no text layer"
         if self.note:
             text += " · " + self.note
+        if self.summaries:
+            text += " · " + self.summaries
         return text
 
     def tooltip(self) -> str:

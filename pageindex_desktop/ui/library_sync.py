@@ -43,13 +43,14 @@ class LibrarySync(QObject):
         panel.cancelRequested.connect(self.cancel)
 
     def refresh(self) -> None:
-        """Re-read the store (cheap: one query) and the queue, and show the result."""
+        """Re-read the store (cheap: two queries) and the queue, and show the result."""
         if not self.active:
             return
         jobs = [j for j in self.worker.jobs() if j.kind != "remove"]
         removing = {j.doc_id for j in self.worker.jobs() if j.kind == "remove"}
         by_doc = {j.doc_id: j for j in reversed(jobs) if j.doc_id}
         rows: list[LibraryRow] = []
+        unfinished = self.library.unfinished_summaries()
         for rec in self.library.documents():
             if rec.doc_id in removing:
                 continue
@@ -57,6 +58,7 @@ class LibrarySync(QObject):
                 key=rec.doc_id, doc_id=rec.doc_id, title=rec.title or rec.file_name, file_name=rec.file_name,
                 status=rec.status, error=rec.error, page_count=rec.page_count, outline_source=rec.outline_source,
                 image_only_pages=rec.image_only_pages, note=rec.note,
+                summaries="summaries: {} of {}".format(*unfinished[rec.doc_id]) if rec.doc_id in unfinished else "",
             )
             job = by_doc.get(rec.doc_id)
             if job is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,3 +139,77 @@ def test_a_slow_first_batch_makes_the_rest_go_one_at_a_time_with_more_time(fake_
     report = summarize_document(library, doc, slow_client, batch_size=3, workers=4)
     assert report.calls >= 3 and report.fell_back == 0  # 0.6 s batches fit although the timeout is 1 s
     assert not overlapped[0]  # after the slow first batch, one at a time
+
+
+def test_a_stopped_run_keeps_what_it_wrote_and_the_next_asks_only_for_the_rest(fake_openai: FakeOpenAI,
+                                                                               library: Library) -> None:
+    import threading
+
+    doc = long_doc(library)
+    stop = threading.Event()
+
+    def stop_after_the_first_batch(body: dict[str, Any]) -> Reply:
+        stop.set()  # the user pressed Stop while the first batch was being answered
+        return summarizer(body)
+
+    fake_openai.policy = stop_after_the_first_batch
+    first = summarize_document(library, doc, client(fake_openai.url), batch_size=5, workers=1, cancel=stop)
+    asked_first = len(fake_openai.chat_requests())
+    written, wanted = library.unfinished_summaries()[doc]
+    assert first.left > 0 and first.written == written == 5 and wanted == first.written + first.left
+    assert "not yet (stopped; summarize again to finish)" in first.sentence()
+    fake_openai.policy = summarizer
+    second = summarize_document(library, doc, client(fake_openai.url), batch_size=5, workers=1)
+    assert second.cached == 5 and second.left == 0 and second.written == wanted
+    assert len(fake_openai.chat_requests()) - asked_first == second.calls == -(-(wanted - 5) // 5)
+    assert library.unfinished_summaries() == {}
+
+
+def test_summaries_killed_mid_run_resume_from_the_cli(fake_openai: FakeOpenAI, home: Path) -> None:
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    with Library(home) as library:
+        doc = long_doc(library)
+    served = []
+
+    def slow_after_two(body: dict[str, Any]) -> Reply:
+        served.append(1)
+        reply = summarizer(body)
+        if len(served) > 2:
+            reply.delay = 30  # the third batch hangs: the kill lands in the middle of the run
+        return reply
+
+    fake_openai.policy = slow_after_two
+    env = {**os.environ, "PAGEINDEX_DESKTOP_HOME": str(home), "OPENAI_BASE_URL": fake_openai.url,
+           "PAGEINDEX_CHAT_MODEL": "m", "OPENAI_API_KEY": "sk-test", "PYTHONPATH": str(root)}
+    command = [sys.executable, "-m", "pageindex_desktop.cli", "summarize", doc]
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(served) < 3 and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.05)  # waiting on a condition (the third request arrived), not a fixed sleep
+    assert len(served) >= 3, child.communicate()
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+    with sqlite3.connect(home / "library.sqlite3") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with Library(home) as library:
+        unfinished = library.unfinished_summaries()
+        assert doc in unfinished and 0 < unfinished[doc][0] < unfinished[doc][1]
+    listed = subprocess.run([sys.executable, "-m", "pageindex_desktop.cli", "list"], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert "[summaries: {} of {}]".format(*unfinished[doc]) in listed.stdout
+    fake_openai.policy = summarizer
+    before = len(fake_openai.chat_requests())
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"Summaries: {unfinished[doc][1]} of {unfinished[doc][1]} written by the model" in again.stdout
+    with Library(home) as library:
+        assert library.unfinished_summaries() == {}
+    total_batches = -(-unfinished[doc][1] // 10)
+    assert len(fake_openai.chat_requests()) - before < total_batches  # what was written is not asked for again

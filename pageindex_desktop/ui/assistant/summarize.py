@@ -39,6 +39,18 @@ class Summarizer(QObject):
         """True while summaries of the last run are still being written."""
         return bool(self._pending)
 
+    def resume(self, library_unfinished: list[str]) -> bool:
+        """At start-up: finish the summaries runs that stopped part-way (a quit, a crash), when a model is set
+        up; sections already written are not asked for again. False when there is nothing to resume."""
+        if not library_unfinished or self.busy or index_endpoint(load_settings(self.home), self.home) is None:
+            return False
+        self._reports = []
+        self._pending = {job.job_id for job in self.worker.summarize(list(library_unfinished))}
+        count = len(self._pending)
+        self.message.emit(f"Finishing the summaries that stopped part-way for {count} "
+                          f"document{'s' if count != 1 else ''}…")
+        return True
+
     def run(self, doc_ids: list[str]) -> bool:
         """Summarize these documents; False when there is nothing to do or a run is already going."""
         if self.busy:

@@ -84,6 +84,7 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     summarizer.finished.connect(lambda _reports: window.sync.refresh())
     pane.shutdown_hooks.append(summarizer.cancel)
     window.summarizer = summarizer  # type: ignore[attr-defined]
+    QTimer.singleShot(0, lambda: summarizer.resume(list(window.library.unfinished_summaries())))
     model_label = QLabel("", window)
     model_label.setObjectName("modelStatus")
     window.statusBar().addPermanentWidget(model_label)
