@@ -99,8 +99,8 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
         if show_progress:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
         _report_import(path, result, args.json)
-        if result.status == "failed":
-            failures.append(f"{path.name}: {result.error}")
+        if result.status != "ready":
+            failures.append(f"{path.name}: {result.error or 'not imported'}")
         elif not args.no_summaries and not result.already_present:
             _summarize(library, result.doc_id)
     if failures:
@@ -136,6 +136,9 @@ def _report_import(path: Path, result: ImportResult, as_json: bool) -> None:
         return
     if result.status == "failed":
         print(f"failed  {path.name}: {result.error}", flush=True)
+        return
+    if result.status != "ready":  # another process is importing it right now: say so, not "importing … 0 pages"
+        print(f"busy    {path.name}: {result.error or 'it is being imported elsewhere'}", flush=True)
         return
     again = " (already in the library)" if result.already_present else ""
     print(

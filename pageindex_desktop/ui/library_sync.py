@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import replace
 
 from pageindex_desktop.core.indexer import ImportResult
 from pageindex_desktop.core.store import Library
 from pageindex_desktop.ui.library_model import LibraryRow
 from pageindex_desktop.ui.library_panel import LibraryPanel
-from pageindex_desktop.ui.qt import QObject, Signal
+from pageindex_desktop.ui.qt import QObject, QTimer, Signal
 from pageindex_desktop.ui.workers import ImportWorker, Job
 
 log = logging.getLogger(__name__)
+WATCH_MS = 1000  # how often the window looks for other processes' writes
 
 
 def job_key(job: Job) -> str:
@@ -26,6 +28,7 @@ class LibrarySync(QObject):
     documentReady = Signal(str)  # a job that asked to open its document finished well
     importFailed = Signal(object, object)  # Job, ImportResult
     statusMessage = Signal(str)
+    changedElsewhere = Signal()  # another process (the CLI, a second window) wrote to the library
 
     def __init__(self, library: Library, worker: ImportWorker, panel: LibraryPanel) -> None:
         super().__init__(panel)
@@ -38,9 +41,32 @@ class LibrarySync(QObject):
         self.unstored_failures: dict[str, LibraryRow] = {}
         worker.jobsChanged.connect(self.refresh)
         worker.libraryChanged.connect(self.refresh)
+        # SQLite's data_version changes when another connection commits: a CLI import, remove or summaries run
+        # shows up within a second instead of after a restart (polled: one cheap PRAGMA, no file watcher)
+        self._data_version = self._read_data_version()
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._check_elsewhere)
+        self._watch.start()
         worker.progress.connect(self._on_progress)
         worker.jobFinished.connect(self._on_finished)
         panel.cancelRequested.connect(self.cancel)
+
+    def _read_data_version(self) -> int:
+        try:
+            return int(self.library.conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:  # a closed or busy connection: try again at the next tick
+            return self._data_version if hasattr(self, "_data_version") else 0
+
+    def _check_elsewhere(self) -> None:
+        if not self.active:
+            self._watch.stop()
+            return
+        version = self._read_data_version()
+        if version != self._data_version:
+            self._data_version = version
+            self.refresh()
+            self.changedElsewhere.emit()
 
     def refresh(self) -> None:
         """Re-read the store (cheap: two queries) and the queue, and show the result."""

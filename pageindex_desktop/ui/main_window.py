@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self.sync.importFailed.connect(self.documents.import_failed)
         self.sync.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.worker.libraryChanged.connect(self._library_changed)
+        self.sync.changedElsewhere.connect(self._library_changed)
         self.outline.nodeActivated.connect(self._node_activated)
         self.viewer.view.currentPageChanged.connect(self.outline.follow_page)
         self.viewer.view.currentPageChanged.connect(self._show_page_status)

@@ -108,3 +108,17 @@ def test_summaries_refuse_while_another_process_holds_the_document(library: Libr
     settings = ModelSettings(provider="custom", base_url="http://127.0.0.1:9/v1", chat_model="m")
     with pytest.raises(DocumentBusy, match="summarize it when that has finished"):
         summarize_with_settings(library, record.doc_id, settings)
+
+
+def test_importing_a_file_another_process_is_importing_fails_with_a_sentence(library: Library, tmp_path: Path,
+                                                                             holder: Any) -> None:
+    from tests.conftest import corpus_file
+
+    source = corpus_file("pdfplumber__empty.pdf").parent / "financebench__PEPSICO_2023Q2_EARNINGS.pdf"
+    record = library.add_file(source, sha256_of(source), "PepsiCo")
+    holder(record.doc_id)
+    env = {**os.environ, "PAGEINDEX_DESKTOP_HOME": str(library.home)}
+    done = subprocess.run([sys.executable, "-m", "pageindex_desktop.cli", "import", str(source)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1  # was 0 with "importing … 0 pages"
+    assert "being imported by another process right now" in done.stderr and "0 pages" not in done.stdout
