@@ -128,7 +128,7 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
 
 
 PART_SUFFIX = ".part"
-STALE_COPY = 3600.0  # seconds after which a file no row references cannot be a live import's
+STALE_COPY = 86400.0  # seconds after which a temporary copy cannot be a live import's, whoever wrote it
 
 
 def _process_alive(pid_text: str) -> bool:
@@ -264,21 +264,28 @@ class Library:
         is. `copy=False` records a file that is not kept (it cannot be a PDF: the row says why it failed).
 
         The title and file name are stored as valid Unicode (`file_names.readable`): SQLite cannot store a name's
-        undecodable bytes."""
-        existing = self.find_by_sha(sha256)
-        target = self.files_dir / f"{sha256}.pdf"
-        if copy and not target.exists():
-            self._copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
-        if existing is not None:
-            return existing
-        now = time.time()
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
-                " description, image_only_pages, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
-                (doc_id_for(sha256), sha256, readable(title), readable(Path(source).name), now, now),
-            )
+        undecodable bytes. The document's lock is held from the copy to the row, so `sweep_files` can tell a copy
+        a live process is about to record from one a killed process left behind."""
+        with import_lock(self.home, doc_id_for(sha256)) as held:
+            if not held:
+                existing = self.find_by_sha(sha256)
+                if existing is not None:
+                    return existing
+                raise DocumentBusy("This file is being added to the library by another process right now.")
+            existing = self.find_by_sha(sha256)
+            target = self.files_dir / f"{sha256}.pdf"
+            if copy and not target.exists():
+                self._copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
+            if existing is not None:
+                return existing
+            now = time.time()
+            with self.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
+                    " description, image_only_pages, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
+                    (doc_id_for(sha256), sha256, readable(title), readable(Path(source).name), now, now),
+                )
         record = self.get(doc_id_for(sha256))
         assert record is not None
         return record
@@ -296,9 +303,9 @@ class Library:
             raise
 
     def sweep_files(self) -> list[str]:
-        """Remove what no row needs from `files/` (at start-up): temporary copies whose process is gone, and
-        PDF copies no document references (a crash between the copy and its row) once they are old enough that
-        no live import can be about to record them. Returns the names removed."""
+        """Remove what no row needs from `files/` (at start-up): temporary copies whose process is gone (or a day
+        old), and PDF copies no document references (a kill between the copy and its row) unless a live process
+        holds the document's lock, as `add_file` does until the row is written. Returns the names removed."""
         wanted = {row[0] for row in self.conn.execute("SELECT sha256 FROM documents")}
         removed = []
         now = time.time()
@@ -311,7 +318,8 @@ class Library:
             if name.endswith(PART_SUFFIX):
                 stale = not _process_alive(name.removesuffix(PART_SUFFIX).rpartition(".")[2]) or age > STALE_COPY
             elif name.endswith(".pdf"):
-                stale = name.removesuffix(".pdf") not in wanted and age > STALE_COPY
+                sha = name.removesuffix(".pdf")
+                stale = sha not in wanted and not is_locked(self.home, doc_id_for(sha))
             else:
                 stale = False
             if stale:

@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -15,7 +14,7 @@ import pytest
 
 from pageindex_desktop.core.errors import DocumentBusy
 from pageindex_desktop.core.indexer import import_pdf
-from pageindex_desktop.core.store import STALE_COPY, Library, sha256_of
+from pageindex_desktop.core.store import Library, doc_id_for, sha256_of
 from pageindex_desktop.core.summaries import summarize_with_settings
 from pageindex_desktop.core.settings import ModelSettings
 
@@ -70,7 +69,8 @@ def test_a_copy_that_fails_half_way_leaves_nothing_behind(library: Library, tmp_
 
 
 def test_start_up_sweeps_temporary_copies_of_dead_processes_and_copies_no_row_needs(library: Library,
-                                                                                   tmp_path: Path) -> None:
+                                                                                   tmp_path: Path,
+                                                                                   holder: Any) -> None:
     source = tmp_path / "kept.pdf"
     source.write_bytes(b"%PDF-1.4 kept")
     kept = library.add_file(source, sha256_of(source), "kept")
@@ -78,14 +78,13 @@ def test_start_up_sweeps_temporary_copies_of_dead_processes_and_copies_no_row_ne
     dead_part = library.files_dir / f"{'a' * 64}.{gone.stdout.strip()}.part"  # a copy killed mid-way
     live_part = library.files_dir / f"{'b' * 64}.{os.getpid()}.part"  # a copy this process is writing
     orphan = library.files_dir / f"{'c' * 64}.pdf"  # copied, then killed before its row was written
-    fresh = library.files_dir / f"{'d' * 64}.pdf"  # just copied by a live import about to write its row
-    for path in (dead_part, live_part, orphan, fresh):
+    in_flight = library.files_dir / f"{'d' * 64}.pdf"  # copied by a live process that is about to write its row
+    for path in (dead_part, live_part, orphan, in_flight):
         path.write_bytes(b"%PDF-1.4 partial")
-    old = time.time() - STALE_COPY - 60
-    os.utime(orphan, (old, old))
+    holder(doc_id_for("d" * 64))  # add_file holds the document's lock from the copy to the row
     library.recover_interrupted()
     assert sorted(p.name for p in library.files_dir.iterdir()) == sorted(
-        [f"{kept.sha256}.pdf", live_part.name, fresh.name])
+        [f"{kept.sha256}.pdf", live_part.name, in_flight.name])
 
 
 def test_remove_refuses_while_another_process_imports_the_document(library: Library, tmp_path: Path,
