@@ -196,7 +196,7 @@ class LLMClient:
             self.temperature = None
             return self.client.chat.completions.create(**kwargs)
 
-    def _first_contact(self, model: str) -> None:
+    def _first_contact(self) -> None:
         """Before this client's first streamed answer, one cheap request (the model list) with a short timeout: a
         server that accepts the connection but never answers fails here within seconds, not after the read
         timeout and its retries (four minutes). Any answer at all, an error status included, counts as alive; a
@@ -211,8 +211,8 @@ class LLMClient:
                                "not stuck.") from exc
         except openai.APIStatusError:
             pass  # it answered (no model list, a 401 the real request will explain)
-        except openai.APIConnectionError as exc:
-            raise map_error(exc, self.endpoint.base_url, model) from exc
+        except openai.APIConnectionError:
+            return  # refused or unreachable: the real request says so, after its retries (a server starting up)
         self._contacted = True
 
     def list_models(self) -> list[str]:
@@ -278,7 +278,7 @@ class LLMClient:
 
         def pump() -> None:
             try:
-                self._first_contact(name)
+                self._first_contact()
                 stream = self._call(lambda: self._create(**kwargs), cancel, name)
                 holder["stream"] = stream
                 for chunk in stream:
