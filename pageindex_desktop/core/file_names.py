@@ -8,7 +8,7 @@ is still what the file is opened by.
 
 from __future__ import annotations
 
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 
 def readable(name: str | PurePath) -> str:
@@ -23,3 +23,19 @@ def readable(name: str | PurePath) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:  # other lone surrogates (Windows' unpaired UTF-16 halves)
         return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def is_file(path: Path) -> bool:
+    """Path.is_file without the OSError it raises for a name longer than the system allows (Python 3.11)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    """Path.is_dir, likewise."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False

@@ -18,7 +18,7 @@ from typing import Any
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.file_check import pdf_problem
-from pageindex_desktop.core.file_names import readable
+from pageindex_desktop.core.file_names import is_file, readable
 from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
 from pageindex_desktop.core.outline.tree import Outline
@@ -47,7 +47,7 @@ class Job:
 
 def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) -> DocumentRecord | ImportResult:
     """Hash and copy a file into the library; a result instead when there is nothing to extract."""
-    if not path.is_file():
+    if not is_file(path):
         return failed_without_record(path, _missing(path))
     try:
         sha = sha256_of(path)
@@ -78,6 +78,8 @@ def _missing(path: Path) -> str:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return f"{readable(path)} is a symbolic link that loops back on itself, so there is no file to read."
+        if exc.errno == errno.ENAMETOOLONG:
+            return f"The path is longer than this system allows, so the file cannot be opened: {readable(path)[:120]}…"
         return f"There is no file at {readable(path)}."
     return f"{readable(path)} is not a file (it is a folder or a device)."
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.errors import DocumentNotFound
+from pageindex_desktop.core.file_names import is_dir, is_file
 from pageindex_desktop.core.import_steps import (
     Job,
     abandon,
@@ -64,8 +65,8 @@ def pdf_paths(paths: Iterable[Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw).expanduser()
         found = (
-            sorted(p for p in path.rglob("*") if p.suffix.lower() == PDF_SUFFIX and p.is_file())
-            if path.is_dir()
+            sorted(p for p in path.rglob("*") if p.suffix.lower() == PDF_SUFFIX and is_file(p))
+            if is_dir(path)
             else [path]
         )
         for item in found:

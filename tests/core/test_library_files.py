@@ -121,3 +121,15 @@ def test_importing_a_file_another_process_is_importing_fails_with_a_sentence(lib
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1  # was 0 with "importing … 0 pages"
     assert "being imported by another process right now" in done.stderr and "0 pages" not in done.stdout
+
+
+def test_a_path_longer_than_the_system_allows_is_a_sentence(library: Library, tmp_path: Path) -> None:
+    result = import_pdf(library, tmp_path / ("x" * 300 + ".pdf"))  # a name past NAME_MAX (255 bytes)
+    assert result.status == "failed" and "longer than this system allows" in result.error
+
+
+def test_a_folder_argument_longer_than_the_system_allows_is_not_a_traceback(tmp_path: Path) -> None:
+    from pageindex_desktop.core.indexer import pdf_paths
+
+    too_long = tmp_path / ("y" * 300)
+    assert pdf_paths([too_long]) == [too_long]  # taken as a file; its import then says why it cannot be read
