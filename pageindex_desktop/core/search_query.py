@@ -27,7 +27,7 @@ STOPWORDS = frozenset(
     is are was were be been being have has had having do does did doing i me my we our you your he him his she
     her it its they them their what which who whom this that these those am would could shall may might must
     tell show give find list please much many also per vs via according document documents page pages report
-    located situated come comes came us""".split()
+    located situated come comes came us total""".split()
 )
 
 
@@ -119,7 +119,7 @@ def plan(query: str) -> SearchPlan:
                       frozenset(names))
 
 
-_YEAR_QUALIFIERS = frozenset({"fiscal", "calendar", "financial", "fy", "year"})
+_YEAR_QUALIFIERS = frozenset({"fiscal", "calendar", "financial", "fy", "year", "end", "year-end"})
 
 
 def _without_year_qualifiers(words: list[str]) -> list[str]:

@@ -102,6 +102,8 @@ def test_the_documents_own_name_is_not_required_but_the_topic_is(library: Librar
 
 def test_a_questions_year_qualifier_proportion_word_and_country_read_as_printed(library: Library) -> None:
     assert plan("What was Apple's revenue in fiscal 2022?").words == ["apple", "revenue", "2022"]
+    assert plan("How many employees did Acme have at the end of 2020?").words == ["employees", "acme", "2020"]
+    assert plan("What were Acme's total sales?").words == ["acme", "sales"]  # every table has a "Total" row
     assert "share" not in plan("What share of Lockheed's sales comes from the US government?").words
     assert ["u s", "united states"] in plan("How much of Acme's revenue is from the U.S.?").concepts
     assert "us" not in plan("What did they tell us about revenue?").words  # the pronoun stays filler
