@@ -1,4 +1,8 @@
-"""Per-user paths: where the library, the logs and the shipped resources live."""
+"""Per-user paths: where the library, the logs and the shipped resources live.
+
+The folders come from `platformdirs`, the maintained fork of `appdirs` (unmaintained since 2020), at the same
+places appdirs gave, so an existing library and its logs are found where they were.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-import appdirs
+import platformdirs
 
 APP_NAME = "PageIndexDesktop"
 APP_AUTHOR = "PageIndex"
@@ -20,7 +24,7 @@ def library_home(override: Path | None = None) -> Path:
     env = os.environ.get(HOME_ENV)
     if env:
         return Path(env).expanduser()
-    return Path(appdirs.user_data_dir(APP_NAME, APP_AUTHOR))
+    return Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR))
 
 
 def log_dir() -> Path:
@@ -28,7 +32,10 @@ def log_dir() -> Path:
     env = os.environ.get(HOME_ENV)
     if env:
         return Path(env).expanduser() / "logs"
-    return Path(appdirs.user_log_dir(APP_NAME, APP_AUTHOR))
+    if sys.platform.startswith(("win", "darwin")):
+        return Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR))
+    # appdirs put Unix logs under the cache folder; platformdirs' XDG state folder would strand the old logs
+    return Path(platformdirs.user_cache_dir(APP_NAME, APP_AUTHOR)) / "log"
 
 
 def resources_dir() -> Path:
