@@ -3,6 +3,7 @@ search results, history reload, and (in the real window) a citation opening its 
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,6 +232,18 @@ def test_a_wrong_key_is_one_sentence_not_a_traceback(home: Path, doc: str, fake:
     assert pane.question.hasFocus() and pane.ask_button.isEnabled()
 
 
+class _RetryLog(logging.Handler):
+    """Counts the model client's "retry N in S s" log lines: each one starts a backoff wait."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "retry" in record.getMessage():
+            self.count += 1
+
+
 def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(home: Path, doc: str, panes,  # type: ignore[no-untyped-def]
                                                                                   qtbot) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
@@ -240,8 +253,16 @@ def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(
     pane.ask("What was net income?")
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=20_000)  # after the client's backoff retries
     assert f"Could not reach the model at {url}. Is the local model server running?" in pane.browser.toPlainText()
-    pane.ask("Again?")
-    qtbot.wait(300)  # now inside a backoff wait
+    retries, client_log = _RetryLog(), logging.getLogger("pageindex_desktop.core.llm")
+    level = client_log.level
+    client_log.addHandler(retries)
+    client_log.setLevel(logging.INFO)
+    try:
+        pane.ask("Again?")
+        qtbot.waitUntil(lambda: retries.count > 0, timeout=TIMEOUT)  # the client is now inside a backoff wait
+    finally:
+        client_log.removeHandler(retries)
+        client_log.setLevel(level)
     started = time.monotonic()
     qtbot.mouseClick(pane.stop_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)

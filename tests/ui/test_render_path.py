@@ -47,7 +47,8 @@ def _render_process_stopped(window: MainWindow) -> Iterator[None]:
 def test_a_cached_page_is_a_copy_not_the_arena_slot_it_was_painted_from(window: MainWindow, report_pdf: Path,
                                                                          qtbot) -> None:  # type: ignore[no-untyped-def]
     view = _open_report(window, report_pdf, qtbot)
-    qtbot.wait(300)  # the neighbours have arrived too: both slots were used
+    # the neighbour has arrived too, so both arena slots were used
+    qtbot.waitUntil(lambda: window.renderer.cache.get(view.key, 2, view.render_scale()) is not None, timeout=20000)
     image = window.renderer.cache.get(view.key, 1, view.render_scale())
     before = _digest(image)
     arena = window.renderer._process.arena
