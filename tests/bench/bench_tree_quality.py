@@ -20,35 +20,15 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from pageindex_desktop.core.document import ExtractedDocument
-from pageindex_desktop.core.outline.build import build_outline
-from pageindex_desktop.core.outline.layout import find_layout_headings
-from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Node
-from pageindex_desktop.core.pdf import extract
-from tests.bench.tree_score import Entry, Score, nested, score, truth_from_toc
-from tests.conftest import CORPUS
+from tests.bench.tree_corpus import JUNK_OUTLINES, documents, layout_entries, pipeline_entries, shares
+from tests.bench.tree_score import Entry, Score, score, truth_from_toc
 
-JUNK_OUTLINES = {"pdfjs__TAMReview.pdf", "py-pdf__mistitled_outlines_example.pdf"}
-PASSWORDS = {"pdfplumber__password-example.pdf": "test"}
 TARGET_F1 = 0.80
 TARGET_PAGES = 0.98
-
-
-def _documents() -> list[tuple[str, ExtractedDocument]]:
-    """Every corpus PDF that opens and has at least one bookmark with a target page."""
-    docs = []
-    for path in sorted(Path(CORPUS).glob("*.pdf")):
-        try:
-            doc = extract(path, PASSWORDS.get(path.name))
-        except Exception:  # broken corpus files are other benches' business
-            continue
-        if truth_from_toc(doc.toc):
-            docs.append((path.name, doc))
-    return docs
 
 
 def _font_size_baseline(doc: ExtractedDocument) -> list[Entry]:
@@ -63,35 +43,6 @@ def _font_size_baseline(doc: ExtractedDocument) -> list[Entry]:
     return [Entry(line.text, page.number) for page in doc.pages for line in page.lines if line.size >= body + 2]
 
 
-def _pipeline(doc: ExtractedDocument) -> tuple[str, list[Entry]]:
-    """The outline source that won and its sections, bookmarks ignored."""
-    outline = build_outline(doc, use_bookmarks=False)
-    rows: list[tuple[int, str, int]] = []
-
-    def visit(nodes: list[Node]) -> None:
-        for node in nodes:
-            if node.title != FRONT_MATTER_TITLE:
-                rows.append((node.level, node.title, node.start_page))
-            visit(node.children)
-
-    visit(outline.nodes)
-    return outline.source, nested(rows)
-
-
-def _layout(doc: ExtractedDocument) -> list[Entry]:
-    """The layout finder's headings on their own, nested by their levels."""
-    return nested((h.level, h.title, h.page) for h in find_layout_headings(doc))
-
-
-def _shares(scores: list[Score]) -> tuple[float, float, float]:
-    """Level, parent and start-page (within one) shares pooled over every match."""
-    matched = sum(s.matched for s in scores)
-    if not matched:
-        return 0.0, 0.0, 0.0
-    return (sum(s.level_ok for s in scores) / matched, sum(s.parent_ok for s in scores) / matched,
-            sum(s.page_ok for s in scores) / matched)
-
-
 def _line(name: str, source: str, result: Score, extra: str = "") -> str:
     """One report row."""
     return (f"{name[:44]:44} {source:9} truth={result.truth:4d} found={result.predicted:4d} "
@@ -103,7 +54,7 @@ def _line(name: str, source: str, result: Score, extra: str = "") -> str:
 @pytest.mark.bench
 def test_tree_quality_without_bookmarks() -> None:
     """Mean F1 >= 0.80 and start pages within one page for >= 98 % of matches, over the bookmarked corpus."""
-    docs = _documents()
+    docs = documents()
     if not docs:
         pytest.skip("corpus not available")
     scored: list[Score] = []
@@ -115,11 +66,11 @@ def test_tree_quality_without_bookmarks() -> None:
     for name, doc in docs:
         truth = truth_from_toc(doc.toc)
         started = time.perf_counter()
-        source, entries = _pipeline(doc)
+        source, entries = pipeline_entries(doc)
         elapsed += time.perf_counter() - started
         pages += doc.page_count
         result = score(truth, entries)
-        layout = score(truth, _layout(doc))
+        layout = score(truth, layout_entries(doc))
         baseline = score(truth, _font_size_baseline(doc))
         tag = "(junk outline, not counted)" if name in JUNK_OUTLINES else ""
         print(_line(name, source, result, f"| layout-only F1={layout.f1:.2f} lvl={layout.level_accuracy:.2f} "
@@ -132,8 +83,8 @@ def test_tree_quality_without_bookmarks() -> None:
     mean_layout = sum(s.f1 for s in layout_scores) / len(layout_scores)
     mean_base = sum(s.f1 for s in baseline_scores) / len(baseline_scores)
     matched = sum(s.matched for s in scored)
-    level_share, parent_share, page_share = _shares(scored)
-    layout_level, layout_parent, layout_page = _shares(layout_scores)
+    level_share, parent_share, page_share = shares(scored)
+    layout_level, layout_parent, layout_page = shares(layout_scores)
     print(f"files={len(scored)} mean F1={mean_f1:.3f} (layout only {mean_layout:.3f}, font-size baseline "
           f"{mean_base:.3f}, ratio {mean_f1 / mean_base if mean_base else float('inf'):.2f}x); "
           f"start page within 1: {page_share:.3f} of {matched} matches; "
