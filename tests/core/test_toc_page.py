@@ -179,6 +179,58 @@ def test_deeper_numbered_headings_are_added_under_listed_entries(tmp_path: Path)
                      ("2 Methods", 1, 5), ("3 Results", 1, 6), ("3.1 Main Findings", 2, 6)]
 
 
+def _shallow_manual(path: Path, sections: dict[int, list[tuple[str, int]]]) -> ExtractedDocument:
+    """A manual whose contents page lists only its chapters (14 pt bold); the text has 11 pt bold sub-heads.
+
+    `sections` maps a physical page to the (title, size) headings printed on it, each followed by body text.
+    """
+    doc = pymupdf.open()
+    for _ in range(max(sections) + 1):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 200, "Operator Guide", size=26, bold=True)
+    y = _write(pages[1], 90, "Contents", size=18, bold=True) + 10
+    for number, titles in sorted(sections.items()):
+        for title, size in titles:
+            if size == 14:
+                y = _contents_line(pages[1], y, title, str(number))
+    for number, titles in sections.items():
+        y = 90.0
+        for title, size in titles:
+            y = _write(pages[number - 1], y, title, size=size, bold=True) + 4
+            y = _body(pages[number - 1], y, 6) + 8
+    doc.save(path)
+    return extract(path)
+
+
+def test_layout_sub_heads_hang_under_a_contents_list_of_chapters_only(tmp_path: Path) -> None:
+    """Issue 11, cause 2: the contents page frames the tree, layout supplies the level it does not list."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Unpacking the Device", 11)], 4: [("Connecting the Cables", 11)],
+        5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
+        6: [("Maintenance", 14), ("Cleaning the Sensor", 11), ("Replacing the Battery", 11)],
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level, h.page) for h in headings[1:]] == [
+        ("Getting Started", 1, 3), ("Unpacking the Device", 2, 3), ("Connecting the Cables", 2, 4),
+        ("Daily Operation", 1, 5), ("Switching On", 2, 5), ("Reading the Display", 2, 5),
+        ("Maintenance", 1, 6), ("Cleaning the Sensor", 2, 6), ("Replacing the Battery", 2, 6)]
+
+
+def test_lone_labels_and_repeated_block_titles_are_not_hung_under_contents_entries(tmp_path: Path) -> None:
+    """A span with one bold line, or bold lines that repeat ("Example" blocks), is not divided into sections."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Safety Warning", 11)],
+        5: [("Daily Operation", 14), ("Worked Example", 11), ("Worked Example", 11)],
+        6: [("Maintenance", 14)],
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        ("Getting Started", 1), ("Daily Operation", 1), ("Maintenance", 1)]
+
+
 def test_corpus_regulation_contents_with_deeper_sections() -> None:
     doc = extract(corpus_file("Regulation Best Interest_proposed rule.pdf"))
     headings = find_toc_headings(doc)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.enrich import add_deeper_headings
+from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
 from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
@@ -87,7 +87,7 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
     headings.sort(key=lambda h: (h.page, -1.0 if h.y is None else h.y))
-    return add_deeper_headings(headings, doc)
+    return hang_layout_headings(add_deeper_headings(headings, doc), doc)
 
 
 def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
