@@ -204,11 +204,12 @@ def _shallow_manual(path: Path, sections: dict[int, list[tuple[str, int]]]) -> E
 
 
 def test_layout_sub_heads_hang_under_a_contents_list_of_chapters_only(tmp_path: Path) -> None:
-    """Issue 11, cause 2: the contents page frames the tree, layout supplies the level it does not list."""
+    """Issue 11, cause 2: the contents page frames the tree, layout supplies the one level it does not list."""
     doc = _shallow_manual(tmp_path / "guide.pdf", {
         3: [("Getting Started", 14), ("Unpacking the Device", 11)], 4: [("Connecting the Cables", 11)],
         5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
         6: [("Maintenance", 14), ("Cleaning the Sensor", 11), ("Replacing the Battery", 11)],
+        7: [("Spare Part Number", 9), ("Supplier Order Code", 9)],  # small bold table headers: a style further down
     })
     headings = find_toc_headings(doc)
     assert headings is not None

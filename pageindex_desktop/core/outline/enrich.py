@@ -133,7 +133,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     first = _position(entries[0])
     extra: list[Heading] = []
     for heading in layout:
-        if heading.level <= deepest_listed or id(heading) in matched or _position(heading) <= first:
+        if heading.level != deepest_listed + 1 or id(heading) in matched or _position(heading) <= first:
             continue
         key = title_key(heading.title)
         if any((key, heading.page + d) in listed for d in (-1, 0, 1)):
@@ -156,8 +156,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         if len(kept) < 2:
             return  # a span holding one sub-heading is not divided: a stray label, not a section level
         for h in kept:
-            # nest below the frame entry: its level plus the layout steps below the deepest listed level
-            out.append(Heading(h.title, frame.level + h.level - deepest_listed, h.page, h.y))
+            out.append(Heading(h.title, frame.level + 1, h.page, h.y))
 
     for heading, from_toc in merged:
         if from_toc:
