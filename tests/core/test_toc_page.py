@@ -300,6 +300,32 @@ def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
     assert [(h.title, h.level, h.page) for h in find_layout_headings(extracted)] == expected
 
 
+def test_parts_centred_above_their_items_are_the_top_level(tmp_path: Path) -> None:
+    """Issue 11, cause 6: a 10-K contents centres "PART I" over items set at the margin; parts still lead."""
+    items = [("PART I", 3), ("Item 1. Business", 3), ("Item 1A. Risk Factors", 5), ("PART II", 7),
+             ("Item 7. Management's Discussion and Analysis", 7), ("Item 8. Financial Statements", 9)]
+    doc = pymupdf.open()
+    for _ in range(10):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
+    y = _write(pages[1], 80, "Contents", size=16, bold=True) + 12
+    for title, start in items:
+        y = _contents_line(pages[1], y, title, str(start), indent=200 if title.startswith("PART") else 0)
+    for page_number in range(3, 11):
+        y = 80.0
+        for title, start in items:
+            if start == page_number:
+                y = _write(pages[page_number - 1], y, title, size=12, bold=True) + 8
+        _body(pages[page_number - 1], y, 20)
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        (title, 1 if title.startswith("PART") else 2) for title, _start in items]
+
+
 def test_a_long_contents_and_its_list_of_figures_entry_are_read_whole(tmp_path: Path) -> None:
     """Twenty-two pages of contents (long references print 20-40), opening with the contents' own entry for the
     List of Figures: every entry is kept, none lost to a page cap or to the list's name."""
