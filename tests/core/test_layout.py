@@ -213,3 +213,32 @@ def test_chapter_label_line_joins_the_title_below(tmp_path: Path) -> None:
     headings = find_layout_headings(extract(path))
     expected = [("Chapter 1 Introduction", 2), ("Chapter 2 Rivers of the North", 4)]
     assert [(h.title, h.page) for h in headings] == expected
+
+
+def test_legal_outline_levels_come_from_the_numbering_schemes(tmp_path: Path) -> None:
+    """Issue 11, cause 6: "I." set in small bold capitals, "A." bold, "1." and "a." plain, all near body size.
+
+    Type size alone would put "I." at the bottom; each scheme restarting under the one before gives the nest.
+    """
+    outline = [("I. INTRODUCTION", 9, True), ("A. Background of the Rule", 10, True),
+               ("1. Earlier Proposals", 10, False), ("2. Comments Received", 10, False),
+               ("B. Objectives of the Proposal", 10, True), ("1. Investor Protection", 10, False),
+               ("a. Disclosure of Fees", 10, False), ("b. Conflicts of Interest", 10, False),
+               ("2. Market Efficiency", 10, False), ("II. DISCUSSION", 9, True),
+               ("A. Scope of the Obligation", 10, True), ("1. Retail Customers", 10, False),
+               ("a. Natural Persons", 10, False), ("b. Legal Representatives", 10, False)]
+    expected_levels = [1, 2, 3, 3, 2, 3, 4, 4, 3, 1, 2, 3, 4, 4]
+    doc = pymupdf.open()
+    for _ in range(len(outline) // 2 + 1):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Proposed Rule on Conduct Standards", size=24, bold=True)
+    for index, (title, size, bold) in enumerate(outline):
+        page = doc[1 + index // 2]
+        y = 90.0 if index % 2 == 0 else 420.0
+        y = _write(page, y, title, size=size, bold=bold) + 6
+        for _ in range(12):
+            y = _write(page, y, FILLER)
+    path = tmp_path / "rule.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [(h.title, h.level) for h in headings] == [(t, lvl) for (t, _s, _b), lvl in zip(outline, expected_levels)]

@@ -8,6 +8,7 @@ spot on most pages is a slide frame, and levels follow the rank of each heading 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.analysis import Analysis
@@ -22,6 +23,10 @@ _SECTION_WORDS = frozenset(
 LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
+# outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
+# the nested schemes must account for before numbering overrides style
+RESTART_AGREE_SHARE = 0.8
+NEST_COVER_SHARE = 0.8
 
 
 @dataclass
@@ -193,3 +198,49 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     ranked = sorted(seen_key, key=order)
     rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
     return {style: rank[k] for style, k in keys.items()}
+
+
+def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, str], int]) -> list[int]:
+    """Each candidate's level: from its numbering scheme when the schemes nest, else from its style (`levels`).
+
+    Legal and government documents number an outline "I." > "A." > "1." > "a." > "(1)" in one typeface, or
+    set the outer scheme in smaller capitals, so type size misranks them. The schemes say it themselves: a
+    scheme that restarts at its first number ("1.", "a.", "(1)") right after headings of one other scheme, at
+    least twice and nearly always after that same scheme, is nested in it. When such nesting accounts for most
+    headings, a numbered heading's level is its scheme's depth in that nest, and every other heading takes the
+    level of the nested scheme set in its size and weight (top level when none is).
+    """
+    after: dict[str, Counter[str]] = {}
+    previous: str | None = None
+    for cand in candidates:
+        kind = cand.style[2]
+        if kind in UNNUMBERED:
+            continue
+        num = leading_number(cand.text)
+        if num is not None and previous is not None and previous != kind and not kind.startswith("keyword") \
+                and ordinal(num) == 1:
+            after.setdefault(kind, Counter())[previous] += 1
+        previous = kind
+    parent: dict[str, str] = {}
+    for kind, counts in after.items():
+        outer, times = counts.most_common(1)[0]
+        if times >= 2 and times >= RESTART_AGREE_SHARE * sum(counts.values()):
+            parent[kind] = outer
+    depth: dict[str, int] = {}
+    for kind in parent:
+        chain = [kind]
+        while chain[-1] in parent:
+            chain.append(parent[chain[-1]])
+            if len(chain) > len(parent) + 1:
+                return [levels[c.style] for c in candidates]  # a cycle: the schemes do not nest
+        depth[kind] = len(chain) - 1
+        depth.setdefault(chain[-1], 0)
+    nested = sum(1 for c in candidates if c.style[2] in depth)
+    if not parent or nested < NEST_COVER_SHARE * len(candidates):
+        return [levels[c.style] for c in candidates]
+    by_face: dict[tuple[float, bool], int] = {}
+    for cand in candidates:
+        if cand.style[2] in depth:
+            face = cand.style[:2]
+            by_face[face] = min(by_face.get(face, depth[cand.style[2]]), depth[cand.style[2]])
+    return [1 + depth.get(c.style[2], by_face.get(c.style[:2], 0)) for c in candidates]
