@@ -242,3 +242,46 @@ def test_legal_outline_levels_come_from_the_numbering_schemes(tmp_path: Path) ->
     doc.save(path)
     headings = find_layout_headings(extract(path))
     assert [(h.title, h.level) for h in headings] == [(t, lvl) for (t, _s, _b), lvl in zip(outline, expected_levels)]
+
+
+def _headed_pages(path: Path, pages: list[list[tuple[str, float, bool]]]) -> ExtractedDocument:
+    """One page per entry of `pages`, each heading (title, size, bold) followed by a paragraph."""
+    doc = pymupdf.open()
+    for headings in pages:
+        page = doc.new_page(width=612, height=792)
+        y = 90.0
+        for title, size, bold in headings:
+            y = _write(page, y, title, size=size, bold=bold) + 6
+            for _ in range(8):
+                y = _write(page, y, FILLER)
+    doc.save(path)
+    return extract(path)
+
+
+def test_filing_parts_and_items_outrank_larger_sub_heads(tmp_path: Path) -> None:
+    """Issue 11, cause 6: "PART I" and "Item 1." in small bold type over 13 pt sub-heads: the keywords lead."""
+    part, item, sub = 9, 9, 13
+    pages = [[("PART I", part, True), ("Item 1. Business", item, True), ("Company Background", sub, False)],
+             [("Products and Services", sub, False), ("Item 1A. Risk Factors", item, True)],
+             [("Market Risks", sub, False), ("Operating Risks", sub, False)],
+             [("PART II", part, True), ("Item 7. Management Discussion", item, True)],
+             [("Fiscal Year Highlights", sub, False), ("Liquidity and Capital", sub, False)],
+             [("Item 8. Financial Statements", item, True), ("Balance Sheets", sub, False)]]
+    doc = _headed_pages(tmp_path / "filing.pdf", [[("Annual Report on Form 10-K", 22, True)], *pages])
+    levels = {h.title: h.level for h in find_layout_headings(doc)}
+    assert levels["PART I"] == levels["PART II"] == 1
+    assert {levels[t] for t in ("Item 1. Business", "Item 1A. Risk Factors", "Item 7. Management Discussion",
+                                "Item 8. Financial Statements")} == {2}
+    assert {levels[t] for t in ("Company Background", "Market Risks", "Fiscal Year Highlights",
+                                "Balance Sheets")} == {3}
+
+
+def test_a_books_rarer_larger_part_titles_stay_above_its_chapters(tmp_path: Path) -> None:
+    """Unnumbered part titles set larger than the chapters and used less often remain the top level."""
+    pages = [[("Creation", 18, True), ("Chapter One: Makers", 13, True)], [("Chapter Two: Copyists", 13, True)],
+             [("Chapter Three: Catalogues", 13, True)], [("Ownership", 18, True), ("Chapter Four: Pirates", 13, True)],
+             [("Chapter Five: Film", 13, True)]]
+    doc = _headed_pages(tmp_path / "book.pdf", [[("Free Thinking", 26, True)], *pages])
+    levels = {h.title: h.level for h in find_layout_headings(doc)}
+    assert levels["Creation"] == levels["Ownership"] == 1
+    assert {levels[t] for t in levels if t.startswith("Chapter")} == {2}
