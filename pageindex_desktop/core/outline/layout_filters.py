@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.toc_levels import PART_KINDS
 
 _NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
 _SECTION_WORDS = frozenset(
@@ -23,8 +24,6 @@ _SECTION_WORDS = frozenset(
 LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
-# numbering kinds of divisions above chapters and items (as style kinds: "keyword:" + the keyword)
-PART_KINDS = frozenset({"keyword:part", "keyword:book", "keyword:teil", "keyword:partie", "keyword:parte"})
 # outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
 # the nested schemes must account for before numbering overrides style
 RESTART_AGREE_SHARE = 0.8
