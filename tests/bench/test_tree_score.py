@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bench.tree_score import Entry, normalise, score, truth_from_toc
+from tests.bench.tree_score import Entry, nested, normalise, score, truth_from_toc
 
 
 def test_normalise_drops_case_punctuation_and_section_numbers() -> None:
@@ -31,3 +31,19 @@ def test_wrong_pages_lower_page_accuracy_not_f1() -> None:
 
 def test_bookmarks_without_target_are_not_ground_truth() -> None:
     assert truth_from_toc([(1, "Cover", 1), (1, "*link", -1), (2, "   ", 3)]) == [Entry("Cover", 1)]
+
+
+def test_levels_and_parents_among_matches() -> None:
+    truth = truth_from_toc([(1, "Intro", 1), (2, "Scope", 1), (1, "Methods", 3), (2, "Data", 3), (3, "Sources", 4)])
+    assert [(e.depth, e.parent) for e in truth] == [(0, None), (1, 0), (0, None), (1, 2), (2, 3)]
+    # rebuilt tree: levels start at 2 and skip one (aligned and nested); "Data" flattened, "Sources" under Methods
+    found = nested([(2, "Intro", 1), (4, "Scope", 1), (2, "Methods", 3), (2, "Data", 3), (3, "Sources", 4)])
+    result = score(truth, found)
+    assert result.matched == 5
+    assert result.level_ok == 3  # Data sits at depth 0 instead of 1, so Sources at 1 instead of 2
+    assert result.parent_ok == 4  # only Data lost its parent; Sources' parent is the match of Data in both
+
+
+def test_dropped_bookmark_children_hang_from_its_ancestor() -> None:
+    truth = truth_from_toc([(1, "Part", 2), (2, "*link", -1), (3, "Deep", 3)])
+    assert [(e.title, e.depth, e.parent) for e in truth] == [("Part", 0, None), ("Deep", 1, 0)]

@@ -2,7 +2,10 @@
 
 Titles are normalised (case, punctuation, leading section numbers), matched one-to-one when their
 rapidfuzz ratio is at least 0.85, and the result is reported as precision, recall, F1 and the share of
-matches whose start page is within one page of the bookmark's.
+matches whose start page is within one page of the bookmark's. Among matches it also counts the hierarchy
+(issue 11): the level is right when both entries sit at the same nesting depth (each tree's shallowest level
+is depth 0), the parent is right when the entry's parent is the match of the bookmark's parent, or both are
+top-level.
 """
 
 from __future__ import annotations
@@ -51,10 +54,16 @@ def normalise(title: str) -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    """A title and its 1-based physical start page (either side of the comparison)."""
+    """A title and its 1-based physical start page (either side of the comparison).
+
+    `depth` (0 = top) and `parent` (index of the parent entry in the same list, None at the top) are the
+    entry's place in its tree; entries built without them are all top-level.
+    """
 
     title: str
     page: int
+    depth: int = 0
+    parent: int | None = None
 
 
 @dataclass
@@ -65,6 +74,8 @@ class Score:
     predicted: int
     matched: int
     page_ok: int
+    level_ok: int = 0
+    parent_ok: int = 0
     pairs: list[tuple[Entry, Entry, float]] = field(default_factory=list)
     missed: list[Entry] = field(default_factory=list)
     extra: list[Entry] = field(default_factory=list)
@@ -90,10 +101,39 @@ class Score:
         """Share of matches whose start page is within PAGE_TOLERANCE of the bookmark's."""
         return self.page_ok / self.matched if self.matched else 0.0
 
+    @property
+    def level_accuracy(self) -> float:
+        """Share of matches at the bookmark's depth."""
+        return self.level_ok / self.matched if self.matched else 0.0
+
+    @property
+    def parent_accuracy(self) -> float:
+        """Share of matches whose parent is the match of the bookmark's parent (or both top-level)."""
+        return self.parent_ok / self.matched if self.matched else 0.0
+
+
+def nested(items: Iterable[tuple[int, str, int]]) -> list[Entry]:
+    """(level, title, page) rows in reading order -> entries with nesting depth and parent index.
+
+    Levels are nested the way the app's assembly nests them: an entry's parent is the nearest earlier entry
+    with a smaller level, so skipped levels ("1" then "3") count as one step and the shallowest is depth 0.
+    """
+    stack: list[tuple[int, int]] = []  # (source level, index)
+    entries: list[Entry] = []
+    for level, title, page in items:
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        entries.append(Entry(title, page, len(stack), stack[-1][1] if stack else None))
+        stack.append((level, len(entries) - 1))
+    return entries
+
 
 def truth_from_toc(toc: Iterable[tuple[int, str, int]]) -> list[Entry]:
-    """Bookmarks as ground truth: entries without a target page are dropped (nothing to compare them with)."""
-    return [Entry(title, page) for _level, title, page in toc if page >= 1 and normalise(title)]
+    """Bookmarks as ground truth: entries without a target page are dropped (nothing to compare them with).
+
+    A dropped entry's children hang from its nearest kept ancestor.
+    """
+    return nested((level, title, page) for level, title, page in toc if page >= 1 and normalise(title))
 
 
 def score(truth: list[Entry], predicted: list[Entry]) -> Score:
@@ -110,14 +150,20 @@ def score(truth: list[Entry], predicted: list[Entry]) -> Score:
     used_t: set[int] = set()
     used_p: set[int] = set()
     result = Score(truth=len(truth), predicted=len(predicted), matched=0, page_ok=0)
+    match: dict[int, int] = {}
     for neg_ratio, dist, i, j in candidates:
         if i in used_t or j in used_p:
             continue
         used_t.add(i)
         used_p.add(j)
+        match[i] = j
         result.matched += 1
         result.page_ok += dist <= PAGE_TOLERANCE
         result.pairs.append((truth[i], predicted[j], -neg_ratio))
+    for i, j in match.items():
+        result.level_ok += truth[i].depth == predicted[j].depth
+        t_parent, p_parent = truth[i].parent, predicted[j].parent
+        result.parent_ok += (p_parent is None) if t_parent is None else match.get(t_parent, -1) == p_parent
     result.missed = [e for i, e in enumerate(truth) if i not in used_t]
     result.extra = [e for j, e in enumerate(predicted) if j not in used_p]
     return result

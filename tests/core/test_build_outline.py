@@ -188,3 +188,48 @@ def test_corpus_trees_match_their_bookmarks() -> None:
     assert min(f1 for f1, _ in scores.values()) >= 0.95, scores
     assert sum(f1 for f1, _ in scores.values()) / len(scores) >= 0.98, scores
     assert sum(f1 for _, f1 in scores.values()) / len(scores) >= 0.97, scores
+
+
+def test_contents_mapped_to_the_wrong_pages_is_not_rescued_by_the_layout_headings_added_to_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 11: a contents list is judged by its own entries, not by the layout headings hung under it.
+
+    The contents lists four sections, but its numbers point at pages that print none of them (a stale list);
+    the layout finds the real, numbered sections. Layout headings added to a contents tree are printed where
+    they start by construction, so counting them would accept the contents tree with its wrong entries.
+    """
+    import pymupdf
+
+    listed = [("Alpha Overview", 1), ("Beta Results", 2), ("Gamma Outlook", 3), ("Delta Summary", 4)]  # folios
+    real = [f"{i + 1} {t}" for i, t in enumerate(["Regional Revenue", "Operating Costs", "Capital Spending",
+                                                   "Staff and Training", "Future Plans", "Risk Review",
+                                                   "Audit Findings", "Board Changes"])]
+    doc = pymupdf.open()
+    for _ in range(7 + len(real)):
+        doc.new_page(width=612, height=792)
+    doc[0].insert_text((72, 200), "Annual Statement", fontsize=24, fontname="hebo")
+    doc[1].insert_text((72, 90), "Contents", fontsize=16, fontname="hebo")
+    for row, (title, number) in enumerate(listed):
+        y = 130 + 18 * row
+        doc[1].insert_text((72, y), title, fontsize=10, fontname="helv")
+        doc[1].insert_text((200, y), "." * 100, fontsize=10, fontname="helv")
+        doc[1].insert_text((520, y), str(number), fontsize=10, fontname="helv")
+    filler = "The board reviewed the accounts of the year and found them in order with the plan agreed."
+    for number in range(3, doc.page_count + 1):
+        page = doc[number - 1]
+        y = 90.0 + 37 * (number % 5)
+        index = number - 8
+        if 0 <= index < len(real):
+            page.insert_text((72, y), real[index], fontsize=14, fontname="hebo")
+            y += 30
+        for _ in range(20):
+            page.insert_text((72, y), filler, fontsize=10, fontname="helv")
+            y += 15
+        page.insert_text((300, 760), str(number - 2), fontsize=9, fontname="helv")  # the folio the contents uses
+    path = tmp_path / "statement.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    outline = build_outline(extracted, use_bookmarks=False)
+    assert outline.source == "layout"
+    assert [n.title for n in walk(outline.nodes) if n.title != FRONT_MATTER_TITLE][-len(real):] == real

@@ -213,3 +213,75 @@ def test_chapter_label_line_joins_the_title_below(tmp_path: Path) -> None:
     headings = find_layout_headings(extract(path))
     expected = [("Chapter 1 Introduction", 2), ("Chapter 2 Rivers of the North", 4)]
     assert [(h.title, h.page) for h in headings] == expected
+
+
+def test_legal_outline_levels_come_from_the_numbering_schemes(tmp_path: Path) -> None:
+    """Issue 11, cause 6: "I." set in small bold capitals, "A." bold, "1." and "a." plain, all near body size.
+
+    Type size alone would put "I." at the bottom; each scheme restarting under the one before gives the nest.
+    """
+    outline = [("I. INTRODUCTION", 9, True), ("A. Background of the Rule", 10, True),
+               ("1. Earlier Proposals", 10, False), ("2. Comments Received", 10, False),
+               ("B. Objectives of the Proposal", 10, True), ("1. Investor Protection", 10, False),
+               ("a. Disclosure of Fees", 10, False), ("b. Conflicts of Interest", 10, False),
+               ("2. Market Efficiency", 10, False), ("II. DISCUSSION", 9, True),
+               ("A. Scope of the Obligation", 10, True), ("1. Retail Customers", 10, False),
+               ("a. Natural Persons", 10, False), ("b. Legal Representatives", 10, False)]
+    expected_levels = [1, 2, 3, 3, 2, 3, 4, 4, 3, 1, 2, 3, 4, 4]
+    doc = pymupdf.open()
+    for _ in range(len(outline) // 2 + 1):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Proposed Rule on Conduct Standards", size=24, bold=True)
+    for index, (title, size, bold) in enumerate(outline):
+        page = doc[1 + index // 2]
+        y = 90.0 if index % 2 == 0 else 420.0
+        y = _write(page, y, title, size=size, bold=bold) + 6
+        for _ in range(12):
+            y = _write(page, y, FILLER)
+    path = tmp_path / "rule.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [(h.title, h.level) for h in headings] == [(t, lvl) for (t, _s, _b), lvl in zip(outline, expected_levels)]
+
+
+def _headed_pages(path: Path, pages: list[list[tuple[str, float, bool]]]) -> ExtractedDocument:
+    """One page per entry of `pages`, each heading (title, size, bold) followed by a paragraph."""
+    doc = pymupdf.open()
+    for headings in pages:
+        page = doc.new_page(width=612, height=792)
+        y = 90.0
+        for title, size, bold in headings:
+            y = _write(page, y, title, size=size, bold=bold) + 6
+            for _ in range(8):
+                y = _write(page, y, FILLER)
+    doc.save(path)
+    return extract(path)
+
+
+def test_filing_parts_and_items_outrank_larger_sub_heads(tmp_path: Path) -> None:
+    """Issue 11, cause 6: "PART I" and "Item 1." in small bold type over 13 pt sub-heads: the keywords lead."""
+    part, item, sub = 9, 9, 13
+    pages = [[("PART I", part, True), ("Item 1. Business", item, True), ("Company Background", sub, False)],
+             [("Products and Services", sub, False), ("Item 1A. Risk Factors", item, True)],
+             [("Market Risks", sub, False), ("Operating Risks", sub, False)],
+             [("PART II", part, True), ("Item 7. Management Discussion", item, True)],
+             [("Fiscal Year Highlights", sub, False), ("Liquidity and Capital", sub, False)],
+             [("Item 8. Financial Statements", item, True), ("Balance Sheets", sub, False)]]
+    doc = _headed_pages(tmp_path / "filing.pdf", [[("Annual Report on Form 10-K", 22, True)], *pages])
+    levels = {h.title: h.level for h in find_layout_headings(doc)}
+    assert levels["PART I"] == levels["PART II"] == 1
+    assert {levels[t] for t in ("Item 1. Business", "Item 1A. Risk Factors", "Item 7. Management Discussion",
+                                "Item 8. Financial Statements")} == {2}
+    assert {levels[t] for t in ("Company Background", "Market Risks", "Fiscal Year Highlights",
+                                "Balance Sheets")} == {3}
+
+
+def test_a_books_rarer_larger_part_titles_stay_above_its_chapters(tmp_path: Path) -> None:
+    """Unnumbered part titles set larger than the chapters and used less often remain the top level."""
+    pages = [[("Creation", 18, True), ("Chapter One: Makers", 13, True)], [("Chapter Two: Copyists", 13, True)],
+             [("Chapter Three: Catalogues", 13, True)], [("Ownership", 18, True), ("Chapter Four: Pirates", 13, True)],
+             [("Chapter Five: Film", 13, True)]]
+    doc = _headed_pages(tmp_path / "book.pdf", [[("Free Thinking", 26, True)], *pages])
+    levels = {h.title: h.level for h in find_layout_headings(doc)}
+    assert levels["Creation"] == levels["Ownership"] == 1
+    assert {levels[t] for t in levels if t.startswith("Chapter")} == {2}

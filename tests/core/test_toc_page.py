@@ -179,6 +179,59 @@ def test_deeper_numbered_headings_are_added_under_listed_entries(tmp_path: Path)
                      ("2 Methods", 1, 5), ("3 Results", 1, 6), ("3.1 Main Findings", 2, 6)]
 
 
+def _shallow_manual(path: Path, sections: dict[int, list[tuple[str, int]]]) -> ExtractedDocument:
+    """A manual whose contents page lists only its chapters (14 pt bold); the text has 11 pt bold sub-heads.
+
+    `sections` maps a physical page to the (title, size) headings printed on it, each followed by body text.
+    """
+    doc = pymupdf.open()
+    for _ in range(max(sections) + 1):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 200, "Operator Guide", size=26, bold=True)
+    y = _write(pages[1], 90, "Contents", size=18, bold=True) + 10
+    for number, titles in sorted(sections.items()):
+        for title, size in titles:
+            if size == 14:
+                y = _contents_line(pages[1], y, title, str(number))
+    for number, titles in sections.items():
+        y = 90.0
+        for title, size in titles:
+            y = _write(pages[number - 1], y, title, size=size, bold=True) + 4
+            y = _body(pages[number - 1], y, 6) + 8
+    doc.save(path)
+    return extract(path)
+
+
+def test_layout_sub_heads_hang_under_a_contents_list_of_chapters_only(tmp_path: Path) -> None:
+    """Issue 11, cause 2: the contents page frames the tree, layout supplies the one level it does not list."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Unpacking the Device", 11)], 4: [("Connecting the Cables", 11)],
+        5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
+        6: [("Maintenance", 14), ("Cleaning the Sensor", 11), ("Replacing the Battery", 11)],
+        7: [("Spare Part Number", 9), ("Supplier Order Code", 9)],  # small bold table headers: a style further down
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level, h.page) for h in headings[1:]] == [
+        ("Getting Started", 1, 3), ("Unpacking the Device", 2, 3), ("Connecting the Cables", 2, 4),
+        ("Daily Operation", 1, 5), ("Switching On", 2, 5), ("Reading the Display", 2, 5),
+        ("Maintenance", 1, 6), ("Cleaning the Sensor", 2, 6), ("Replacing the Battery", 2, 6)]
+
+
+def test_lone_labels_and_repeated_block_titles_are_not_hung_under_contents_entries(tmp_path: Path) -> None:
+    """A span with one bold line, or bold lines that repeat ("Example" blocks), is not divided into sections."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Safety Warning", 11)],
+        5: [("Daily Operation", 14), ("Worked Example", 11), ("Worked Example", 11)],
+        6: [("Maintenance", 14)],
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        ("Getting Started", 1), ("Daily Operation", 1), ("Maintenance", 1)]
+
+
 def test_corpus_regulation_contents_with_deeper_sections() -> None:
     doc = extract(corpus_file("Regulation Best Interest_proposed rule.pdf"))
     headings = find_toc_headings(doc)
@@ -245,6 +298,32 @@ def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
     assert headings is not None
     assert [(h.title, h.level, h.page) for h in headings[1:]] == expected
     assert [(h.title, h.level, h.page) for h in find_layout_headings(extracted)] == expected
+
+
+def test_parts_centred_above_their_items_are_the_top_level(tmp_path: Path) -> None:
+    """Issue 11, cause 6: a 10-K contents centres "PART I" over items set at the margin; parts still lead."""
+    items = [("PART I", 3), ("Item 1. Business", 3), ("Item 1A. Risk Factors", 5), ("PART II", 7),
+             ("Item 7. Management's Discussion and Analysis", 7), ("Item 8. Financial Statements", 9)]
+    doc = pymupdf.open()
+    for _ in range(10):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
+    y = _write(pages[1], 80, "Contents", size=16, bold=True) + 12
+    for title, start in items:
+        y = _contents_line(pages[1], y, title, str(start), indent=200 if title.startswith("PART") else 0)
+    for page_number in range(3, 11):
+        y = 80.0
+        for title, start in items:
+            if start == page_number:
+                y = _write(pages[page_number - 1], y, title, size=12, bold=True) + 8
+        _body(pages[page_number - 1], y, 20)
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        (title, 1 if title.startswith("PART") else 2) for title, _start in items]
 
 
 def test_a_long_contents_and_its_list_of_figures_entry_are_read_whole(tmp_path: Path) -> None:

@@ -14,8 +14,9 @@ from pageindex_desktop.core.outline.assemble import assemble, number_nodes, veri
 from pageindex_desktop.core.outline.bookmarks import bookmark_headings
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.pages import page_groups
-from pageindex_desktop.core.outline.toc_page import find_toc_headings
+from pageindex_desktop.core.outline.toc_page import enrich_toc, find_toc_entries
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Heading, Node, Outline, walk
+from pageindex_desktop.core.outline.verify import is_printed
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,18 @@ def _verified_share(nodes: list[Node]) -> float:
     """Share of real sections whose title is printed on their start page."""
     sections = _sections(nodes)
     return sum(node.verified for node in sections) / len(sections) if sections else 0.0
+
+
+def _printed_share(headings: list[Heading], doc: ExtractedDocument) -> float:
+    """Share of headings whose title is printed on the page they were mapped to.
+
+    The contents entries are judged on their own, before layout headings are added under them: those are
+    printed where they start by construction and would vouch for a contents list mapped to the wrong pages.
+    """
+    if not headings:
+        return 0.0
+    printed = sum(1 for h in headings if 1 <= h.page <= len(doc.pages) and is_printed(h.title, doc.pages[h.page - 1]))
+    return printed / len(headings)
 
 
 def _min_headings(doc: ExtractedDocument) -> int:
@@ -84,7 +97,14 @@ def build_outline(doc: ExtractedDocument, use_bookmarks: bool = True) -> Outline
     if _text_pages(doc) < max(1, MIN_TEXT_PAGE_SHARE * doc.page_count):
         log.info("no text layer on most pages: page groups")
         return fallback_outline(doc)
-    outline = accept("toc_page", _safe(find_toc_headings, doc), doc, TOC_MIN_HEADINGS, TOC_MIN_VERIFIED)
+    outline = None
+    entries = _safe(find_toc_entries, doc)
+    if entries is not None and _printed_share(entries, doc) >= TOC_MIN_VERIFIED:
+        outline = accept("toc_page", _safe(lambda d: enrich_toc(entries, d), doc), doc, TOC_MIN_HEADINGS,
+                         TOC_MIN_VERIFIED)
+    elif entries is not None:
+        log.info("toc_page: only %.0f%% of %d contents entries printed where mapped; falling through",
+                 100 * _printed_share(entries, doc), len(entries))
     if outline is None:
         outline = accept("layout", _safe(find_layout_headings, doc), doc, _min_headings(doc), LAYOUT_MIN_VERIFIED)
     return outline if outline is not None else fallback_outline(doc)

@@ -7,6 +7,8 @@ are those deeper sections; they are slotted under the contents entry they follow
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.numbering import leading_number, title_key
@@ -14,6 +16,10 @@ from pageindex_desktop.core.outline.tree import Heading
 
 MAX_EXTRA_DEPTH = 4
 TAIL_SHARE = 0.4
+# hang_layout_headings: share of contents entries layout must find, and of contents parent/child pairs it must
+# rank the same way, before its deeper headings are trusted under the contents entries
+FRAME_FOUND_SHARE = 0.6
+FRAME_AGREE_SHARE = 0.8
 
 
 def _kind(title: str) -> str | None:
@@ -79,3 +85,104 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
         else:
             out.append(Heading(title=heading.title, level=base + heading.level, page=heading.page, y=heading.y))
     return out
+
+
+def _position(heading: Heading) -> tuple[int, float]:
+    """Reading-order key of a heading (an entry whose place on its page is unknown counts as its top)."""
+    return heading.page, -1.0 if heading.y is None else heading.y
+
+
+def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Heading]:
+    """`toc` with the layout headings deeper than any level the contents lists, each under the entry whose span
+    holds it (issue 11: a contents page that lists only the top levels must not hide the sections below them).
+
+    The contents entries are the frame. Each is matched to the layout heading printed with its title on its
+    page (±1), which gives the layout style level of every contents level. The rule applies only when the
+    document's own evidence agrees: most entries are found by layout, and where the contents nests an entry
+    under another, layout ranks it deeper too (in 10-Ks "Item 7" is often set smaller than its sub-heads, so
+    layout levels would say nothing there). A layout heading is then hung under the last entry before it
+    when its style level is deeper than every level the contents uses, it is not one of the entries (or a
+    title repeated from them on a neighbouring page), it lies after the first entry, its title is not repeated
+    by another heading of the same span (continued slide titles, "Example" block labels), and the span holds
+    at least two such headings (a section is divided into parts, a lone bold line is a label). Layout has already
+    ruled out running headers, captions, contents rows and table cells; each heading is a printed row.
+    """
+    entries = toc[1:] if len(toc) > 1 else toc  # toc[0] may be the "Contents" heading itself
+    layout = find_layout_headings(doc)
+    if len(entries) < 3 or not layout:
+        return toc
+    by_key: dict[tuple[str, int], Heading] = {}
+    for heading in layout:
+        by_key.setdefault((title_key(heading.title), heading.page), heading)
+    layout_level: dict[int, int] = {}  # id(entry) -> level of the layout heading that prints it
+    matched: set[int] = set()  # id() of layout headings that are contents entries
+    for entry in entries:
+        key = title_key(entry.title)
+        for d in (0, -1, 1):
+            hit = by_key.get((key, entry.page + d))
+            if hit is not None:
+                layout_level[id(entry)] = hit.level
+                matched.add(id(hit))
+                break
+    if len(layout_level) < FRAME_FOUND_SHARE * len(entries):
+        return toc
+    if not _levels_agree(entries, layout_level):
+        return toc
+    deepest_listed = max(layout_level.values())
+    listed = {(title_key(h.title), h.page) for h in toc}
+    first = _position(entries[0])
+    extra: list[Heading] = []
+    for heading in layout:
+        if heading.level != deepest_listed + 1 or id(heading) in matched or _position(heading) <= first:
+            continue
+        key = title_key(heading.title)
+        if any((key, heading.page + d) in listed for d in (-1, 0, 1)):
+            continue
+        extra.append(heading)
+    if not extra:
+        return toc
+    merged = sorted([(h, True) for h in toc] + [(h, False) for h in extra],
+                    key=lambda item: (*_position(item[0]), 0 if item[1] else 1))
+    out: list[Heading] = []
+    frame: Heading | None = None
+    under: list[Heading] = []  # layout headings since the last frame entry
+
+    def flush() -> None:
+        """Hang the headings found in the frame entry's span, when they divide it."""
+        if frame is None:
+            return
+        counts = Counter(title_key(h.title) for h in under)
+        kept = [h for h in under if counts[title_key(h.title)] == 1]
+        if len(kept) < 2:
+            return  # a span holding one sub-heading is not divided: a stray label, not a section level
+        for h in kept:
+            out.append(Heading(h.title, frame.level + 1, h.page, h.y))
+
+    for heading, from_toc in merged:
+        if from_toc:
+            flush()
+            frame, under = heading, []
+            out.append(heading)
+        else:
+            under.append(heading)
+    flush()
+    return out
+
+
+def _levels_agree(entries: list[Heading], layout_level: dict[int, int]) -> bool:
+    """True when layout ranks contents children below their contents parents (most such pairs, at least one)."""
+    stack: list[Heading] = []
+    agree = disagree = 0
+    for entry in entries:
+        while stack and stack[-1].level >= entry.level:
+            stack.pop()
+        if stack and id(entry) in layout_level and id(stack[-1]) in layout_level:
+            if layout_level[id(entry)] > layout_level[id(stack[-1])]:
+                agree += 1
+            else:
+                disagree += 1
+        stack.append(entry)
+    if agree + disagree == 0:
+        # a flat contents list: layout must at least put the entries on one level
+        return len(set(layout_level.values())) == 1
+    return agree >= FRAME_AGREE_SHARE * (agree + disagree)

@@ -22,9 +22,11 @@ from pageindex_desktop.core.outline.layout_filters import (
     drop_frame_titles,
     drop_labels,
     drop_repeated_runs,
+    division_levels,
     drop_title_pages,
     in_sequence,
     numbered_system,
+    outline_levels,
     style_levels,
 )
 from pageindex_desktop.core.outline.tree import Heading
@@ -143,8 +145,9 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
-    levels = style_levels(candidates)
-    return [Heading(title=clean_title(c.text), level=levels[c.style], page=c.row.page, y=c.row.y0) for c in candidates]
+    levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
+    return [Heading(title=clean_title(c.text), level=level, page=c.row.page, y=c.row.y0)
+            for c, level in zip(candidates, levels)]
 
 
 def _body_is_bold(analysis: Analysis, body: float) -> bool:

@@ -8,11 +8,13 @@ spot on most pages is a slide frame, and levels follow the rank of each heading 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.toc_levels import PART_KINDS
 
 _NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
 _SECTION_WORDS = frozenset(
@@ -22,6 +24,10 @@ _SECTION_WORDS = frozenset(
 LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
+# outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
+# the nested schemes must account for before numbering overrides style
+RESTART_AGREE_SHARE = 0.8
+NEST_COVER_SHARE = 0.8
 
 
 @dataclass
@@ -193,3 +199,100 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     ranked = sorted(seen_key, key=order)
     rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
     return {style: rank[k] for style, k in keys.items()}
+
+
+def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, str], int]) -> list[int]:
+    """Each candidate's level: from its numbering scheme when the schemes nest, else from its style (`levels`).
+
+    Legal and government documents number an outline "I." > "A." > "1." > "a." > "(1)" in one typeface, or
+    set the outer scheme in smaller capitals, so type size misranks them. The schemes say it themselves: a
+    scheme that restarts at its first number ("1.", "a.", "(1)") right after headings of one other scheme, at
+    least twice and nearly always after that same scheme, is nested in it. When such nesting accounts for most
+    headings, a numbered heading's level is its scheme's depth in that nest, and every other heading takes the
+    level of the nested scheme set in its size and weight (top level when none is).
+    """
+    after: dict[str, Counter[str]] = {}
+    previous: str | None = None
+    for cand in candidates:
+        kind = cand.style[2]
+        if kind in UNNUMBERED:
+            continue
+        num = leading_number(cand.text)
+        if num is not None and previous is not None and previous != kind and not kind.startswith("keyword") \
+                and ordinal(num) == 1:
+            after.setdefault(kind, Counter())[previous] += 1
+        previous = kind
+    parent: dict[str, str] = {}
+    for kind, counts in after.items():
+        outer, times = counts.most_common(1)[0]
+        if times >= 2 and times >= RESTART_AGREE_SHARE * sum(counts.values()):
+            parent[kind] = outer
+    depth: dict[str, int] = {}
+    for kind in parent:
+        chain = [kind]
+        while chain[-1] in parent:
+            chain.append(parent[chain[-1]])
+            if len(chain) > len(parent) + 1:
+                return [levels[c.style] for c in candidates]  # a cycle: the schemes do not nest
+        depth[kind] = len(chain) - 1
+        depth.setdefault(chain[-1], 0)
+    nested = sum(1 for c in candidates if c.style[2] in depth)
+    if not parent or nested < NEST_COVER_SHARE * len(candidates):
+        return [levels[c.style] for c in candidates]
+    by_face: dict[tuple[float, bool], int] = {}
+    for cand in candidates:
+        if cand.style[2] in depth:
+            face = cand.style[:2]
+            by_face[face] = min(by_face.get(face, depth[cand.style[2]]), depth[cand.style[2]])
+    return [1 + depth.get(c.style[2], by_face.get(c.style[:2], 0)) for c in candidates]
+
+
+def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]:
+    """`levels` with keyword divisions above the sub-heads they contain: parts, then items or chapters.
+
+    Filings set "PART II" and "Item 7." in the face of their sub-heads or smaller, so type size alone ranks
+    sub-heads level with parts or above items. A keyword that numbers three or more headings on three or more
+    pages ("Item", "Chapter", "Article"; not "Section", which numbers deep clauses too; a list of them on one
+    page is an index, not the divisions) is the document's own division: it and the one-off keyword headings
+    ("Appendix", "Schedule") take the level below the parts. Other styles keep their order, below the
+    divisions, except a style set larger than every division and used less often than the divisions (a
+    higher level has fewer headings: a book's unnumbered part titles), which stays above. An unnumbered style
+    in a division's face stays at the division's level when it is used less often than the divisions (a
+    book's "Preface" and "Index"), not when it is the common sub-head face.
+    """
+    kinds = Counter(c.style[2] for c in candidates)
+    division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS and k != "keyword:section"}
+    pages: dict[str, set[int]] = {}
+    for cand in candidates:
+        if cand.style[2] in division_kinds:
+            pages.setdefault(cand.style[2], set()).add(cand.row.page)
+    if not any(kinds[k] >= 3 and len(pages[k]) >= 3 for k in division_kinds):
+        return levels
+    divisions = sum(kinds[k] for k in division_kinds)
+    faces = {c.style[:2] for c in candidates if c.style[2] in division_kinds}
+    largest = max(size for size, _bold in faces)
+    style_count = Counter(c.style for c in candidates)
+    group: list[int] = []  # 0 above the parts, 1 parts, 2 divisions, 3 below
+    for cand in candidates:
+        kind = cand.style[2]
+        if kind in PART_KINDS:
+            group.append(1)
+        elif kind in division_kinds:
+            group.append(2)
+        elif cand.style[0] > largest and style_count[cand.style] < divisions:
+            group.append(0)
+        elif kind in UNNUMBERED and cand.style[:2] in faces and style_count[cand.style] < divisions:
+            group.append(2)
+        else:
+            group.append(3)
+    above = sorted({lvl for lvl, g in zip(levels, group) if g == 0})
+    below = sorted({lvl for lvl, g in zip(levels, group) if g == 3})
+    part_level = len(above) + 1
+    division_level = part_level + (1 if 1 in group else 0)
+    rank_above = {lvl: i + 1 for i, lvl in enumerate(above)}
+    rank_below = {lvl: division_level + 1 + i for i, lvl in enumerate(below)}
+    out: list[int] = []
+    for lvl, g in zip(levels, group):
+        out.append(rank_above[lvl] if g == 0 else part_level if g == 1 else division_level if g == 2
+                   else rank_below[lvl])
+    return out

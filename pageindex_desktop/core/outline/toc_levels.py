@@ -34,7 +34,11 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
             reference[parity] = base[page]
         # pages of one parity share a margin; the other parity's margin is its own leftmost entry
         shift[page] = reference[parity] - reference[first_page % 2]
-    indents = sorted({round(e.x0 - shift[e.toc_page], 1) for e in entries})
+    # "PART I" centred or indented past its items (10-K contents): a part is a division above the items whatever
+    # its indentation, so the items' steps are counted among themselves and the parts sit above them
+    inverted = _parts_indented_past_items(entries, shift)
+    ranked = [e for e in entries if not e.part] if inverted else list(entries)
+    indents = sorted({round(e.x0 - shift[e.toc_page], 1) for e in ranked})
     clusters: list[float] = []
     for x in indents:
         if not clusters or x - clusters[-1] > CLUSTER_TOLERANCE:
@@ -45,10 +49,10 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
         return 1 + sum(1 for c in clusters[1:] if x > c - CLUSTER_TOLERANCE / 2 + 0.01)
 
     # "PART I" listed flush with its items: the items sit one level below the parts
-    part_ranks = {cluster_rank(e) for e in entries if e.part}
+    part_ranks = {1} if inverted else {cluster_rank(e) for e in entries if e.part}
     previous = 0
     for entry in entries:
-        rank = cluster_rank(entry)
+        rank = 1 if inverted and entry.part else cluster_rank(entry)
         if not entry.part and rank in part_ranks:
             rank += 1
         if entry.numbered > 1:
@@ -56,3 +60,10 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
         level = min(rank, previous + 1)
         entry.level = max(level, 1)
         previous = entry.level
+
+
+def _parts_indented_past_items(entries: Sequence[_Indented], shift: dict[int, float]) -> bool:
+    """True when every part entry is indented further than the leftmost entry that is not a part."""
+    parts = [e.x0 - shift[e.toc_page] for e in entries if e.part]
+    others = [e.x0 - shift[e.toc_page] for e in entries if not e.part]
+    return bool(parts and others) and min(parts) > min(others) + CLUSTER_TOLERANCE

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.enrich import add_deeper_headings
+from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
 from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
@@ -49,6 +49,18 @@ class Entry:
 
 def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     """Headings read from the document's printed contents pages, or None when it has no usable one."""
+    entries = find_toc_entries(doc)
+    return enrich_toc(entries, doc) if entries is not None else None
+
+
+def enrich_toc(entries: list[Heading], doc: ExtractedDocument) -> list[Heading]:
+    """The contents entries with the layout headings they do not list (numbered deeper schemes, annexes after an
+    early end, the style level below the deepest listed one)."""
+    return hang_layout_headings(add_deeper_headings(entries, doc), doc)
+
+
+def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
+    """The contents entries alone, mapped to their pages and in reading order (None without a usable contents)."""
     if doc.page_count < 3:
         return None
     analysis = analyse(doc)
@@ -87,7 +99,7 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
     headings.sort(key=lambda h: (h.page, -1.0 if h.y is None else h.y))
-    return add_deeper_headings(headings, doc)
+    return headings
 
 
 def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:

@@ -1,0 +1,49 @@
+"""Tree-quality floor over the bookmarked corpus (issue 11): rebuilt trees must not get worse unnoticed.
+
+Every corpus PDF with a usable outline (the bench's selection: manuals, papers, reports, the nine financebench
+SEC filings; the two junk outlines left out) is rebuilt with bookmarks ignored and scored against its bookmarks
+(`tests/bench/tree_score.py`). The floors sit just below the figures measured when they were last raised, so a
+regression fails the default run; `tests/bench/bench_tree_quality.py` prints the per-file figures. The whole
+corpus takes about 15 s here (extraction dominates), so no subset is needed. Skipped without the corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench.tree_corpus import JUNK_OUTLINES, documents, layout_entries, pipeline_entries, shares
+from tests.bench.tree_score import Score, score, truth_from_toc
+
+# measured: full 0.716, layout-only 0.578 (19 files); level/parent among matches full 0.712/0.688,
+# layout-only 0.708/0.685; start page within 1: 0.982
+FLOOR_FULL_F1 = 0.71
+FLOOR_LAYOUT_F1 = 0.57
+FLOOR_FULL_LEVEL = 0.70
+FLOOR_FULL_PARENT = 0.67
+FLOOR_LAYOUT_LEVEL = 0.69
+FLOOR_LAYOUT_PARENT = 0.67
+FLOOR_PAGE_SHARE = 0.975
+MIN_FILES = 15
+
+
+def test_rebuilt_trees_stay_above_the_floor() -> None:
+    docs = [(name, doc) for name, doc in documents() if name not in JUNK_OUTLINES]
+    if len(docs) < MIN_FILES:
+        pytest.skip("bookmarked corpus not available")
+    full: list[Score] = []
+    layout: list[Score] = []
+    for _name, doc in docs:
+        truth = truth_from_toc(doc.toc)
+        full.append(score(truth, pipeline_entries(doc)[1]))
+        layout.append(score(truth, layout_entries(doc)))
+    mean_full = sum(s.f1 for s in full) / len(full)
+    mean_layout = sum(s.f1 for s in layout) / len(layout)
+    level, parent, page = shares(full)
+    layout_level, layout_parent, _ = shares(layout)
+    figures = (f"full F1 {mean_full:.3f}, layout-only F1 {mean_layout:.3f}, level {level:.3f}, parent {parent:.3f}, "
+               f"page within 1 {page:.3f}, layout-only level {layout_level:.3f} parent {layout_parent:.3f}")
+    assert mean_full >= FLOOR_FULL_F1, figures
+    assert mean_layout >= FLOOR_LAYOUT_F1, figures
+    assert level >= FLOOR_FULL_LEVEL and parent >= FLOOR_FULL_PARENT, figures
+    assert layout_level >= FLOOR_LAYOUT_LEVEL and layout_parent >= FLOOR_LAYOUT_PARENT, figures
+    assert page >= FLOOR_PAGE_SHARE, figures
