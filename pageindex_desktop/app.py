@@ -83,7 +83,7 @@ def build_window(argv: list[str], home: Path | None = None) -> "MainWindow":
     args = parse_args(argv[1:])
     window = MainWindow(home)
     if args.files:
-        window.import_paths(args.files)
+        window.import_paths(args.files, open_when_done=True)  # the user named them: the first one opens
     else:
         window.reopen_last_document()
     return window
