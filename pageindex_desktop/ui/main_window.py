@@ -172,14 +172,16 @@ class MainWindow(QMainWindow):
         return bool(doc_id) and self.open_document(doc_id)
 
     def _show_outline(self, doc_id: str) -> list[str]:
-        """Load a document's tree into the outline panel; returns its page labels."""
+        """Load a document's tree into the outline panel (a re-index of the one shown keeps the tree's filter);
+        returns its page labels."""
         record = self.library.get(doc_id)
         assert record is not None
         roots: list[Node] = self.library.tree(doc_id)
         labels = self.library.page_labels(doc_id)
         source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
                   "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
-        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}")
+        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}",
+                              keep_filter=doc_id == self.current_doc)
         self._shown_version = record.updated_at
         return labels
 
@@ -238,8 +240,7 @@ class MainWindow(QMainWindow):
 
     def _node_activated(self, node: Node) -> None:
         self.navigation.about_to_jump(self.viewer.view.key, node.start_page)
-        self.viewer.go_to_page(node.start_page)
-        self.viewer.view.setFocus()
+        self.viewer.go_to_page(node.start_page)  # the keyboard stays in the tree: Up/Down/Enter walk on
 
     def _show_page_status(self, page: int) -> None:
         label = self.viewer.label(page)
