@@ -100,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         from pageindex_desktop.smoke import main as smoke_test
 
         return smoke_test()
+    from pageindex_desktop.display_check import problem
+
+    trouble = problem()  # no desktop, or Qt's X11 plugin cannot load: Qt would abort with a core dump
+    if trouble is not None:
+        print(trouble, file=sys.stderr)
+        return 1
     from pageindex_desktop.ui.qt import QApplication, QCoreApplication
 
     QCoreApplication.setOrganizationName(APP_AUTHOR)
