@@ -83,7 +83,7 @@ def build_window(argv: list[str], home: Path | None = None) -> "MainWindow":
     args = parse_args(argv[1:])
     window = MainWindow(home)
     if args.files:
-        window.import_paths(args.files)
+        window.import_paths(args.files, open_when_done=True)  # the user named them: the first one opens
     else:
         window.reopen_last_document()
     return window
@@ -100,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
         from pageindex_desktop.smoke import main as smoke_test
 
         return smoke_test()
+    from pageindex_desktop.display_check import problem
+
+    trouble = problem()  # no desktop, or Qt's X11 plugin cannot load: Qt would abort with a core dump
+    if trouble is not None:
+        print(trouble, file=sys.stderr)
+        return 1
     from pageindex_desktop.ui.qt import QApplication, QCoreApplication
 
     QCoreApplication.setOrganizationName(APP_AUTHOR)

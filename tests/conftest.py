@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Iterator
 
@@ -52,3 +53,24 @@ def corpus_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"corpus file {name} not available")
     return path
+
+
+def corpus_note(corpus: Path, skip_reasons: Iterable[str]) -> str | None:
+    """The one line a run without the corpus ends with: how many real-PDF tests were skipped and why (else each
+    skip shows only as a reason among many in the summary)."""
+    if corpus.is_dir():
+        return None
+    count = sum(1 for reason in skip_reasons if "corpus" in reason.lower())
+    if not count:
+        return None
+    return (f"{count} real-PDF test{'s were' if count != 1 else ' was'} skipped: the shared corpus of filings is "
+            f"not beside this checkout ({corpus}); put it there to run them.")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print `corpus_note` once, at the end of the run."""
+    reasons = [str(report.longrepr[2]) for report in terminalreporter.stats.get("skipped", [])
+               if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3]
+    note = corpus_note(CORPUS, reasons)
+    if note:
+        terminalreporter.write_line(note)

@@ -76,6 +76,9 @@ class DocumentActions:
         """Ask for a PDF's password (masked); None when the user cancels."""
         prompt = ("That password did not open it. " if again else "") + f"“{name}” is encrypted. Password:"
         text, ok = QInputDialog.getText(self.window, "Password required", prompt, QLineEdit.EchoMode.Password)
+        # give the keyboard back to what the reader was using (the page view): not every platform re-activates
+        # the parent of a closed dialog, and PageDown then went nowhere
+        self.window.activateWindow()
         return text if ok else None
 
     def import_failed(self, job: Job, result: ImportResult) -> None:
@@ -87,8 +90,10 @@ class DocumentActions:
         if password is None:
             return
         self.passwords[result.doc_id] = password
+        # the answer opens the document only if the import it retries would have (ui/open_policy.py): a
+        # password for one file of a folder must not take the reader off their page
         self.window.worker.submit(Job("reindex", doc_id=result.doc_id, password=password,
-                                      open_when_done=job.open_when_done or job.path is not None))
+                                      open_when_done=job.open_when_done, open_if_empty=job.open_if_empty))
 
     def open_failed(self, key: str, error: str) -> None:
         """The viewer could not open the PDF: ask for a password or say why."""

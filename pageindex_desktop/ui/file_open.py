@@ -31,7 +31,7 @@ class FileOpenFilter(QObject):
             path = event.file() or event.url().toLocalFile()
             if path:
                 log.info("file handed over by the system")
-                self.window.import_paths([Path(path)])
+                self.window.import_paths([Path(path)], open_when_done=True)
                 self.window.raise_()
                 self.window.activateWindow()
                 return True

@@ -26,6 +26,7 @@ class LibrarySync(QObject):
     """Builds the sidebar's rows from `Library.documents()` plus the worker's queue."""
 
     documentReady = Signal(str)  # a job that asked to open its document finished well
+    readyForEmptyWindow = Signal(str)  # a job that may open its document if nothing is open finished well
     importFailed = Signal(object, object)  # Job, ImportResult
     statusMessage = Signal(str)
     changedElsewhere = Signal()  # another process (the CLI, a second window) wrote to the library
@@ -130,6 +131,8 @@ class LibrarySync(QObject):
             self.statusMessage.emit(f"{name}: ready, {result.page_count} pages{note}")
             if job.open_when_done:
                 self.documentReady.emit(result.doc_id)
+            elif job.open_if_empty:
+                self.readyForEmptyWindow.emit(result.doc_id)
         else:
             self.statusMessage.emit(f"{name}: {result.error}")
             if not result.doc_id and job.path is not None:

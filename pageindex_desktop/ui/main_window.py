@@ -28,6 +28,7 @@ from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
 from pageindex_desktop.ui.navigation import attach_navigation
+from pageindex_desktop.ui import open_policy
 from pageindex_desktop.ui.outline_panel import OutlinePanel
 from pageindex_desktop.ui.qt import (
     QAction,
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         panel.showFileRequested.connect(self.documents.show_file)
         panel.importRequested.connect(self.choose_files)
         self.sync.documentReady.connect(self.open_document)
+        self.sync.readyForEmptyWindow.connect(self._open_into_empty_window)
         self.sync.importFailed.connect(self.documents.import_failed)
         self.sync.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.worker.libraryChanged.connect(self._library_changed)
@@ -123,13 +125,18 @@ class MainWindow(QMainWindow):
 
     # ---- stable API ------------------------------------------------------------------------------------
 
-    def import_paths(self, paths: Iterable[str | Path], open_when_done: bool = True) -> list[Job]:
-        """Queue PDFs (folders are searched for PDFs); the first one opens when it is ready."""
-        files = pdf_paths(Path(p) for p in paths)
+    def import_paths(self, paths: Iterable[str | Path], open_when_done: bool | None = None) -> list[Job]:
+        """Queue PDFs (folders are searched for PDFs). What opens when ready (`ui/open_policy.py`): by default a
+        single file given (the user asked to read it), else only the first ready one into an empty window;
+        True opens the first file, False nothing."""
+        given = [Path(p) for p in paths]
+        files = pdf_paths(given)
+        plans = open_policy.plan(given, files, open_when_done)
         self.sync.clear_unstored_failures()
         jobs = []
-        for index, path in enumerate(files):
-            jobs.append(self.worker.submit(Job("import", path=path, open_when_done=open_when_done and index == 0)))
+        for path, how in zip(files, plans):
+            jobs.append(self.worker.submit(Job("import", path=path, open_when_done=how.open_when_done,
+                                               open_if_empty=how.open_if_empty)))
         if files:
             self.statusBar().showMessage(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}…", 5000)
         else:
@@ -165,14 +172,16 @@ class MainWindow(QMainWindow):
         return bool(doc_id) and self.open_document(doc_id)
 
     def _show_outline(self, doc_id: str) -> list[str]:
-        """Load a document's tree into the outline panel; returns its page labels."""
+        """Load a document's tree into the outline panel (a re-index of the one shown keeps the tree's filter);
+        returns its page labels."""
         record = self.library.get(doc_id)
         assert record is not None
         roots: list[Node] = self.library.tree(doc_id)
         labels = self.library.page_labels(doc_id)
         source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
                   "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
-        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}")
+        self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}",
+                              keep_filter=doc_id == self.current_doc)
         self._shown_version = record.updated_at
         return labels
 
@@ -224,10 +233,14 @@ class MainWindow(QMainWindow):
 
     # ---- signals ---------------------------------------------------------------------------------------
 
+    def _open_into_empty_window(self, doc_id: str) -> None:
+        """A batch's document is ready: show it only if the reader has nothing open (no page to steal)."""
+        if not self.current_doc:
+            self.open_document(doc_id)
+
     def _node_activated(self, node: Node) -> None:
         self.navigation.about_to_jump(self.viewer.view.key, node.start_page)
-        self.viewer.go_to_page(node.start_page)
-        self.viewer.view.setFocus()
+        self.viewer.go_to_page(node.start_page)  # the keyboard stays in the tree: Up/Down/Enter walk on
 
     def _show_page_status(self, page: int) -> None:
         label = self.viewer.label(page)

@@ -63,6 +63,7 @@ def build_menus(window: "MainWindow") -> list[QAction]:
     view_menu.addSeparator()
     actions += [
         _action(view_menu, "&Go to Page…", viewer.focus_page_box, "Ctrl+G", "actionGoToPage"),
+        _action(view_menu, "Filter &Sections…", window.outline.focus_filter, "Ctrl+Shift+F", "actionFilterOutline"),
         _action(view_menu, "&Find…", viewer.find_bar.open_bar, QKeySequence.StandardKey.Find, "actionFind"),
         _action(view_menu, "Find &Next", viewer.find_bar.next_hit, QKeySequence.StandardKey.FindNext,
                 "actionFindNext"),

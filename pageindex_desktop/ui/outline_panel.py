@@ -1,12 +1,16 @@
 """The outline panel: the section tree, synced both ways with the page view.
 
-Click or Enter on a node shows its start page; scrolling selects the node that holds the current page and
-expands its ancestors, at most a few times a second so fast scrolling through a long report stays smooth.
+Click or Enter on a node shows its start page and leaves the keyboard in the tree, so Up/Down walk, Left/Right
+fold and Enter jumps without reaching for the mouse; a right-click selects a node without moving the viewer
+(Qt's own behaviour: `clicked` is a left click only; tests/ui/test_outline_keyboard.py holds it).
+Scrolling selects the node that holds the current page and expands its ancestors, at most a few times a second
+so fast scrolling through a long report stays smooth. Ctrl+Shift+F filters the tree by title (`outline_filter`).
 """
 
 from __future__ import annotations
 
 from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.ui.outline_filter import OutlineFilter
 from pageindex_desktop.ui.outline_model import OutlineModel
 from pageindex_desktop.ui.qt import (
     QAbstractItemView,
@@ -74,25 +78,49 @@ class OutlinePanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.view.clicked.connect(self.view.open_index)
         self.view.nodeActivated.connect(self.nodeActivated)
+        self.filter = OutlineFilter(self.view, self.model, self.view.open_index, self._filter_cleared, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.caption)
+        layout.addWidget(self.filter.box)
         layout.addWidget(self.view)
         self._follow_page = 0
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_INTERVAL_MS)
         self._follow_timer.timeout.connect(self._follow_now)
 
-    def set_tree(self, roots: list[Node], labels: list[str], caption: str) -> None:
-        """Show a document's tree."""
+    def set_tree(self, roots: list[Node], labels: list[str], caption: str, keep_filter: bool = False) -> None:
+        """Show a document's tree; `keep_filter` (a re-index of the same document) keeps the filter's words."""
+        if not keep_filter:
+            self.filter.box.blockSignals(True)  # the new tree is filtered (or not) below, once
+            self.filter.clear()
+            self.filter.box.blockSignals(False)
         self.model.set_tree(roots, labels)
         self.caption.setText(caption)
+        self._expand_default()
+        if self.filter.active():
+            self.filter.apply()
+
+    def _expand_default(self) -> None:
+        """The usual folding: top-level sections open unless they hold more than a dozen children."""
         for row in range(min(self.model.rowCount(), 60)):
             if self.model.rowCount(self.model.index(row, 0)) <= 12:
                 self.view.expand(self.model.index(row, 0))
 
+    def _filter_cleared(self) -> None:
+        """The whole tree is back: its usual folding, and the reader's section selected again."""
+        self.view.collapseAll()
+        self._expand_default()
+        if self._follow_page:
+            self._follow_now(force=True)
+
+    def focus_filter(self) -> None:
+        """Ctrl+Shift+F: type words to filter the sections by title."""
+        self.filter.focus()
+
     def clear(self) -> None:
         """No document open."""
+        self.filter.clear()
         self.model.set_tree([], [])
         self.caption.setText("No document open")
 
@@ -106,14 +134,19 @@ class OutlinePanel(QWidget):
         """The node selected in the tree."""
         return self.model.node(self.view.currentIndex())
 
-    def _follow_now(self) -> None:
-        chain = self.model.chain_for_page(self._follow_page)
+    def _follow_now(self, force: bool = False) -> None:
+        chain = [n for n in self.model.chain_for_page(self._follow_page) if self.filter.is_shown(n)]
         if not chain:
-            self.view.clearSelection()
+            if not self.filter.active():
+                self.view.clearSelection()
             return
         target = chain[-1]
-        if self.model.node(self.view.currentIndex()) is target:
+        current = self.model.node(self.view.currentIndex())
+        if current is target:
             return
+        if (not force and self.view.hasFocus() and current is not None
+                and current.start_page <= self._follow_page <= current.end_page):
+            return  # the reader is walking the tree: the node they chose still holds the page, keep it
         for ancestor in chain[:-1]:
             self.view.expand(self.model.index_of(ancestor))
         index = self.model.index_of(target)

@@ -177,7 +177,7 @@ class WelcomeController(QObject):
             self.window.statusBar().showMessage("The sample document is missing from this installation.", 8000)
             return
         log.info("importing the sample document")
-        self._sample_jobs = bool(self.window.import_paths([path]))
+        self._sample_jobs = bool(self.window.import_paths([path], open_when_done=True))
         self.update()
 
     def _place(self) -> None:

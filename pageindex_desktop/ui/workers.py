@@ -38,7 +38,8 @@ class Job:
     doc_id: str = ""
     password: str | None = None
     use_bookmarks: bool = True
-    open_when_done: bool = False
+    open_when_done: bool = False  # the user asked to read this file: open it when ready (ui/open_policy.py)
+    open_if_empty: bool = False  # open it when ready only if the window shows no document then
     job_id: int = field(default_factory=lambda: next(_ids))
     cancel: threading.Event = field(default_factory=threading.Event)
     started: bool = False
