@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,15 +55,24 @@ def _lock_path(home: Path, doc_id: str) -> Path:
     return path
 
 
+BRIEF_WAIT = 1.0  # seconds a blocked action waits for the lock before it says the document is busy
+
+
 @contextmanager
-def import_lock(home: Path, doc_id: str) -> Iterator[bool]:
-    """Hold the document's import lock for the block; yields False (holding nothing) when someone else has it."""
+def import_lock(home: Path, doc_id: str, wait: float = BRIEF_WAIT) -> Iterator[bool]:
+    """Hold the document's import lock for the block; yields False (holding nothing) when someone else still has
+    it after `wait` seconds. The brief wait also covers a lock just released whose file descriptor a child
+    process being forked at that instant still holds until it execs (flock belongs to the open file, which the
+    fork shares): without it a batch import could call its own next document "being imported elsewhere"."""
     path = _lock_path(home, doc_id)
     handle = open(path, "a+b")
     try:
-        if not _try_lock(handle):
-            yield False
-            return
+        deadline = time.monotonic() + wait
+        while not _try_lock(handle):
+            if time.monotonic() >= deadline:
+                yield False
+                return
+            time.sleep(0.01)
         yield True
     finally:
         handle.close()  # closing releases the lock; the empty file stays (unlinking would race other lockers)
