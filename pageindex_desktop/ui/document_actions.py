@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from pageindex_desktop.core.indexer import ImportResult
+from pageindex_desktop.ui import settings as window_settings
 from pageindex_desktop.ui.qt import QDesktopServices, QFileDialog, QInputDialog, QLineEdit, QMessageBox, QUrl
 from pageindex_desktop.ui.workers import Job
 
@@ -29,14 +30,20 @@ class DocumentActions:
 
     def choose_files(self) -> None:
         """Pick PDFs to import."""
-        files, _ = QFileDialog.getOpenFileNames(self.window, "Open PDFs", "", "PDF files (*.pdf);;All files (*)")
+        settings = window_settings.app_settings()
+        files, _ = QFileDialog.getOpenFileNames(self.window, "Open PDFs", window_settings.dialog_folder(settings),
+                                                "PDF files (*.pdf);;All files (*)")
         if files:
+            window_settings.remember_dialog_folder(settings, files[0])
             self.window.import_paths(files)
 
     def choose_folder(self) -> None:
         """Pick a folder whose PDFs are imported."""
-        folder = QFileDialog.getExistingDirectory(self.window, "Open a folder of PDFs")
+        settings = window_settings.app_settings()
+        folder = QFileDialog.getExistingDirectory(self.window, "Open a folder of PDFs",
+                                                  window_settings.dialog_folder(settings))
         if folder:
+            window_settings.remember_dialog_folder(settings, folder)
             self.window.import_paths([folder])
 
     def reindex(self, doc_ids: list[str]) -> None:

@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.viewer.view.currentPageChanged.connect(self.outline.follow_page)
         self.viewer.view.currentPageChanged.connect(self._show_page_status)
         self.viewer.openFailed.connect(self.documents.open_failed)
+        self.viewer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         remove = QAction("Remove", panel.view)
         remove.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)

@@ -44,6 +44,7 @@ from PySide6.QtCore import (
     QRect,
     QRectF,
     QSettings,
+    QStandardPaths,
     QSocketNotifier,
     QSize,
     QSortFilterProxyModel,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pageindex_desktop.config import APP_AUTHOR, APP_NAME
-from pageindex_desktop.ui.qt import QByteArray, QSettings
+from pageindex_desktop.ui.qt import QByteArray, QSettings, QStandardPaths
 
 VERSION = 1
 GEOMETRY = "window/geometry"
 STATE = "window/state"
 SPLITTER = "window/splitter"
 RECENT = "library/recent"
+LAST_FOLDER = "dialogs/lastFolder"
 MAX_RECENT = 10
 
 
@@ -41,3 +44,19 @@ def remember_document(settings: QSettings, doc_id: str) -> list[str]:
     recent = recent[:MAX_RECENT]
     settings.setValue(RECENT, recent)
     return recent
+
+
+def dialog_folder(settings: QSettings) -> str:
+    """Where Open PDFs / Open Folder start: the folder the user last chose from, else their Documents folder
+    (never the process's working directory, which for a double-clicked app is arbitrary)."""
+    last = str(settings.value(LAST_FOLDER, "") or "")
+    if last and Path(last).is_dir():
+        return last
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return documents if documents and Path(documents).is_dir() else str(Path.home())
+
+
+def remember_dialog_folder(settings: QSettings, chosen: str) -> None:
+    """Keep the folder a file was chosen from (or the chosen folder itself) for the next dialog."""
+    folder = Path(chosen) if Path(chosen).is_dir() else Path(chosen).parent
+    settings.setValue(LAST_FOLDER, str(folder))

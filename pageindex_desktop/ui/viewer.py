@@ -32,6 +32,7 @@ class ViewerPanel(QWidget):
 
     documentShown = Signal(str)  # key: the document's pages are laid out
     openFailed = Signal(str, str)  # key, error ("password" when the PDF needs one)
+    notice = Signal(str)  # a sentence for the status bar (a typed page that does not exist)
     aboutToJump = Signal(int)  # a typed page number is about to be shown: where the reader was is a place to go Back to
 
     def __init__(self, renderer: RenderService, parent: QWidget | None = None) -> None:
@@ -44,7 +45,9 @@ class ViewerPanel(QWidget):
         self._pending: tuple[str, int, ReadingPosition | None] | None = None
         self.page_box = QLineEdit(self)
         self.page_box.setObjectName("pageBox")
-        self.page_box.setToolTip("Page (printed label in brackets): type a number and press Enter (Ctrl+G)")
+        self.page_box.setToolTip("Go to page (Ctrl+G): type the PDF's page number, or a printed page label "
+                                 "such as xiv, A-3 or (12), and press Enter. The printed label is shown in "
+                                 "brackets.")
         self.page_box.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.page_box.setFixedWidth(110)
         self.page_box.returnPressed.connect(self._go_to_typed_page)
@@ -186,6 +189,12 @@ class ViewerPanel(QWidget):
         elif text:
             wanted = text.strip("()").casefold()
             target = next((i + 1 for i, lab in enumerate(self._labels) if lab.casefold() == wanted), 0)
+        count = len(self._labels) or self.view.page_count()
+        if target > count > 0:
+            self.notice.emit(f"There is no page {target}: this document has {count} pages, so it shows the last.")
+            target = count
+        elif text and not target:
+            self.notice.emit(f"No page is numbered or labelled “{text}”; type a number from 1 to {count}.")
         if target:
             self.aboutToJump.emit(target)
             self.view.go_to_page(target)

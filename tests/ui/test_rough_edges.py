@@ -1,0 +1,53 @@
+"""Everyday rough edges: a page that does not exist says so, and file dialogs start where the user last was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from pageindex_desktop.ui.main_window import MainWindow
+from pageindex_desktop.ui.qt import QFileDialog, QStandardPaths
+from tests.ui.test_window import wait_open
+
+TIMEOUT = 30_000
+
+
+def test_a_typed_page_past_the_end_or_an_unknown_label_is_said_not_clamped_silently(
+        window: MainWindow, report_pdf: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    box = window.viewer.page_box
+    for typed in ("900", "zz"):
+        qtbot.keyClick(window, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(box.hasFocus, timeout=TIMEOUT)
+        box.selectAll()
+        qtbot.keyClicks(box, typed)
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+        said = window.statusBar().currentMessage()
+        if typed == "900":
+            assert said == "There is no page 900: this document has 25 pages, so it shows the last."
+            qtbot.waitUntil(lambda: window.viewer.view.current_page() == 25, timeout=TIMEOUT)
+        else:
+            assert said == "No page is numbered or labelled “zz”; type a number from 1 to 25."
+            assert window.viewer.view.current_page() == 25  # stays where it was
+    assert "printed page label" in box.toolTip()
+
+
+def test_file_dialogs_start_in_the_folder_last_chosen_from(window: MainWindow, report_pdf: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+
+    def choose(parent: Any, caption: str, folder: str, filters: str) -> tuple[list[str], str]:
+        asked.append(folder)
+        return [str(report_pdf)], filters
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(choose))
+    monkeypatch.setattr(window, "import_paths", lambda paths, open_when_done=True: [])
+    window.documents.choose_files()
+    window.documents.choose_files()
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    assert asked[0] in {documents, str(Path.home())}  # the Documents folder (or home), not the working directory
+    assert Path(asked[1]) == report_pdf.parent  # then where the last file was chosen from
