@@ -118,17 +118,27 @@ class LibrarySync(QObject):
             return
         self.panel.model.update_row(key, status="importing", error="", done=job.done, total=job.total,
                                     message=_stage_text(job))
-        name = job.path.name if job.path else key
         total = f" {job.done}/{job.total}" if job.total else ""
-        self.statusMessage.emit(f"Importing {name}: {_stage_text(job).lower()}{total}")
+        doing = "Re-indexing" if job.kind == "reindex" else "Importing"
+        self.statusMessage.emit(f"{doing} {self._name(job)}: {_stage_text(job).lower()}{total}")
+
+    def _name(self, job: Job, title: str = "") -> str:
+        """What the status bar calls a job's document: its file, else its title (never a raw doc id)."""
+        if job.path is not None:
+            return job.path.name
+        record = self.library.get(job.doc_id) if job.doc_id else None
+        return (record.title or record.file_name) if record else (title or "the document")
 
     def _on_finished(self, job: Job, result: ImportResult | None) -> None:
         if result is None:
             return
-        name = job.path.name if job.path else result.title
-        if result.status == "ready":
+        name = self._name(job, result.title)
+        if result.status == "ready" and job.kind == "reindex" and result.warning:
+            self.statusMessage.emit(f"{name}: {result.warning}")  # a cancelled re-index kept the previous index
+        elif result.status == "ready":
             note = " (already in the library)" if result.already_present else ""
-            self.statusMessage.emit(f"{name}: ready, {result.page_count} pages{note}")
+            said = f"; {result.warning}" if result.warning else ""
+            self.statusMessage.emit(f"{name}: ready, {result.page_count} pages{note}{said}")
             if job.open_when_done:
                 self.documentReady.emit(result.doc_id)
             elif job.open_if_empty:

@@ -51,3 +51,28 @@ def test_file_dialogs_start_in_the_folder_last_chosen_from(window: MainWindow, r
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     assert asked[0] in {documents, str(Path.home())}  # the Documents folder (or home), not the working directory
     assert Path(asked[1]) == report_pdf.parent  # then where the last file was chosen from
+
+
+def test_a_reindex_is_named_by_title_and_a_cancelled_one_says_the_old_index_is_kept(
+        window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.conftest import make_pdf
+
+    long_pdf = make_pdf(tmp_path / "long-report.pdf", 600, words="Segment revenue rose in every region this year.")
+    window.import_paths([long_pdf])
+    doc_id = wait_open(qtbot, window)
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
+    cancelled: list[bool] = []
+
+    def cancel_once(job: Any) -> None:
+        if job.kind == "reindex" and job.done > 0 and not cancelled:
+            cancelled.append(window.worker.cancel(doc_id=doc_id))
+
+    window.worker.progress.connect(cancel_once)
+    window.documents.reindex([doc_id])
+    qtbot.waitUntil(lambda: any("previous index is kept" in m for m in said), timeout=60_000)
+    assert cancelled == [True]
+    assert not any(doc_id in m for m in said)  # never the raw id
+    title = window.library.get(doc_id).title  # type: ignore[union-attr]
+    assert any(m.startswith(f"Re-indexing {title}: ") for m in said), said  # its title, as the library row says
+    assert not any(m.startswith(f"{title}: ready") for m in said)  # it did not re-index
