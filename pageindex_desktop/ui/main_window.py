@@ -244,6 +244,9 @@ class MainWindow(QMainWindow):
         self.viewer.go_to_page(node.start_page)  # the keyboard stays in the tree: Up/Down/Enter walk on
 
     def _show_page_status(self, page: int) -> None:
+        if not page or not self.viewer.view.page_count():
+            self.page_status.setText("")  # no document open (a removed one's page must not linger)
+            return
         label = self.viewer.label(page)
         extra = f" (printed {label})" if label and label != str(page) else ""
         self.page_status.setText(f"Page {page}{extra} of {self.viewer.view.page_count()}")
@@ -254,6 +257,7 @@ class MainWindow(QMainWindow):
         record = self.library.get(self.current_doc)
         if record is None:
             self.current_doc = ""
+            self.page_status.setText("")
             self.outline.clear()
             self.viewer.close_document()
             self.setWindowTitle("PageIndex Desktop")

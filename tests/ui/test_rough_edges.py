@@ -76,3 +76,14 @@ def test_a_reindex_is_named_by_title_and_a_cancelled_one_says_the_old_index_is_k
     title = window.library.get(doc_id).title  # type: ignore[union-attr]
     assert any(m.startswith(f"Re-indexing {title}: ") for m in said), said  # its title, as the library row says
     assert not any(m.startswith(f"{title}: ready") for m in said)  # it did not re-index
+
+
+def test_removing_the_open_document_clears_its_page_from_the_status_bar(window: MainWindow, report_pdf: Path,
+                                                                        qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([report_pdf])
+    doc_id = wait_open(qtbot, window)
+    window.viewer.go_to_page(3)
+    qtbot.waitUntil(lambda: window.page_status.text() == "Page 3 of 25", timeout=TIMEOUT)
+    window.documents.remove([doc_id], confirm=False)
+    qtbot.waitUntil(lambda: not window.current_doc and not window.library.documents(), timeout=TIMEOUT)
+    assert window.page_status.text() == "" and window.windowTitle() == "PageIndex Desktop"
