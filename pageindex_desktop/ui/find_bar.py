@@ -170,15 +170,17 @@ class FindBar(QWidget):
         self._show_count()
 
     def _show_count(self) -> None:
+        """'5 of 17' once the count is done; while it runs only the hits so far ('12+ hits'): the search starts at
+        the reader's page and wraps, so hits before it arrive last and a position shown early would renumber
+        ('5 of 12+', then '11 of 17')."""
         total = self.hit_count()
-        more = "+" if self._searching else ""
-        if self._current is not None:
+        if self._searching:
+            self.count.setText(f"{total}+ hits" if total else "Searching…")
+        elif self._current is not None:
             position = self._ordered().index(self._current) + 1
-            self.count.setText(f"{position} of {total}{more}")
-        elif total:
-            self.count.setText(f"{total}{more} hits")
+            self.count.setText(f"{position} of {total}")
         else:
-            self.count.setText("Searching…" if self._searching else "No hits")
+            self.count.setText(f"{total} hits" if total else "No hits")
 
     def _on_hits(self, sid: int, page: int, rects: list[Rect]) -> None:
         if sid != self._sid:

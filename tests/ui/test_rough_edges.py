@@ -87,3 +87,22 @@ def test_removing_the_open_document_clears_its_page_from_the_status_bar(window: 
     window.documents.remove([doc_id], confirm=False)
     qtbot.waitUntil(lambda: not window.current_doc and not window.library.documents(), timeout=TIMEOUT)
     assert window.page_status.text() == "" and window.windowTitle() == "PageIndex Desktop"
+
+
+def test_the_find_position_is_shown_once_counted_so_it_never_renumbers(window: MainWindow, report_pdf: Path,
+                                                                       qtbot, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+                                                                       ) -> None:
+    window.import_paths([report_pdf])
+    wait_open(qtbot, window)
+    bar, view = window.viewer.find_bar, window.viewer.view
+    view.go_to_page(12)
+    qtbot.waitUntil(lambda: view.current_page() == 12, timeout=TIMEOUT)
+    shown: list[str] = []
+    original = bar.count.setText
+    monkeypatch.setattr(bar.count, "setText", lambda text: (shown.append(text), original(text)))
+    qtbot.keyClick(view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(bar.field, "interest margin")
+    qtbot.waitUntil(lambda: bar.count.text() == "12 of 25", timeout=TIMEOUT)  # from page 12 on, in page order
+    positions = [t for t in shown if " of " in t]
+    assert positions == ["12 of 25"]  # no earlier "5 of 12+" that later became another number
+    assert all(t in ("", "12 of 25") or t.endswith("+ hits") or t.startswith("Searching…") for t in shown), shown
