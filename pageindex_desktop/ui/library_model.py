@@ -42,6 +42,7 @@ class LibraryRow:
     image_only_pages: int = 0
     note: str = ""  # the store's note, e.g. "repaired: 25 of 28 pages readable"
     summaries: str = ""  # a summaries run that stopped part-way: "summaries: 210 of 518"
+    same_title: bool = False  # another row has this title: the file name tells them apart
     done: int = 0
     total: int = 0
     message: str = ""
@@ -58,6 +59,8 @@ class LibraryRow:
                 return f"{self.message or 'Importing'} {self.done}/{self.total}"
             return self.message or "Importing…"
         text = f"{self.page_count} pages"
+        if self.same_title and self.file_name:
+            text = f"{self.file_name} · {text}"
         if self.outline_source:
             text += " · " + SOURCE_NAMES.get(self.outline_source, self.outline_source)
         if self.image_only_pages and self.image_only_pages >= self.page_count:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections import Counter
 from dataclasses import replace
 
 from pageindex_desktop.core.indexer import ImportResult
@@ -91,6 +92,8 @@ class LibrarySync(QObject):
             if job is not None:
                 row = self._with_job(row, job)
             rows.append(row)
+        titles = Counter(r.title.casefold() for r in rows)
+        rows = [replace(r, same_title=True) if titles[r.title.casefold()] > 1 else r for r in rows]
         rows += [r for k, r in self.unstored_failures.items() if all(k != j.doc_id for j in jobs)]
         for job in jobs:
             if not job.doc_id and job.path is not None:

@@ -106,3 +106,23 @@ def test_the_find_position_is_shown_once_counted_so_it_never_renumbers(window: M
     positions = [t for t in shown if " of " in t]
     assert positions == ["12 of 25"]  # no earlier "5 of 12+" that later became another number
     assert all(t in ("", "12 of 25") or t.endswith("+ hits") or t.startswith("Searching…") for t in shown), shown
+
+
+def test_two_documents_with_one_title_show_their_file_names(window: MainWindow, tmp_path: Path,
+                                                            qtbot) -> None:  # type: ignore[no-untyped-def]
+    import pymupdf
+
+    paths = []
+    for name, pages in (("manual-v1.pdf", 3), ("manual-v2.pdf", 4)):
+        doc = pymupdf.open()
+        for n in range(pages):
+            doc.new_page().insert_text((72, 72), f"{name} page {n + 1}. Installation and setup.", fontsize=11)
+        doc.set_metadata({"title": "User Manual"})
+        doc.save(tmp_path / name)
+        paths.append(tmp_path / name)
+    window.import_paths(paths)
+    qtbot.waitUntil(lambda: [r.status for r in window.library_panel.model.rows()] == ["ready", "ready"],
+                    timeout=TIMEOUT)
+    rows = window.library_panel.model.rows()
+    assert [r.title for r in rows] == ["User Manual", "User Manual"]
+    assert [r.detail().split(" · ")[0] for r in rows] == ["manual-v1.pdf", "manual-v2.pdf"]
