@@ -113,6 +113,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reading_positions_by_time ON reading_positions(updated_at);
     """,
+    # 6: 1 when the user renamed the document: a re-index keeps their title instead of the one extraction finds.
+    """
+    ALTER TABLE documents ADD COLUMN renamed INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 

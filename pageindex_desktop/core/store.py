@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound
+from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound, PageIndexError
 from pageindex_desktop.core.file_names import readable
 from pageindex_desktop.core.import_lock import LOCKS_DIR, import_lock, is_locked
 from pageindex_desktop.core.migrations import migrate
@@ -127,6 +127,7 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
     )
 
 
+MAX_TITLE = 200  # characters of a title the user types
 PART_SUFFIX = ".part"
 STALE_COPY = 86400.0  # seconds after which a temporary copy cannot be a live import's, whoever wrote it
 
@@ -377,10 +378,26 @@ class Library:
                 _node_rows(doc_id, outline.nodes),
             )
             conn.execute(
-                "UPDATE documents SET title = ?, page_count = ?, status = 'ready', error = '', outline_source = ?,"
-                " description = ?, image_only_pages = ?, note = ?, updated_at = ? WHERE id = ?",
+                "UPDATE documents SET title = CASE WHEN renamed THEN title ELSE ? END, page_count = ?,"
+                " status = 'ready', error = '', outline_source = ?, description = ?, image_only_pages = ?, note = ?,"
+                " updated_at = ? WHERE id = ?",
                 (title, len(pages), outline.source, description, image_only, note, time.time(), doc_id),
-            )
+            )  # a title the user chose (rename) outlives re-indexes
+
+    def rename(self, doc_id: str, title: str) -> DocumentRecord:
+        """Give the document the user's title: the library, the window, the assistant's tools and its citations
+        all read it from here, and a re-index keeps it."""
+        cleaned = " ".join(readable(title).split())[:MAX_TITLE]
+        if not cleaned:
+            raise PageIndexError("A document needs a title; the name was left as it was.")
+        with self.transaction() as conn:
+            changed = conn.execute("UPDATE documents SET title = ?, renamed = 1, updated_at = ? WHERE id = ?",
+                                   (cleaned, time.time(), doc_id)).rowcount
+        if not changed:
+            raise DocumentNotFound(f"No document with id '{doc_id}'.")
+        record = self.get(doc_id)
+        assert record is not None
+        return record
 
     def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None,
                       sources: dict[str, str] | None = None) -> None:

@@ -46,6 +46,16 @@ class DocumentActions:
             window_settings.remember_dialog_folder(settings, folder)
             self.window.import_paths([folder])
 
+    def rename(self, doc_id: str) -> None:
+        """Ask for a new title (F2 or Rename… in the library); the writer thread stores it."""
+        record = self.window.library.get(doc_id)
+        if record is None or record.status != "ready":
+            return
+        title, ok = QInputDialog.getText(self.window, "Rename Document", "Title (used in the library, the window "
+                                         "and citations):", QLineEdit.EchoMode.Normal, record.title)
+        if ok and " ".join(title.split()) and title.strip() != record.title:
+            self.window.worker.submit(Job("rename", doc_id=doc_id, title=title))
+
     def reindex(self, doc_ids: list[str]) -> None:
         """Queue a re-index of each document."""
         for doc_id in doc_ids:

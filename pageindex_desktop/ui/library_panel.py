@@ -28,6 +28,7 @@ class LibraryPanel(QWidget):
     reindexRequested = Signal(list)  # doc ids
     removeRequested = Signal(list)  # doc ids
     showFileRequested = Signal(str)  # doc id
+    renameRequested = Signal(str)  # doc id (F2 or the context menu)
     cancelRequested = Signal(str)  # row key
     importRequested = Signal()
 
@@ -117,6 +118,9 @@ class LibraryPanel(QWidget):
         if busy:
             cancel = menu.addAction("Cancel Import")
             cancel.triggered.connect(lambda: [self.cancelRequested.emit(r.key) for r in busy])
+        rename = menu.addAction("Rename…")
+        rename.setEnabled(len(rows) == 1 and first.status == "ready")
+        rename.triggered.connect(lambda: self.renameRequested.emit(first.doc_id))
         show = menu.addAction("Show File")
         show.setEnabled(len(rows) == 1 and bool(first.doc_id))
         show.triggered.connect(lambda: self.showFileRequested.emit(first.doc_id))

@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         panel.reindexRequested.connect(self.documents.reindex)
         panel.removeRequested.connect(self.documents.remove)
         panel.showFileRequested.connect(self.documents.show_file)
+        panel.renameRequested.connect(self.documents.rename)
         panel.importRequested.connect(self.choose_files)
         self.sync.documentReady.connect(self.open_document)
         self.sync.readyForEmptyWindow.connect(self._open_into_empty_window)
@@ -123,6 +124,11 @@ class MainWindow(QMainWindow):
         remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         remove.triggered.connect(self.remove_selected)
         panel.view.addAction(remove)
+        rename = QAction("Rename", panel.view)
+        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        rename.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        rename.triggered.connect(lambda: [self.documents.rename(d) for d in panel.selected_doc_ids()[:1]])
+        panel.view.addAction(rename)
 
     # ---- stable API ------------------------------------------------------------------------------------
 
@@ -262,6 +268,9 @@ class MainWindow(QMainWindow):
             self.viewer.close_document()
             self.setWindowTitle("PageIndex Desktop")
         elif record.status == "ready" and record.updated_at != self._shown_version:
+            self.setWindowTitle(f"{record.title} — PageIndex Desktop")  # renamed or re-indexed
+            self.viewer.title_label.setText(record.title)
+            self.viewer.title_label.setToolTip(record.title)
             self._show_outline(self.current_doc)  # re-indexed: a new tree for the same pages
             self.outline.follow_page(self.viewer.view.current_page())
 

@@ -31,12 +31,14 @@ _ids = itertools.count(1)
 
 @dataclass
 class Job:
-    """One queued write. `kind` is 'import' (a file), 'reindex', 'summarize' or 'remove' (a library document)."""
+    """One queued write. `kind` is 'import' (a file), 'reindex', 'summarize', 'rename' or 'remove' (a library
+    document)."""
 
     kind: str
     path: Path | None = None
     doc_id: str = ""
     password: str | None = None
+    title: str = ""  # a 'rename' job's new title
     use_bookmarks: bool = True
     open_when_done: bool = False  # the user asked to read this file: open it when ready (ui/open_policy.py)
     open_if_empty: bool = False  # open it when ready only if the window shows no document then
@@ -200,6 +202,10 @@ class ImportWorker(QThread):
             if job.kind == "remove":
                 if library.get(job.doc_id) is not None:
                     library.remove(job.doc_id)
+                return None
+            if job.kind == "rename":
+                library.rename(job.doc_id, job.title)
+                self.libraryChanged.emit()
                 return None
             if job.kind == "summarize":
                 self._summarize(library, job)

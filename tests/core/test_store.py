@@ -122,3 +122,15 @@ def test_a_library_written_by_a_newer_version_is_a_sentence_and_left_alone(tmp_p
                                  f"(schema {len(MIGRATIONS) + 5}); please upgrade.")
     with sqlite3.connect(tmp_path / "library.sqlite3") as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 5
+
+
+def test_a_renamed_document_keeps_its_title_through_a_reindex(library: Library, tmp_path: Path) -> None:
+    doc_id = _add(library, tmp_path)
+    library.save_index(doc_id, title="Annual", pages=_pages(), outline=_outline())
+    assert library.rename(doc_id, "  2023   Annual Report ").title == "2023 Annual Report"
+    library.save_index(doc_id, title="Annual", pages=_pages(), outline=_outline())  # a re-index
+    assert library.get(doc_id).title == "2023 Annual Report"  # type: ignore[union-attr]
+    with pytest.raises(PageIndexError, match="needs a title"):
+        library.rename(doc_id, "   ")
+    with pytest.raises(DocumentNotFound):
+        library.rename("nope", "x")

@@ -126,3 +126,33 @@ def test_two_documents_with_one_title_show_their_file_names(window: MainWindow, 
     rows = window.library_panel.model.rows()
     assert [r.title for r in rows] == ["User Manual", "User Manual"]
     assert [r.detail().split(" · ")[0] for r in rows] == ["manual-v1.pdf", "manual-v2.pdf"]
+
+
+def test_f2_renames_a_document_everywhere_and_a_reindex_keeps_the_name(window: MainWindow, report_pdf: Path,
+                                                                       qtbot, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+                                                                       ) -> None:
+    from pageindex_desktop.core.tools import ToolBox
+    from pageindex_desktop.ui.qt import QInputDialog
+
+    window.import_paths([report_pdf])
+    doc_id = wait_open(qtbot, window)
+    asked: list[str] = []
+
+    def type_title(parent: Any, caption: str, label: str, mode: Any, text: str) -> tuple[str, bool]:
+        asked.append(text)
+        return "  2023 Annual   Report ", True
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(type_title))
+    view = window.library_panel.view
+    view.setCurrentIndex(view.model().index(0, 0))
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    qtbot.waitUntil(lambda: window.library_panel.model.rows()[0].title == "2023 Annual Report", timeout=TIMEOUT)
+    assert asked and asked[0] != "2023 Annual Report"  # the dialog opened with the old title
+    qtbot.waitUntil(lambda: window.windowTitle() == "2023 Annual Report — PageIndex Desktop", timeout=TIMEOUT)
+    assert window.viewer.title_label.text() == "2023 Annual Report"
+    structure = ToolBox(window.library, frozenset({doc_id})).call("get_document_structure", f'{{"doc": "{doc_id}"}}')
+    assert "2023 Annual Report" in structure  # the assistant's tools, and so its citations, use the new title
+    window.documents.reindex([doc_id])
+    qtbot.waitUntil(lambda: not window.worker.jobs(), timeout=TIMEOUT)
+    assert window.library.get(doc_id).title == "2023 Annual Report"  # type: ignore[union-attr]
