@@ -95,5 +95,36 @@ def choose_title(doc: ExtractedDocument, file_name: str) -> str:
         return meta
     cover = cover_title(doc)
     if cover:
-        return cover
+        return with_cover_period(cover, doc)
     return Path(file_name).stem or file_name
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19[89]\d|20\d\d)(?!\d)")
+NEAR_TITLE = 4.0  # title heights: how far from the title a period line may sit
+_PERIOD_WORD = re.compile(r"\b(?:first|second|third|fourth|q[1-4]|quarter|half|fiscal|fy|annual|year|interim|"
+                          r"semi-annual|semiannual|report|results)\b", re.IGNORECASE)
+PERIOD_WORDS = 5  # only a cover line this short names the period ("2023", "Second Quarter 2024"): years in
+# longer lines are a paper's abstract, a footnote's conference or a filing's notes, not the document's period
+
+
+def with_cover_period(title: str, doc: ExtractedDocument) -> str:
+    """A cover title without a year gets the one period its cover prints next to it, so two years' reports are
+    told apart ("Annual Report" over "2023" → "Annual Report 2023"; over "Second Quarter 2024" → "Annual Report,
+    Second Quarter 2024"). Only a line that is a year or names a period, within a few title heights of the title,
+    counts: a paper's footnote URL, copyright line or conference date is elsewhere and says something else, and a
+    cover with several such years (a 10-K's notes due 2024, 2025 …) says nothing certain."""
+    if _YEAR.search(title) or not doc.pages:
+        return title
+    lines = [ln for ln in doc.pages[0].lines if (ln.x1 - ln.x0) >= (ln.y1 - ln.y0)]
+    if not lines:
+        return title
+    top = max(ln.size for ln in lines)
+    heading = [ln for ln in lines if abs(ln.size - top) < 0.6]
+    near = [ln.text.strip() for ln in lines
+            if min(abs(ln.y0 - h.y1) for h in heading) <= NEAR_TITLE * top and len(ln.text.split()) <= PERIOD_WORDS
+            and (_YEAR.fullmatch(ln.text.strip()) or (_YEAR.search(ln.text) and _PERIOD_WORD.search(ln.text)))]
+    years = {y for text in near for y in _YEAR.findall(text)}
+    if len(years) != 1:
+        return title
+    line, year = min(near, key=len), years.pop()
+    return f"{title} {year}" if line == year else f"{title}, {line}"[:MAX_TITLE]

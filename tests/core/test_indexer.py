@@ -487,3 +487,18 @@ def test_titles_of_corpus_files(name: str, title: str) -> None:
 
     path = corpus_file(name)
     assert choose_title(extract(path, workers=1), path.name) == title
+
+
+def test_a_cover_title_gets_the_one_year_or_period_its_cover_shows() -> None:
+    body = [Line(f"body line {i} with some words", 10, False, 72, 300 + 14 * i, 500, 310 + 14 * i) for i in range(20)]
+    cover = [Line("Annual Report", 28, True, 100, 100, 400, 128)]
+    year = [Line("2023", 14, False, 100, 150, 140, 164)]
+    period = [Line("Second Quarter 2024", 14, False, 100, 150, 260, 164)]
+    notes = [Line("1.375% Notes due 2024", 9, False, 72, 600, 300, 609), Line("3.600% Notes due 2042", 9, False,
+                                                                               72, 612, 300, 621)]
+    stamp = [Line("arXiv:1234.5678v1 [cs.CL] 1 Jan 2020", 20, False, 10, 200, 30, 600)]
+    assert choose_title(_doc("", cover + year + body), "x.pdf") == "Annual Report 2023"
+    assert choose_title(_doc("", cover + period + body), "x.pdf") == "Annual Report, Second Quarter 2024"
+    assert choose_title(_doc("", cover + notes + body), "x.pdf") == "Annual Report"  # several years: none is sure
+    assert choose_title(_doc("", cover + stamp + body), "x.pdf") == "Annual Report"  # a margin stamp's date
+    assert choose_title(_doc("Annual Report", cover + year + body), "x.pdf") == "Annual Report"  # metadata as is
