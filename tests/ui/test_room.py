@@ -1,12 +1,16 @@
 """Room for the page (issue 12 item 6), as a reader meets it: the side panels hide and come back from the View
-menu and Ctrl+Shift+1/2/3 and stay as they were at the next start; F11 fills the screen."""
+menu and Ctrl+Shift+1/2/3 and stay as they were at the next start; F11 fills the screen; long outline titles
+elide in the middle so sibling sections stay apart, with their pages still in sight."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
+
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.qt import QAction, Qt
+from pageindex_desktop.ui.qt import QAction, QApplication, QImage, Qt
+from tests.ui.test_window import TIMEOUT, wait_open
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 PANEL_KEYS = {"library": Qt.Key.Key_1, "outline": Qt.Key.Key_2, "assistant": Qt.Key.Key_3}
@@ -133,3 +137,59 @@ def test_f11_fills_the_screen_and_f11_again_gives_the_window_back(  # type: igno
     qtbot.waitUntil(window.isFullScreen)
     entry.trigger()
     qtbot.waitUntil(lambda: not window.isFullScreen())
+
+
+def statements_pdf(path: Path) -> Path:
+    """Three bookmarked sections, two of which differ only after a long shared beginning."""
+    titles = {1: "Financial Highlights", 4: "Consolidated Statements of Operations",
+              8: "Consolidated Statements of Cash Flows"}
+    doc = pymupdf.open()
+    for number in range(1, 13):
+        page = doc.new_page(width=612, height=792)
+        if number in titles:
+            page.insert_text((72, 72), titles[number], fontsize=20)
+        page.insert_text((72, 120), f"This is page {number} of the annual report.", fontsize=11)
+    doc.set_toc([[1, title, number] for number, title in titles.items()])
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def row_image(window: MainWindow, title: str, column: int) -> QImage:
+    """What the tree paints for a top-level row's cell."""
+    tree = window.outline.view
+    model = window.outline.model
+    row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == title)
+    return tree.viewport().grab(tree.visualRect(model.index(row, column))).toImage()
+
+
+def test_long_outline_titles_elide_in_the_middle_and_keep_their_pages_in_sight(
+        window: MainWindow, tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.import_paths([statements_pdf(tmp_path / "statements.pdf")])
+    wait_open(qtbot, window)
+    tree = window.outline.view
+    operations, cash = "Consolidated Statements of Operations", "Consolidated Statements of Cash Flows"
+    qtbot.waitUntil(lambda: window.outline.model.rowCount() == 3)
+    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    sizes = window.splitter.sizes()  # the outline as narrow as it goes
+    narrow = window.outline.minimumWidth()
+    window.splitter.setSizes([sizes[0], narrow, sizes[2] + sizes[1] - narrow, sizes[3]])
+    window.library_panel.view.setFocus()  # no selection highlight or focus frame in the tree's rows
+    tree.clearSelection()
+    tree.setCurrentIndex(window.outline.model.index(0, 0))
+    QApplication.processEvents()
+    width = tree.visualRect(window.outline.model.index(1, 0)).width()
+    assert tree.fontMetrics().horizontalAdvance(operations) > width  # the titles do not fit: they are elided
+    assert row_image(window, operations, 0) != row_image(window, cash, 0)  # yet the two rows read differently
+    tree.setTextElideMode(Qt.TextElideMode.ElideRight)  # the old way showed the same shared beginning twice
+    tree.viewport().update()
+    QApplication.processEvents()
+    assert row_image(window, operations, 0) == row_image(window, cash, 0)
+    tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    for title, span in ((operations, "4–7"), (cash, "8–12")):  # the page column stays whole and inside the panel
+        model = window.outline.model
+        row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == title)
+        cell = tree.visualRect(model.index(row, 1))
+        assert model.index(row, 1).data() == span
+        assert cell.width() >= tree.fontMetrics().horizontalAdvance(span)
+        assert cell.right() <= tree.viewport().width()
