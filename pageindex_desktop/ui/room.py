@@ -8,6 +8,7 @@ the splitter's own state at the next start. Full screen (F11) keeps the menu bar
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from pageindex_desktop.ui.qt import QAction, QEvent, QKeySequence, QMenu, QObject, Qt, QWidget
@@ -15,13 +16,19 @@ from pageindex_desktop.ui.qt import QAction, QEvent, QKeySequence, QMenu, QObjec
 if TYPE_CHECKING:
     from pageindex_desktop.ui.main_window import MainWindow
 
+MAC = sys.platform == "darwin"
+PANEL_MODIFIERS = "Ctrl+Alt+" if MAC else "Ctrl+Shift+"  # ⌘⇧3 and ⌘⇧4 are macOS's screenshot keys: ⌘⌥ there
 # name, menu text, shortcut, object name; the splitter order of the panels
 PANELS = (
-    ("library", "&Library", "Ctrl+Shift+1", "actionShowLibrary"),
-    ("outline", "&Outline", "Ctrl+Shift+2", "actionShowOutline"),
-    ("assistant", "A&ssistant", "Ctrl+Shift+3", "actionShowAssistant"),
+    ("library", "&Library", PANEL_MODIFIERS + "1", "actionShowLibrary"),
+    ("outline", "&Outline", PANEL_MODIFIERS + "2", "actionShowOutline"),
+    ("assistant", "A&ssistant", PANEL_MODIFIERS + "3", "actionShowAssistant"),
 )
-FULL_SCREEN_KEYS = "F11"
+
+
+def full_screen_keys() -> list[QKeySequence]:
+    """F11; on macOS, where F11 shows the desktop, also ⌃⌘F (its standard key, known once the app runs)."""
+    return [QKeySequence("F11")] + ([QKeySequence(QKeySequence.StandardKey.FullScreen)] if MAC else [])
 
 
 class Room(QObject):
@@ -51,7 +58,7 @@ class Room(QObject):
         menu.addSeparator()
         full = QAction("&Full Screen", menu, checkable=True)
         full.setObjectName("actionFullScreen")
-        full.setShortcut(QKeySequence(FULL_SCREEN_KEYS))
+        full.setShortcuts(full_screen_keys())
         full.triggered.connect(self.set_full_screen)
         menu.addAction(full)
         self.full_screen_action = full
