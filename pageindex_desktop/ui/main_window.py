@@ -45,6 +45,7 @@ from pageindex_desktop.ui.qt import (
 )
 from pageindex_desktop.ui.reading_tracker import ReadingTracker
 from pageindex_desktop.ui.render import RenderService
+from pageindex_desktop.ui.room import Room
 from pageindex_desktop.ui.viewer import ViewerPanel
 from pageindex_desktop.ui.welcome import attach_welcome
 from pageindex_desktop.ui.workers import ImportWorker, Job
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         self.sync = LibrarySync(self.library, self.worker, self.library_panel)
         self.documents = DocumentActions(self)
         self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
+        self.room = Room(self, DEFAULT_SIZES)  # View ▸ panels and full screen
         self.actions_list = build_menus(self)
         self.actions_list += attach_assistant(self)
         self.navigation = attach_navigation(self)  # Back / Forward over every jump
@@ -297,13 +299,15 @@ class MainWindow(QMainWindow):
         splitter = config.read_bytes(settings, config.SPLITTER)
         if splitter is not None:
             self.splitter.restoreState(splitter)
+        self.room.hide_panels(config.hidden_panels(settings))
 
     def save_settings(self) -> None:
-        """Remember geometry and splitter positions."""
+        """Remember geometry, splitter positions and the hidden panels."""
         settings = config.app_settings()
         settings.setValue(config.GEOMETRY, self.saveGeometry())
         settings.setValue(config.STATE, self.saveState())
         settings.setValue(config.SPLITTER, self.splitter.saveState())
+        settings.setValue(config.HIDDEN_PANELS, self.room.hidden_panels())
         settings.sync()
 
     def shutdown(self) -> None:

@@ -25,6 +25,12 @@ def _action(menu: QMenu, text: str, slot: Callable[[], object], keys: Keys = Non
     return action
 
 
+def _in_panel(window: "MainWindow", panel: str, slot: Callable[[], object]) -> None:
+    """A shortcut that types into a panel shows that panel first if the reader had hidden it."""
+    window.room.reveal(panel)
+    slot()
+
+
 def build_menus(window: "MainWindow") -> list[QAction]:
     """Create File, Edit, View and Help menus on `window`; returns every action (for the shortcuts dialog)."""
     bar = window.menuBar()
@@ -50,7 +56,9 @@ def build_menus(window: "MainWindow") -> list[QAction]:
     copy.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     view.addAction(copy)
     actions.append(copy)
-    actions.append(_action(edit_menu, "&Ask the Assistant", window.assistant.focus_question, "Ctrl+L", "actionAsk"))
+    actions.append(_action(edit_menu, "&Ask the Assistant", lambda: _in_panel(window, "assistant",
+                                                                               window.assistant.focus_question),
+                           "Ctrl+L", "actionAsk"))
 
     view_menu = bar.addMenu("&View")
     actions += [
@@ -63,13 +71,17 @@ def build_menus(window: "MainWindow") -> list[QAction]:
     view_menu.addSeparator()
     actions += [
         _action(view_menu, "&Go to Page…", viewer.focus_page_box, "Ctrl+G", "actionGoToPage"),
-        _action(view_menu, "Filter &Sections…", window.outline.focus_filter, "Ctrl+Shift+F", "actionFilterOutline"),
+        _action(view_menu, "Filter &Sections…", lambda: _in_panel(window, "outline", window.outline.focus_filter),
+                "Ctrl+Shift+F", "actionFilterOutline"),
         _action(view_menu, "&Find…", viewer.find_bar.open_bar, QKeySequence.StandardKey.Find, "actionFind"),
         _action(view_menu, "Find &Next", viewer.find_bar.next_hit, QKeySequence.StandardKey.FindNext,
                 "actionFindNext"),
         _action(view_menu, "Find Pre&vious", viewer.find_bar.previous_hit, QKeySequence.StandardKey.FindPrevious,
                 "actionFindPrevious"),
     ]
+
+    view_menu.addSeparator()
+    actions += window.room.add_actions(view_menu)  # the panels and full screen (`room.py`)
 
     help_menu = bar.addMenu("&Help")
     actions += [

@@ -71,7 +71,7 @@ class OutlinePanel(QWidget):
         self.view.setUniformRowHeights(True)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # sibling titles often share a long beginning
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

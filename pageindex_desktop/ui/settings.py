@@ -1,4 +1,5 @@
-"""Window settings, declared once: geometry, splitter state and recent documents, in an INI file per user."""
+"""Window settings, declared once: geometry, splitter state, hidden panels and recent documents, in an INI file
+per user."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ VERSION = 1
 GEOMETRY = "window/geometry"
 STATE = "window/state"
 SPLITTER = "window/splitter"
+HIDDEN_PANELS = "window/hidden_panels"
 RECENT = "library/recent"
 LAST_FOLDER = "dialogs/lastFolder"
 MAX_RECENT = 10
@@ -30,12 +32,21 @@ def read_bytes(settings: QSettings, key: str) -> QByteArray | None:
     return value if isinstance(value, QByteArray) and not value.isEmpty() else None
 
 
-def recent_documents(settings: QSettings) -> list[str]:
-    """Doc ids of recently opened documents, newest first."""
-    value = settings.value(RECENT, [])
+def hidden_panels(settings: QSettings) -> list[str]:
+    """Names of the panels hidden when the window was closed ("library", "outline", "assistant")."""
+    return _strings(settings.value(HIDDEN_PANELS, []))
+
+
+def _strings(value: object) -> list[str]:
+    """A QSettings list as strings: an INI file gives back one item as a str and none as an empty value."""
     if isinstance(value, str):
         value = [value]
-    return [str(v) for v in (value or []) if v]
+    return [str(v) for v in (value if isinstance(value, list) else []) if v]
+
+
+def recent_documents(settings: QSettings) -> list[str]:
+    """Doc ids of recently opened documents, newest first."""
+    return _strings(settings.value(RECENT, []))
 
 
 def remember_document(settings: QSettings, doc_id: str) -> list[str]:
