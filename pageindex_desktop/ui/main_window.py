@@ -29,6 +29,7 @@ from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
 from pageindex_desktop.ui.navigation import attach_navigation
 from pageindex_desktop.ui import open_policy
+from pageindex_desktop.ui.outline_memory import OutlineMemory
 from pageindex_desktop.ui.outline_panel import OutlinePanel
 from pageindex_desktop.ui.qt import (
     QAction,
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.page_status)
         self.sync = LibrarySync(self.library, self.worker, self.library_panel)
         self.documents = DocumentActions(self)
+        self.outline_memory = OutlineMemory(self.outline)  # the tree's folding per document
         self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
         self.room = Room(self, DEFAULT_SIZES)  # View ▸ panels and full screen
         self.actions_list = build_menus(self)
@@ -189,8 +191,10 @@ class MainWindow(QMainWindow):
         labels = self.library.page_labels(doc_id)
         source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
                   "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
+        self.outline_memory.begin()
         self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}",
                               keep_filter=doc_id == self.current_doc)
+        self.outline_memory.restore(doc_id)  # the folding the reader left it with
         self._shown_version = record.updated_at
         return labels
 

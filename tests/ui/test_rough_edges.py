@@ -156,3 +156,37 @@ def test_f2_renames_a_document_everywhere_and_a_reindex_keeps_the_name(window: M
     window.documents.reindex([doc_id])
     qtbot.waitUntil(lambda: not window.worker.jobs(), timeout=TIMEOUT)
     assert window.library.get(doc_id).title == "2023 Annual Report"  # type: ignore[union-attr]
+
+
+def test_the_outline_folding_is_kept_per_document_and_across_a_restart(window: MainWindow, report_pdf: Path,
+                                                                       tmp_path: Path, home: Path,
+                                                                       qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.test_outline_keyboard import find, nested_pdf
+
+    nested = nested_pdf(tmp_path / "nested.pdf")
+    window.import_paths([nested, report_pdf])
+    qtbot.waitUntil(lambda: [r.status for r in window.library_panel.model.rows()] == ["ready", "ready"],
+                    timeout=TIMEOUT)
+    first, second = (r.doc_id for r in window.library_panel.model.rows())
+    window.open_document(first)
+    qtbot.waitUntil(lambda: window.current_doc == first and window.outline.model.rowCount() == 3, timeout=TIMEOUT)
+    tree = window.outline.view
+    assert all(tree.isExpanded(find(tree, t)) for t in ("1 Business", "2 Risk Factors", "3 Outlook"))  # usual
+    tree.collapse(find(tree, "2 Risk Factors"))  # the reader folds one section away
+    window.open_document(second)
+    qtbot.waitUntil(lambda: window.current_doc == second, timeout=TIMEOUT)
+    window.open_document(first)
+    qtbot.waitUntil(lambda: window.current_doc == first and window.outline.model.rowCount() == 3, timeout=TIMEOUT)
+    tree = window.outline.view
+    assert [tree.isExpanded(find(tree, t)) for t in ("1 Business", "2 Risk Factors", "3 Outlook")] == [
+        True, False, True]
+    window.close()
+    again = MainWindow(home)
+    qtbot.addWidget(again)
+    again.show()
+    again.open_document(first)
+    qtbot.waitUntil(lambda: again.current_doc == first and again.outline.model.rowCount() == 3, timeout=TIMEOUT)
+    tree = again.outline.view
+    assert [tree.isExpanded(find(tree, t)) for t in ("1 Business", "2 Risk Factors", "3 Outlook")] == [
+        True, False, True]  # after a restart too
+    again.close()
