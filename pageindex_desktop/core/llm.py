@@ -210,7 +210,8 @@ class LLMClient:
                                f"nothing back within {FIRST_CONTACT_SECONDS:.0f} s; check that it is running and "
                                "not stuck.") from exc
         except openai.APIStatusError:
-            pass  # it answered (no model list, a 401 the real request will explain)
+            log.debug("first contact: the server answered with an error status, so it is alive")  # (no model
+            # list, a 401 the real request will explain)
         except openai.APIConnectionError:
             return  # refused or unreachable: the real request says so, after its retries (a server starting up)
         self._contacted = True

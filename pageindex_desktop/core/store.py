@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import shutil
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from pageindex_desktop.core import library_files
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound, PageIndexError
 from pageindex_desktop.core.file_names import readable
@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
 LOGS_DIR = "logs"  # where the logs go when the home is set by $PAGEINDEX_DESKTOP_HOME (config.log_dir)
-COPY_CHUNK = 1 << 20
 STATUSES = ("queued", "importing", "ready", "failed")
 UBIQUITOUS_SHARE = 0.4  # a question's concept printed on more of the searched pages than this is not required
 UBIQUITOUS_MIN_PAGES = 10
@@ -128,28 +127,6 @@ def _record(row: sqlite3.Row) -> DocumentRecord:
 
 
 MAX_TITLE = 200  # characters of a title the user types
-PART_SUFFIX = ".part"
-STALE_COPY = 86400.0  # seconds after which a temporary copy cannot be a live import's, whoever wrote it
-
-
-def _process_alive(pid_text: str) -> bool:
-    """Whether the process that wrote a temporary copy still runs (unknown counts as alive)."""
-    if not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
-    if pid == os.getpid():
-        return True
-    if os.name != "posix":
-        return True  # no cheap check: the age rule removes it later
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists but belongs to someone else
-    return True
-
-
 WAL_WAIT = 30.0  # seconds a first open waits for another process switching the same new library to WAL
 
 
@@ -276,7 +253,7 @@ class Library:
             existing = self.find_by_sha(sha256)
             target = self.files_dir / f"{sha256}.pdf"
             if copy and not target.exists():
-                self._copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
+                library_files.copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
             if existing is not None:
                 return existing
             now = time.time()
@@ -291,44 +268,10 @@ class Library:
         assert record is not None
         return record
 
-    def _copy_in(self, source: Path, target: Path) -> None:
-        """Stream `source` to a private temporary file named for this process, then rename it into place; on any
-        failure (a full disk, Ctrl+C) the temporary file is removed. A kill leaves it behind for `sweep_files`."""
-        partial = target.with_name(f"{target.stem}.{os.getpid()}{PART_SUFFIX}")
-        try:
-            with open(source, "rb") as reader, os.fdopen(open_private(partial), "wb") as writer:
-                shutil.copyfileobj(reader, writer, COPY_CHUNK)
-            os.replace(partial, target)
-        except BaseException:
-            partial.unlink(missing_ok=True)
-            raise
-
     def sweep_files(self) -> list[str]:
-        """Remove what no row needs from `files/` (at start-up): temporary copies whose process is gone (or a day
-        old), and PDF copies no document references (a kill between the copy and its row) unless a live process
-        holds the document's lock, as `add_file` does until the row is written. Returns the names removed."""
+        """Remove what no row needs from `files/` (at start-up; see core/library_files.py); the names removed."""
         wanted = {row[0] for row in self.conn.execute("SELECT sha256 FROM documents")}
-        removed = []
-        now = time.time()
-        for entry in self.files_dir.iterdir():
-            name = entry.name
-            try:
-                age = now - entry.stat().st_mtime
-            except OSError:
-                continue
-            if name.endswith(PART_SUFFIX):
-                stale = not _process_alive(name.removesuffix(PART_SUFFIX).rpartition(".")[2]) or age > STALE_COPY
-            elif name.endswith(".pdf"):
-                sha = name.removesuffix(".pdf")
-                stale = sha not in wanted and not is_locked(self.home, doc_id_for(sha))
-            else:
-                stale = False
-            if stale:
-                entry.unlink(missing_ok=True)
-                removed.append(name)
-        if removed:
-            log.info("removed %d files no document needs from %s", len(removed), self.files_dir)
-        return removed
+        return library_files.sweep(self.files_dir, wanted, lambda sha: is_locked(self.home, doc_id_for(sha)))
 
     def set_status(self, doc_id: str, status: str, error: str = "") -> None:
         """Move a document through queued → importing → ready | failed."""

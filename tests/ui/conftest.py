@@ -66,6 +66,7 @@ def _dangling_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     monkeypatch.setattr(QThread, "start", start)
     before = set(threading.enumerate())
+    children_before = {c.pid for c in multiprocessing.active_children()}  # a warm child an earlier core test left
     yield
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
@@ -73,7 +74,7 @@ def _dangling_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         # a QThread that ran Python code shows up as a _DummyThread that never dies; QThreads are checked above
         threads = [t for t in threading.enumerate()
                    if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)]
-        children = multiprocessing.active_children()
+        children = [c for c in multiprocessing.active_children() if c.pid not in children_before]
         if not running and not threads and not children:
             return
         time.sleep(0.05)
