@@ -161,10 +161,10 @@ def _add_list(sub: SubParsers) -> None:
 
 def _cmd_list(args: argparse.Namespace, library: Library) -> int:
     docs = library.documents()
+    unfinished = library.unfinished_summaries()  # one grouped query for the whole list
     if args.json:
-        _print_json([_with_summaries(library, d.doc_id, d.to_dict()) for d in docs])
+        _print_json([_with_summaries(unfinished, d.doc_id, d.to_dict()) for d in docs])
         return 0
-    unfinished = library.unfinished_summaries()
     for d in docs:
         extra = f"  ({d.error})" if d.error else ""
         extra += f"  [{d.note}]" if d.note else ""
@@ -174,11 +174,11 @@ def _cmd_list(args: argparse.Namespace, library: Library) -> int:
     return 0
 
 
-def _with_summaries(library: Library, doc_id: str, data: dict[str, object]) -> dict[str, object]:
+def _with_summaries(unfinished: dict[str, tuple[int, int]], doc_id: str, data: dict[str, object]) -> dict[str, object]:
     """A document's JSON, with `summaries: {written, wanted}` when a summaries run stopped part-way."""
-    unfinished = library.unfinished_summaries(doc_id).get(doc_id)
-    if unfinished:
-        data["summaries"] = {"written": unfinished[0], "wanted": unfinished[1]}
+    if doc_id in unfinished:
+        written, wanted = unfinished[doc_id]
+        data["summaries"] = {"written": written, "wanted": wanted}
     return data
 
 
@@ -193,8 +193,9 @@ def _cmd_show(args: argparse.Namespace, library: Library) -> int:
     """Everything the library row says about one document, the note included (a repaired file's lost pages)."""
     d = library.resolve(args.doc)
     if args.json:
-        _print_json(_with_summaries(library, d.doc_id, {**d.to_dict(), "file_name": d.file_name,
-                                                         "image_only_pages": d.image_only_pages, "note": d.note}))
+        _print_json(_with_summaries(library.unfinished_summaries(d.doc_id), d.doc_id,
+                                    {**d.to_dict(), "file_name": d.file_name, "image_only_pages": d.image_only_pages,
+                                     "note": d.note}))
         return 0
     print(f"{d.title} ({d.doc_id})")
     print(f"  file:    {d.file_name}")
@@ -221,9 +222,7 @@ def _cmd_summarize(args: argparse.Namespace, library: Library) -> int:
     """Summaries for one document; sections a stopped run wrote (or the cache holds) are not asked for again."""
     from pageindex_desktop.core.summaries import summarize_with_settings
 
-    d = library.resolve(args.doc)
-    if d.status != "ready":
-        raise CliError(f"{d.title} is not ready ({d.status}); import it first.")
+    d = _ready(library, args.doc)
     report = summarize_with_settings(library, d.doc_id)
     if report is None:
         raise CliError("no model is set up: summaries are written by the index model (see README, Setting up a "

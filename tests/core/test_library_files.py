@@ -44,6 +44,15 @@ def holder(library: Library) -> Iterator[Any]:
         child.communicate("", timeout=30)
 
 
+def held_document(library: Library, tmp_path: Path, hold: Any) -> Any:
+    """A document in the library whose lock another process holds (as an import in progress would)."""
+    source = tmp_path / "report.pdf"
+    source.write_bytes(b"%PDF-1.4 test")
+    record = library.add_file(source, sha256_of(source), "Annual Report")
+    hold(record.doc_id)
+    return record
+
+
 def test_a_file_that_is_not_a_pdf_is_recorded_as_failed_but_never_copied(library: Library, tmp_path: Path) -> None:
     fake = tmp_path / "holiday.pdf"
     fake.write_bytes(b"\x00\x00\x00 ftypisom" + os.urandom(200_000))  # a video with a .pdf name
@@ -89,10 +98,7 @@ def test_start_up_sweeps_temporary_copies_of_dead_processes_and_copies_no_row_ne
 
 def test_remove_refuses_while_another_process_imports_the_document(library: Library, tmp_path: Path,
                                                                    holder: Any) -> None:
-    source = tmp_path / "report.pdf"
-    source.write_bytes(b"%PDF-1.4 test")
-    record = library.add_file(source, sha256_of(source), "Annual Report")
-    holder(record.doc_id)
+    record = held_document(library, tmp_path, holder)
     with pytest.raises(DocumentBusy, match="Annual Report” is being imported or summarized right now"):
         library.remove(record.doc_id)
     assert library.get(record.doc_id) is not None and library.pdf_path(record.doc_id).exists()
@@ -100,10 +106,7 @@ def test_remove_refuses_while_another_process_imports_the_document(library: Libr
 
 def test_summaries_refuse_while_another_process_holds_the_document(library: Library, tmp_path: Path,
                                                                    holder: Any) -> None:
-    source = tmp_path / "report.pdf"
-    source.write_bytes(b"%PDF-1.4 test")
-    record = library.add_file(source, sha256_of(source), "Annual Report")
-    holder(record.doc_id)
+    record = held_document(library, tmp_path, holder)
     settings = ModelSettings(provider="custom", base_url="http://127.0.0.1:9/v1", chat_model="m")
     with pytest.raises(DocumentBusy, match="summarize it when that has finished"):
         summarize_with_settings(library, record.doc_id, settings)
