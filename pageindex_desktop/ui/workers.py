@@ -11,7 +11,6 @@ import itertools
 import logging
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,8 +19,8 @@ from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.core.indexer import ImportProgress, ImportResult
 from pageindex_desktop.core.settings import index_endpoint, load_settings
 from pageindex_desktop.core.store import Library
-from pageindex_desktop.ui.cores import use_all_cores
-from pageindex_desktop.ui.qt import QObject, QThread, Signal
+from pageindex_desktop.ui.background import JobThread
+from pageindex_desktop.ui.qt import QObject, Signal
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +50,8 @@ class Job:
     message: str = ""
 
 
-class ImportWorker(QThread):
-    """Runs jobs in submission order on its own thread; the window stays free."""
+class ImportWorker(JobThread):
+    """Runs jobs in submission order on its own thread (`ui/background.JobThread`); the window stays free."""
 
     jobsChanged = Signal()  # the queue changed (a job was added, started, cancelled or finished)
     progress = Signal(object)  # Job, with fresh stage/done/total/message
@@ -61,19 +60,14 @@ class ImportWorker(QThread):
     summariesWritten = Signal(object, object)  # Job, SummaryReport | None (None: no model, or cancelled)
 
     def __init__(self, home: Path, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("importWorker")
+        super().__init__("importWorker", parent)
         self.home = Path(home)
-        self._queue: deque[Job] = deque()
-        self._active: Job | None = None
-        self._cond = threading.Condition()
-        self._stopping = False
+        self._library: Library | None = None
+        self._refusal = ""
 
     def submit(self, job: Job) -> Job:
         """Queue a job; it runs after the ones before it."""
-        with self._cond:
-            self._queue.append(job)
-            self._cond.notify()
+        self.enqueue(job)
         self.jobsChanged.emit()
         return job
 
@@ -83,22 +77,20 @@ class ImportWorker(QThread):
 
     def jobs(self) -> list[Job]:
         """The running job (first) and the queued ones."""
-        with self._cond:
-            return ([self._active] if self._active else []) + list(self._queue)
+        active, queued = self.snapshot()
+        return ([active] if active else []) + queued
 
     def cancel(self, job_id: int | None = None, doc_id: str | None = None) -> bool:
         """Cancel a job by id or by document: a queued one is dropped, the running one stops soon."""
-        dropped: list[Job] = []
-        hit = False
-        with self._cond:
-            for job in list(self._queue):
-                if job.job_id == job_id or (doc_id and job.doc_id == doc_id):
-                    self._queue.remove(job)
-                    dropped.append(job)
-            active = self._active
-            if active and (active.job_id == job_id or (doc_id and active.doc_id == doc_id)):
-                active.cancel.set()
-                hit = True
+
+        def picked(job: Job) -> bool:
+            return job.job_id == job_id or bool(doc_id and job.doc_id == doc_id)
+
+        dropped: list[Job] = self.drop_queued(picked)
+        active, _ = self.snapshot()
+        hit = active is not None and picked(active)
+        if hit:
+            active.cancel.set()
         for job in dropped:
             job.cancel.set()
             self.jobFinished.emit(job, None)
@@ -106,49 +98,40 @@ class ImportWorker(QThread):
             self.jobsChanged.emit()
         return hit or bool(dropped)
 
-    def stop(self, timeout_ms: int = 10000) -> None:
-        """Cancel everything and end the thread (the window is closing)."""
-        with self._cond:
-            self._stopping = True
-            for job in self._queue:
-                job.cancel.set()
-            self._queue.clear()
-            if self._active:
-                self._active.cancel.set()
-            self._cond.notify_all()
-        if self.isRunning() and not self.wait(timeout_ms):
-            log.warning("import worker did not stop in %d ms", timeout_ms)
+    # ---- the thread (JobThread's hooks) ----------------------------------------------------------------
 
-    def run(self) -> None:
-        use_all_cores()  # the main thread may be confined to one core
-        library: Library | None = None
-        refusal = ""
+    def open_resources(self) -> None:
         try:
-            library = Library(self.home)
+            self._library = Library(self.home)
         except PageIndexError as exc:  # a newer version upgraded the library since the window opened it
             log.error("the import worker cannot open the library: %s", exc)
-            refusal = str(exc)
-        try:
-            while True:
-                with self._cond:
-                    while not self._queue and not self._stopping:
-                        self._cond.wait()
-                    if self._stopping:
-                        return
-                    job = self._queue.popleft()
-                    job.started = True
-                    self._active = job
-                self.jobsChanged.emit()
-                result = self._run_job(library, job) if library is not None else self._refused(job, refusal)
-                with self._cond:
-                    self._active = None
-                self.jobFinished.emit(job, result)
-                self._queue_summaries(job, result)
-                self.libraryChanged.emit()
-                self.jobsChanged.emit()
-        finally:
-            if library is not None:
-                library.close()
+            self._refusal = str(exc)
+
+    def close_resources(self) -> None:
+        if self._library is not None:
+            self._library.close()
+            self._library = None
+
+    def on_take(self, job: Job) -> None:
+        job.started = True
+
+    def on_stop(self, active: Job | None) -> None:
+        if active is not None:
+            active.cancel.set()
+
+    def on_drop(self, job: Job) -> None:
+        job.cancel.set()
+
+    def run_job(self, job: Job) -> ImportResult | None:
+        self.jobsChanged.emit()
+        library = self._library
+        return self._run_job(library, job) if library is not None else self._refused(job, self._refusal)
+
+    def after_job(self, job: Job, result: ImportResult | None) -> None:
+        self.jobFinished.emit(job, result)
+        self._queue_summaries(job, result)
+        self.libraryChanged.emit()
+        self.jobsChanged.emit()
 
     @staticmethod
     def _refused(job: Job, reason: str) -> ImportResult | None:
@@ -165,9 +148,7 @@ class ImportWorker(QThread):
         if index_endpoint(load_settings(self.home), self.home) is None:
             return
         assert result is not None
-        with self._cond:
-            if not self._stopping:
-                self._queue.appendleft(Job("summarize", doc_id=result.doc_id, stage="summarizing"))
+        self.enqueue(Job("summarize", doc_id=result.doc_id, stage="summarizing"), first=True)
 
     def _summarize(self, library: Library, job: Job) -> None:
         """Node summaries and a description; model trouble falls back to excerpts and never fails anything."""
@@ -185,15 +166,15 @@ class ImportWorker(QThread):
         self.summariesWritten.emit(job, None if job.cancel.is_set() else report)
 
     def _run_job(self, library: Library, job: Job) -> ImportResult | None:
-        last = [0.0, ""]
+        last_sent, last_stage = [0.0], [""]  # when progress was last sent, and for which stage
 
         def on_progress(event: ImportProgress) -> None:
             first_sight = not job.doc_id and bool(event.doc_id)
             job.doc_id = job.doc_id or event.doc_id
             job.stage, job.done, job.total, job.message = event.stage, event.done, event.total, event.message
             now = time.monotonic()
-            if first_sight or event.stage != last[1] or now - last[0] >= PROGRESS_INTERVAL_S:
-                last[0], last[1] = now, event.stage
+            if first_sight or event.stage != last_stage[0] or now - last_sent[0] >= PROGRESS_INTERVAL_S:
+                last_sent[0], last_stage[0] = now, event.stage
                 if first_sight:
                     self.libraryChanged.emit()  # the file was copied in: its row now comes from the store
                 self.progress.emit(job)

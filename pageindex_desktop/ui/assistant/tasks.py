@@ -1,8 +1,7 @@
 """One-shot background calls (model lists, Test connection, keychain, Summarize) off the window thread.
 
-`run_task(fn, on_done, on_error)` runs `fn` on a Python thread and calls back on the window thread through
-queued signals. A plain `threading.Thread` (not a QThread) because the calls start thread pools of their own,
-and CPython 3.11 keeps a never-removed "dummy" entry for every non-Python thread that starts one. Tasks are kept
+`run_task(fn, on_done, on_error)` runs `fn` as the one job of a `ui/background.JobThread` (the window's one
+background primitive) and calls back on the window thread through queued signals. Tasks are kept
 here until they end, so closing a dialog never loses a running call; `detach(owner)` drops the callbacks of a
 closing dialog, and `wait_all()` lets a shutdown (or a test) wait for the rest.
 """
@@ -10,20 +9,19 @@ closing dialog, and `wait_all()` lets a shutdown (or a test) wait for the rest.
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any, Callable
 
 from pageindex_desktop.core.errors import PageIndexError
-from pageindex_desktop.ui.assistant._qt import QObject, Signal
-from pageindex_desktop.ui.cores import use_all_cores
+from pageindex_desktop.ui.background import JobThread
+from pageindex_desktop.ui.qt import QObject, Signal
 
 log = logging.getLogger(__name__)
 
 _running: set["Task"] = set()
 
 
-class Task(QObject):
-    """One callable on its own thread; the object lives on the window thread, so its slots run there."""
+class Task(JobThread):
+    """One callable on a `JobThread` of its own; the object lives on the window thread, so its slots run there."""
 
     done = Signal(object)
     error = Signal(str)
@@ -31,27 +29,28 @@ class Task(QObject):
 
     def __init__(self, fn: Callable[[], Any], name: str, on_done: Callable[[Any], None],
                  on_error: Callable[[str], None], owner: QObject | None) -> None:
-        super().__init__(None)
-        self.fn, self.on_done, self.on_error = fn, on_done, on_error
+        super().__init__(name, None)
+        self.on_done, self.on_error = on_done, on_error
         self.owner, self.owned = owner, owner is not None
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.done.connect(self._deliver)
         self.error.connect(self._fail)
         self.ended.connect(self._end)
+        self.enqueue(fn)
+        self.close()  # one job: the thread ends after it
 
-    def _run(self) -> None:
-        use_all_cores()  # the main thread may be confined to one core
+    def run_job(self, fn: Callable[[], Any]) -> None:
         try:
-            result = self.fn()
+            result = fn()
         except PageIndexError as exc:  # typed errors carry the sentence to show
             self.error.emit(str(exc))
-        except Exception as exc:  # an unexpected failure: logged with its traceback, shown as a sentence
-            log.exception("background task %s failed", self.thread.name)
-            self.error.emit(f"That failed unexpectedly ({type(exc).__name__}); see Help ▸ Show Log.")
         else:
             self.done.emit(result)
-        finally:
-            self.ended.emit()
+
+    def job_crashed(self, fn: Callable[[], Any], exc: Exception) -> None:  # logged with its traceback by JobThread
+        self.error.emit(f"That failed unexpectedly ({type(exc).__name__}); see Help ▸ Show Log.")
+
+    def after_job(self, fn: Callable[[], Any], result: object) -> None:
+        self.ended.emit()
 
     def _live(self) -> bool:
         return not self.owned or self.owner is not None
@@ -65,7 +64,7 @@ class Task(QObject):
             self.on_error(text)
 
     def _end(self) -> None:
-        self.thread.join()
+        self.wait()
         _running.discard(self)
 
 
@@ -79,7 +78,7 @@ def run_task(
     """Start `fn` on a new thread; the callbacks run on the window thread unless `owner` was detached."""
     task = Task(fn, name, on_done, on_error, owner)
     _running.add(task)
-    task.thread.start()
+    task.start()
     return task
 
 
@@ -98,5 +97,5 @@ def running() -> list[Task]:
 def wait_all(timeout_s: float = 15.0) -> bool:
     """Wait for every task's thread to end; False when one did not end in time."""
     for task in list(_running):
-        task.thread.join(timeout_s)
-    return not any(t.thread.is_alive() for t in list(_running))
+        task.wait(int(timeout_s * 1000))
+    return not any(t.isRunning() for t in list(_running))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,8 @@ from pageindex_desktop.core.endpoint_modes import client_for
 from pageindex_desktop.core.llm import Endpoint, LLMClient
 from pageindex_desktop.core.settings import chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
-from pageindex_desktop.ui.assistant._qt import QObject, QThread, Signal
-from pageindex_desktop.ui.cores import use_all_cores
+from pageindex_desktop.ui.background import JobThread
+from pageindex_desktop.ui.qt import QObject, Signal
 from pageindex_desktop.ui.assistant.entries import Exchange, exchange_from_answer, exchanges_from_messages
 
 log = logging.getLogger(__name__)
@@ -59,8 +58,8 @@ def close_client(client: LLMClient | None) -> None:
             log.debug("closing the model client failed", exc_info=True)
 
 
-class AssistantWorker(QThread):
-    """One long-lived thread per pane; start() once, stop() when the pane goes away."""
+class AssistantWorker(JobThread):
+    """One long-lived thread per pane (`ui/background.JobThread`); start() once, stop() when the pane goes away."""
 
     modelChanged = Signal(str)  # describe_endpoint(); '' = no model configured
     scopeLoaded = Signal(object)  # ScopeInfo
@@ -73,12 +72,9 @@ class AssistantWorker(QThread):
     failed = Signal(int, str, bool)  # question id, one sentence, cancelled
 
     def __init__(self, home: Path, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("assistantWorker")
+        super().__init__("assistantWorker", parent)
         self.home = Path(home)
-        self._jobs: deque[tuple[str, Any]] = deque()
-        self._cond = threading.Condition()
-        self._stopping = False
+        self._library: Library | None = None
         self._cancel = threading.Event()
         self._sessions: dict[str, ChatSession] = {}
         self._scope: list[str] = []
@@ -90,53 +86,46 @@ class AssistantWorker(QThread):
 
     def post(self, kind: str, payload: Any = None) -> None:
         """Queue a job: ('settings', None), ('scope', doc_ids), ('ask', (id, question)), ('new_chat', None)."""
-        with self._cond:
-            self._jobs.append((kind, payload))
-            self._cond.notify_all()
+        self.enqueue((kind, payload))
 
     def cancel(self) -> None:
         """Stop the running question (and drop questions still waiting)."""
-        with self._cond:
-            self._jobs = deque(j for j in self._jobs if j[0] != "ask")
-            self._cancel.set()
+        self.drop_queued(lambda job: job[0] == "ask")
+        self._cancel.set()
 
     def stop(self, timeout_ms: int = 5000) -> None:
         """End the thread (the pane is closing); a running question is cancelled first."""
-        with self._cond:
-            self._stopping = True
-            self._cancel.set()
-            self._cond.notify_all()
-        if self.isRunning() and not self.wait(timeout_ms):
-            log.warning("assistant worker did not stop in %d ms", timeout_ms)
+        super().stop(timeout_ms)
 
-    # ---- the thread ------------------------------------------------------------------------------------
+    # ---- the thread (JobThread's hooks) ----------------------------------------------------------------
 
-    def run(self) -> None:
-        use_all_cores()  # the main thread may be confined to one core
-        library = Library(self.home)
-        try:
-            while True:
-                with self._cond:
-                    while not self._jobs and not self._stopping:
-                        self._cond.wait()
-                    if self._stopping:
-                        return
-                    kind, payload = self._jobs.popleft()
-                    if kind == "ask":
-                        self._cancel.clear()
-                try:
-                    self._run_job(library, kind, payload)
-                except Exception as exc:  # a bug must not kill the thread; the pane gets a sentence
-                    log.exception("assistant job %s failed", kind)
-                    if kind == "ask":
-                        self.failed.emit(payload[0], f"The assistant stopped on an internal error "
-                                                     f"({type(exc).__name__}); see Help ▸ Show Log.", False)
-        finally:
-            for session in self._sessions.values():
-                close_client(session.client)
-            library.close()
+    def open_resources(self) -> None:
+        self._library = Library(self.home)
 
-    def _run_job(self, library: Library, kind: str, payload: Any) -> None:
+    def close_resources(self) -> None:
+        for session in self._sessions.values():
+            close_client(session.client)
+        if self._library is not None:
+            self._library.close()
+            self._library = None
+
+    def on_take(self, job: tuple[str, Any]) -> None:
+        if job[0] == "ask":
+            self._cancel.clear()
+
+    def on_stop(self, active: tuple[str, Any] | None) -> None:
+        self._cancel.set()
+
+    def job_crashed(self, job: tuple[str, Any], exc: Exception) -> None:
+        kind, payload = job
+        if kind == "ask":  # a bug must not leave the pane waiting; it gets a sentence
+            self.failed.emit(payload[0], f"The assistant stopped on an internal error "
+                                         f"({type(exc).__name__}); see Help ▸ Show Log.", False)
+
+    def run_job(self, job: tuple[str, Any]) -> None:
+        kind, payload = job
+        library = self._library
+        assert library is not None  # open_resources ran first on this thread
         if kind == "settings":
             settings = load_settings(self.home)
             self._judge, self._limits = settings.judge_citations, settings.limits()
