@@ -10,6 +10,7 @@ import bisect
 
 from pageindex_desktop.ui.overlays import Rect
 from pageindex_desktop.ui.page_view import PageView
+from pageindex_desktop.ui.tool_button import tool_button
 from pageindex_desktop.ui.qt import (
     QHBoxLayout,
     QKeyEvent,
@@ -17,7 +18,6 @@ from pageindex_desktop.ui.qt import (
     QLineEdit,
     Qt,
     QTimer,
-    QToolButton,
     QWidget,
     Signal,
 )
@@ -61,11 +61,11 @@ class FindBar(QWidget):
         self.field.setObjectName("findField")
         self.field.setPlaceholderText("Find in document")
         self.field.setClearButtonEnabled(True)
-        self.previous_button = QToolButton(self, text="▲", toolTip="Previous hit (Shift+Enter)")
-        self.next_button = QToolButton(self, text="▼", toolTip="Next hit (Enter)")
+        self.previous_button = tool_button(self, "▲", "Previous hit (Shift+Enter)")
+        self.next_button = tool_button(self, "▼", "Next hit (Enter)")
         self.count = QLabel("", self)
         self.count.setObjectName("findCount")
-        self.close_button = QToolButton(self, text="✕", toolTip="Close (Escape)")
+        self.close_button = tool_button(self, "✕", "Close (Escape)")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
         for widget in (self.field, self.previous_button, self.next_button, self.count):

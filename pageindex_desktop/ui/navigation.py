@@ -20,6 +20,7 @@ from pageindex_desktop.ui.qt import (
     QEvent,
     QIcon,
     QKeySequence,
+    QMenu,
     QMouseEvent,
     QObject,
     QStyle,
@@ -149,7 +150,7 @@ def attach_navigation(window: "MainWindow") -> Navigation:
     """Give the window Back and Forward, in the View menu and in front of the viewer's toolbar."""
     navigation = Navigation(window)
     view_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View"), None)
-    if view_menu is not None:
+    if isinstance(view_menu, QMenu):
         view_menu.addSeparator()
         for action in navigation.actions():
             view_menu.addAction(action)

@@ -21,9 +21,18 @@ MAX_RECENT = 10
 def app_settings() -> QSettings:
     """The user's settings file (tests point QSettings.setPath at a temporary folder)."""
     settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_AUTHOR, APP_NAME)
-    if int(settings.value("version", 0) or 0) < VERSION:  # v1 is the first layout; later versions migrate here
+    if stored_version(settings) < VERSION:  # v1 is the first layout; later versions migrate here
         settings.setValue("version", VERSION)
     return settings
+
+
+def stored_version(settings: QSettings) -> int:
+    """The layout version the file was last written with (0: none yet, or a value that is not a number)."""
+    value = settings.value("version", 0)
+    try:
+        return int(value) if isinstance(value, (int, str)) else 0
+    except ValueError:
+        return 0
 
 
 def read_bytes(settings: QSettings, key: str) -> QByteArray | None:

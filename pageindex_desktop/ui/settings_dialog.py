@@ -143,10 +143,10 @@ class SettingsDialog(QDialog):
         self.test_button = QPushButton("Test connection", self)
         self.test_button.setObjectName("testConnectionButton")
         self.test_button.clicked.connect(self.test_connection)
-        self.result = QLabel("", self)
-        self.result.setObjectName("connectionResult")
-        self.result.setWordWrap(True)
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.connection_result = QLabel("", self)
+        self.connection_result.setObjectName("connectionResult")
+        self.connection_result.setWordWrap(True)
+        self.connection_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = self.form = QFormLayout()
         form.addRow("Provider:", self.provider)
         form.addRow("Base URL:", self.url)
@@ -157,7 +157,7 @@ class SettingsDialog(QDialog):
         form.addRow("Index model:", self.index_model)
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button)
-        test_row.addWidget(self.result, 1)
+        test_row.addWidget(self.connection_result, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
                                         self)
         self.buttons.accepted.connect(self.save)
@@ -287,7 +287,7 @@ class SettingsDialog(QDialog):
 
     def _say(self, text: str) -> None:
         """Show a result sentence under the buttons."""
-        self.result.setText(text)
+        self.connection_result.setText(text)
         self._fit_height()
 
     def _fit_height(self) -> None:

@@ -9,13 +9,13 @@ from pageindex_desktop.core.positions import ReadingPosition
 from pageindex_desktop.ui.elided_label import ElidedLabel
 from pageindex_desktop.ui.find_bar import FindBar
 from pageindex_desktop.ui.page_view import PageView
+from pageindex_desktop.ui.tool_button import tool_button
 from pageindex_desktop.ui.qt import (
     QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     Qt,
-    QToolButton,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -60,11 +60,11 @@ class ViewerPanel(QWidget):
         for percent in ZOOM_PRESETS:
             self.zoom_box.addItem(f"{percent}%", percent)
         self.zoom_box.activated.connect(self._zoom_chosen)
-        zoom_out = QToolButton(self, text="−", toolTip="Zoom out (Ctrl+-)")
+        zoom_out = tool_button(self, "−", "Zoom out (Ctrl+-)")
         zoom_out.clicked.connect(self.view.zoom_out)
-        zoom_in = QToolButton(self, text="+", toolTip="Zoom in (Ctrl++)")
+        zoom_in = tool_button(self, "+", "Zoom in (Ctrl++)")
         zoom_in.clicked.connect(self.view.zoom_in)
-        find = QToolButton(self, text="Find", toolTip="Find in document (Ctrl+F)")
+        find = tool_button(self, "Find", "Find in document (Ctrl+F)")
         find.clicked.connect(self.find_bar.open_bar)
         self._document_controls = (self.page_box, zoom_out, self.zoom_box, zoom_in, find)  # live only with a PDF
         self.title_label = ElidedLabel("", self)  # a long title must not widen the window: it ends in '…'

@@ -67,14 +67,14 @@ def test_model_list_and_test_connection_against_the_server(home: Path, fake: Fak
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     assert not dialog.test_button.isEnabled()  # the call runs on a task; the dialog stays live
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert dialog.result.text() == (f"Connected to {fake.url.split('//')[1].split('/')[0]}: it offers 2 models. "
+    assert dialog.connection_result.text() == (f"Connected to {fake.url.split('//')[1].split('/')[0]}: it offers 2 models. "
                                     "fake-chat calls tools through the API.")
     assert "tools" in fake.chat_requests()[-1] and remembered(home, Endpoint(fake.url, "", "fake-chat")) == \
         ToolSupport("native", "native")
     box.setEditText("no-such-model")
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert "does not list the chat model no-such-model" in dialog.result.text()
+    assert "does not list the chat model no-such-model" in dialog.connection_result.text()
 
 
 def test_test_connection_failures_are_sentences(home: Path, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -84,22 +84,22 @@ def test_test_connection_failures_are_sentences(home: Path, fake: FakeOpenAI, qt
     dialog = open_dialog(home, qtbot)
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert dialog.result.text() == f"The endpoint {fake.url} refused the API key (401); check the key in Model settings."
+    assert dialog.connection_result.text() == f"The endpoint {fake.url} refused the API key (401); check the key in Model settings."
     fake.script(text("pong"), error(400, "This model does not support tools"))
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert dialog.result.text() == ("Connected to " + fake.url.split("//")[1].split("/")[0] + ": the model fake-chat "
+    assert dialog.connection_result.text() == ("Connected to " + fake.url.split("//")[1].split("/")[0] + ": the model fake-chat "
                                     "answered. fake-chat refuses the tools field, so the assistant describes its "
                                     "tools in the prompt.")
     assert remembered(home, Endpoint(fake.url, "", "fake-chat")) == ToolSupport("prompt", "refused")
     fake.script(text("pong"), error(500, "overloaded"))
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert "How it takes tools is not known yet: The model server had an internal error" in dialog.result.text()
+    assert "How it takes tools is not known yet: The model server had an internal error" in dialog.connection_result.text()
     dialog.url.setText(f"http://127.0.0.1:{free_port()}/v1")
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert dialog.result.text().startswith("Could not reach the model at") and "running?" in dialog.result.text()
+    assert dialog.connection_result.text().startswith("Could not reach the model at") and "running?" in dialog.connection_result.text()
 
 
 def test_presets_fill_the_url_and_no_keychain_is_explained(home: Path, no_keychain: None, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -133,7 +133,7 @@ def test_the_key_goes_to_the_keychain_never_the_file_or_log(home: Path, fake: Fa
     qtbot.keyClicks(dialog.key, SECRET)
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_button.isEnabled(), timeout=TIMEOUT)
-    assert dialog.result.text().startswith("Connected")
+    assert dialog.connection_result.text().startswith("Connected")
     with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
         dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
     assert memory_keyring.store == {(KEYRING_SERVICE, fake.url): SECRET}
