@@ -66,8 +66,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("PageIndex Desktop")
         self.setAcceptDrops(True)
         self.home = library_home(home)
-        self.library = Library(self.home)
-        self.library.recover_interrupted()
+        self.library = Library(self.home)  # the window's connection reads; the import worker writes (and recovers)
         self.current_doc = ""
         self._shown_version = 0.0
         self.recent_menu: QMenu | None = None

@@ -106,6 +106,11 @@ class ImportWorker(JobThread):
         except PageIndexError as exc:  # a newer version upgraded the library since the window opened it
             log.error("the import worker cannot open the library: %s", exc)
             self._refusal = str(exc)
+            return
+        # The store's one writer starts by settling what a crash left: imports left 'importing' become
+        # retryable failures, stray copies go (the window thread only reads the store).
+        if self._library.recover_interrupted():
+            self.libraryChanged.emit()
 
     def close_resources(self) -> None:
         if self._library is not None:

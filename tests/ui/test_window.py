@@ -403,3 +403,24 @@ def test_remove_asks_first_and_cancel_keeps_the_document(window: MainWindow, rep
     _answer_confirmation("Remove")
     assert window.documents.remove([doc_id]) is True
     qtbot.waitUntil(lambda: window.library.get(doc_id) is None, timeout=TIMEOUT)
+
+
+def test_an_import_a_crash_left_unfinished_shows_as_failed_with_how_to_retry(  # type: ignore[no-untyped-def]
+        home: Path, report_pdf: Path, qtbot) -> None:
+    """The last session died mid-import: at the next start the store's writer (the import worker, not the
+    window thread) turns the row into a failure that says to re-index, and the sidebar shows it."""
+    from pageindex_desktop.core.store import Library, sha256_of
+
+    library = Library(home)
+    doc = library.add_file(report_pdf, sha256_of(report_pdf), "Sample report")
+    library.set_status(doc.doc_id, "importing")  # where the import was when the process died
+    library.close()
+    win = MainWindow(home)
+    qtbot.addWidget(win)
+    win.show()
+    try:
+        rows = win.library_panel.model.rows
+        qtbot.waitUntil(lambda: [r.status for r in rows()] == ["failed"], timeout=TIMEOUT)
+        assert "interrupted" in rows()[0].detail() and "Re-index" in rows()[0].detail()
+    finally:
+        win.close()
