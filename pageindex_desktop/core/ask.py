@@ -1,12 +1,14 @@
 """The headless ask used by the CLI: one question in, design §9's JSON out.
 
-With a model configured it runs the agent; without one it answers with exact-term search hits, labelled as
-search results, so the command is still useful offline.
+It is a one-question ChatSession that is not stored, the pane's loop: with a model configured the agent answers;
+without one the session answers with exact-term search hits, labelled as search results, so the command is
+still useful offline.
 """
 
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from typing import Any, Callable, Iterable
 
 from pageindex_desktop.core.chat_session import ChatSession
@@ -18,10 +20,9 @@ from pageindex_desktop.core.llm import RetryPolicy
 from pageindex_desktop.core.llm_errors import ModelError
 from pageindex_desktop.core.settings import ModelSettings, chat_endpoint, load_settings
 from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.search_answer import NO_MODEL_NOTE, search_answer
-from pageindex_desktop.core.tools import ToolBox
+from pageindex_desktop.core.search_answer import NO_MODEL_NOTE
 
-__all__ = ["NO_MODEL_NOTE", "ask", "search_answer"]
+__all__ = ["NO_MODEL_NOTE", "ask"]
 
 
 def ask(
@@ -37,14 +38,12 @@ def ask(
 ) -> dict[str, Any]:
     """Answer `question` from the documents in `doc_ids` (all when None); raises PageIndexError on failure.
 
-    It runs the same ChatSession as the pane (not persisted), so the CLI's verdicts are the pane's."""
+    It runs the same ChatSession as the pane (not persisted), so the CLI's answers and verdicts are the pane's."""
     if not question.strip():
         raise PageIndexError("The question is empty.")
     settings = settings or load_settings(library.home)
     endpoint = chat_endpoint(settings, library.home)
-    if endpoint is None:
-        return search_answer(ToolBox(library, frozenset(doc_ids) if doc_ids else None), question)
-    with client_for(endpoint, library.home, retry) as client:
+    with client_for(endpoint, library.home, retry) if endpoint else nullcontext(None) as client:
         session = ChatSession(library, doc_ids, client, limits=limits or settings.limits(),
                               judge=settings.judge_citations, persist=False)
         answer: Finished | None = None
@@ -58,10 +57,7 @@ def ask(
             elif isinstance(event, Failed):
                 raise event.error if isinstance(event.error, ModelError) else PageIndexError(event.message)
         if answer is not None:
-            return {
-                "answer": answer.answer,
-                **answer.citation_records(),
-                "tool_calls": answer.tool_calls,
-                "usage": answer.usage_record(),
-            }
+            usage = answer.usage_record() if client else {"prompt_tokens": 0, "completion_tokens": 0}
+            return {"answer": answer.answer, **answer.citation_records(), "tool_calls": answer.tool_calls,
+                    "usage": usage}
     raise PageIndexError("The assistant ended without an answer.")

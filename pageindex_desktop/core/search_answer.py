@@ -15,13 +15,6 @@ NO_MODEL_NOTE = (
 )
 
 
-def search_answer(toolbox: ToolBox, question: str) -> dict[str, Any]:
-    """The no-model answer as `ask --json` prints it."""
-    found = search_finished(toolbox, question)
-    return {"answer": found.answer, **found.citation_records(), "tool_calls": found.tool_calls,
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0}}
-
-
 def search_finished(toolbox: ToolBox, question: str) -> Finished:
     """The no-model answer: pages that contain the question's terms, as page links labelled search results."""
     arguments = {"query": question}

@@ -3,6 +3,8 @@
 The settings file (JSON, in the library home) never holds a secret: the key comes from the OS keychain
 (keyring, service 'PageIndex Desktop') or from `OPENAI_API_KEY`. `OPENAI_BASE_URL` and `PAGEINDEX_CHAT_MODEL`
 override the file, so scripts and the CLI can point anywhere without touching the user's settings.
+The fields are declared once, in `ModelSettings`; the file says its `version`, which `load_settings` reads and
+brings up to date through `MIGRATIONS` (one step per version).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 from dataclasses import asdict, dataclass, replace
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
+from typing import Any, Callable
 
 from pageindex_desktop.config import library_home
 from pageindex_desktop.core.limits import Limits
@@ -97,23 +100,58 @@ def settings_path(home: Path | None = None) -> Path:
 
 
 def load_settings(home: Path | None = None) -> ModelSettings:
-    """Read the settings file; a missing or unreadable file gives the defaults."""
-    path = settings_path(home)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return ModelSettings()
-    except (OSError, ValueError):
-        log.warning("settings file %s is unreadable; using defaults", path)
-        return ModelSettings()
-    model = data.get("model", {}) if isinstance(data, dict) else {}
+    """Read the settings file, brought up to SETTINGS_VERSION by `MIGRATIONS`; a missing or unreadable file gives
+    the defaults, and a file a newer version wrote gives the fields this version knows."""
+    data = _read_file(settings_path(home))
+    model = data.get("model", {})
     defaults = ModelSettings()
     fields = {k: model[k] for k in (f.name for f in dataclass_fields(ModelSettings))
-              if k in model and _same_kind(model[k], getattr(defaults, k))}
+              if isinstance(model, dict) and k in model and _same_kind(model[k], getattr(defaults, k))}
     try:
         return replace(ModelSettings(), **fields)
     except TypeError:
         return ModelSettings()
+
+
+def _unversioned(data: dict[str, Any]) -> dict[str, Any]:
+    """0 → 1: a file without a version (written by hand) may hold the model settings at the top level."""
+    if "model" in data:
+        return data
+    names = {f.name for f in dataclass_fields(ModelSettings)}
+    return {"model": {k: v for k, v in data.items() if k in names}}
+
+
+# Step N takes a file at version N to N + 1. Append-only, like the library's schema migrations; bump
+# SETTINGS_VERSION with each new step.
+MIGRATIONS: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (_unversioned,)
+assert len(MIGRATIONS) == SETTINGS_VERSION
+
+
+def file_version(data: dict[str, Any]) -> int:
+    """The version a settings file says it has (0 when it says none or nonsense)."""
+    version = data.get("version", 0)
+    return version if isinstance(version, int) and not isinstance(version, bool) and version > 0 else 0
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    """The file's content at SETTINGS_VERSION (or at its own, newer one); {} when missing or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        log.warning("settings file %s is unreadable; using defaults", path)
+        return {}
+    if not isinstance(data, dict):
+        log.warning("settings file %s holds no settings; using defaults", path)
+        return {}
+    version = file_version(data)
+    if version > SETTINGS_VERSION:
+        log.warning("settings file %s was written by a newer version (%d); reading what this one knows", path,
+                    version)
+    for step in MIGRATIONS[version:]:
+        data = step(data)
+    return data
 
 
 def _same_kind(value: object, default: object) -> bool:
@@ -126,9 +164,14 @@ def _same_kind(value: object, default: object) -> bool:
 
 
 def save_settings(settings: ModelSettings, home: Path | None = None) -> Path:
-    """Write the settings atomically (temp file + rename); the API key is never part of it."""
+    """Write the settings atomically (temp file + rename); the API key is never part of it. A file a newer
+    version wrote keeps its version and the fields this one does not know, so that version still reads it."""
     path = settings_path(home)
-    write_private_atomic(path, json.dumps({"version": SETTINGS_VERSION, "model": asdict(settings)}, indent=2))
+    data: dict[str, Any] = {"version": SETTINGS_VERSION, "model": asdict(settings)}
+    newer = _read_file(path)
+    if file_version(newer) > SETTINGS_VERSION and isinstance(newer.get("model"), dict):
+        data = {**newer, "model": {**newer["model"], **asdict(settings)}}
+    write_private_atomic(path, json.dumps(data, indent=2))
     return path
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from pageindex_desktop.core import library_files
+from pageindex_desktop.core import document_resolver, library_files
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound, PageIndexError
 from pageindex_desktop.core.file_names import readable
@@ -208,28 +208,16 @@ class Library:
         return _record(row) if row else None
 
     def resolve(self, ref: str) -> DocumentRecord:
-        """A doc id, an id prefix, an exact title, or an unambiguous title prefix (case-insensitive)."""
+        """The document the CLI's DOC names: an id, an id prefix, a title or file name, an unambiguous prefix of
+        one or a close spelling (`document_resolver`); raises DocumentNotFound saying why."""
         docs = self.documents()
-        for doc in docs:
-            if doc.doc_id == ref:
-                return doc
-        needle = ref.strip().casefold()
-        exact = [d for d in docs if d.title.casefold() == needle or d.file_name.casefold() == needle]
-        if len(exact) == 1:
-            return exact[0]
-        matches = [
-            d
-            for d in docs
-            if d.doc_id.startswith(ref)
-            or d.title.casefold().startswith(needle)
-            or d.file_name.casefold().startswith(needle)
-        ]
-        if len(matches) == 1:
-            return matches[0]
-        if not matches:
+        found = document_resolver.resolve(ref, docs)
+        if found.document is not None:
+            return found.document
+        if not found.ambiguous:
             raise DocumentNotFound(f"No document matches '{ref}'.")
-        names = ", ".join(f"{d.doc_id} ({d.title})" for d in matches[:5])
-        raise DocumentNotFound(f"'{ref}' matches {len(matches)} documents: {names}. Use a doc id.")
+        names = ", ".join(document_resolver.label(d, found.candidates) for d in found.candidates[:5])
+        raise DocumentNotFound(f"'{ref}' matches {len(found.candidates)} documents: {names}. Use a doc id.")
 
     def pdf_path(self, doc_id_or_sha: str) -> Path:
         """Where the library keeps its copy of the document's PDF."""

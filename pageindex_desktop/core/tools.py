@@ -15,8 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rapidfuzz import fuzz, process
-
+from pageindex_desktop.core import document_resolver
 from pageindex_desktop.core.pages_range import PageRangeError, format_page_ranges, parse_page_ranges
 from pageindex_desktop.core.store import DocumentRecord, Library
 from pageindex_desktop.core.structure_view import find_node, render_structure
@@ -62,10 +61,6 @@ def fail(code: str, message: str, options: list[str] | None = None) -> str:
     """An error envelope."""
     err = {"code": code, "message": message, "options": options or []}
     return json.dumps({"ok": False, "error": err}, ensure_ascii=False)
-
-
-GARBLED_TITLE = 70  # rapidfuzz WRatio from which a reference is taken as a mangled title of the one document
-GARBLED_ID = 80
 
 
 @dataclass
@@ -132,43 +127,24 @@ class ToolBox:
         return [d for d in self.library.documents() if self.scope is None or d.doc_id in self.scope]
 
     def resolve(self, ref: Any) -> DocumentRecord:
-        """A document in scope by id, id prefix, title or file name (small differences tolerated). With one
+        """A document in scope by id, id prefix, title or file name (`document_resolver`'s rule). With one
         document in scope, a missing or garbled reference means that one (small models mangle ids and titles)."""
         docs = self.in_scope()
-        if len(docs) == 1 and (not isinstance(ref, str) or not ref.strip() or _garbled(ref, docs[0])):
-            return docs[0]
-        if not isinstance(ref, str) or not ref.strip():
+        text = ref if isinstance(ref, str) else ""
+        found = document_resolver.resolve(text, docs, lenient=True)
+        if found.document is not None:
+            return found.document
+        if not text.strip():
             raise ToolError("INVALID_INPUT", "Give the document as a doc id or title.", self._names())
-        found = self._match(ref, docs)
-        if found is not None:
-            return found
-        titles = {d.doc_id: d.title or d.file_name for d in docs}
-        best = process.extract(ref, titles, scorer=fuzz.WRatio, limit=3)
-        options = [f"{titles[key]} (doc id {key})" for _, score, key in best if score >= 40]
+        if found.ambiguous:
+            raise ToolError("AMBIGUOUS", f"'{ref}' fits {len(found.candidates)} documents in this chat; give the "
+                            "doc id of the one you mean.",
+                            [document_resolver.label(d, found.candidates) for d in found.candidates[:5]])
+        options = [document_resolver.label(d) for d in document_resolver.close_names(text, docs)]
         raise ToolError("NOT_FOUND", f"No document matches '{ref}' in this chat.", options or self._names())
 
-    def _match(self, ref: Any, docs: list[DocumentRecord]) -> DocumentRecord | None:
-        """The one document `ref` names, or None."""
-        if not isinstance(ref, str) or not ref.strip():
-            return None
-        needle = ref.strip().casefold().removesuffix(".pdf")
-        for test in (
-            lambda d: d.doc_id == ref.strip(),
-            lambda d: d.title.casefold() == needle or d.file_name.casefold().removesuffix(".pdf") == needle,
-            lambda d: len(needle) >= 4 and d.doc_id.startswith(needle),
-            lambda d: d.title.casefold().startswith(needle) or d.file_name.casefold().startswith(needle),
-        ):
-            found = [d for d in docs if test(d)]
-            if len(found) == 1:
-                return found[0]
-        titles = {d.doc_id: d.title or d.file_name for d in docs}
-        best = process.extract(ref, titles, scorer=fuzz.WRatio, limit=3)
-        if best and best[0][1] >= 90 and (len(best) == 1 or best[1][1] < best[0][1]):
-            return next(d for d in docs if d.doc_id == best[0][2])
-        return None
-
     def _names(self) -> list[str]:
-        return [f"{d.title} (doc id {d.doc_id})" for d in self.in_scope()[:3]]
+        return [document_resolver.label(d) for d in self.in_scope()[:3]]
 
     def _ready(self, ref: Any) -> DocumentRecord:
         doc = self.resolve(ref)
@@ -298,13 +274,6 @@ class ToolBox:
             result["hits"] = [{"doc_id": h["doc_id"], "page": h["page"], "snippet": h["snippet"]} for h in hits]
         steps = ["Read a matching page before citing it: get_page_content(doc=<doc_id>, pages='N')."]
         return ok(result, steps)
-
-
-def _garbled(ref: str, doc: DocumentRecord) -> bool:
-    """Whether `ref` is a mangled form of this document's title, file name or id (not another document's name)."""
-    names = [n for n in (doc.title, doc.file_name.removesuffix(".pdf")) if n]
-    return (any(fuzz.WRatio(ref, n, processor=str.casefold) >= GARBLED_TITLE for n in names)
-            or fuzz.ratio(ref.strip(), doc.doc_id) >= GARBLED_ID)
 
 
 def _usage(name: str) -> list[str]:

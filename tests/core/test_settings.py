@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,3 +45,31 @@ def test_presets_cover_the_local_servers_and_a_broken_file_gives_defaults(home: 
     home.mkdir(parents=True, exist_ok=True)
     s.settings_path().write_text("{not json")
     assert s.load_settings() == s.ModelSettings()
+
+
+def test_the_file_version_is_read_and_old_files_migrate(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    path = s.settings_path()
+    wanted = s.ModelSettings(provider="ollama", chat_model="qwen2.5:7b")
+    path.write_text('{"provider": "ollama", "chat_model": "qwen2.5:7b", "timeout": "soon"}')  # version 0, by hand
+    assert s.load_settings() == wanted
+    path.write_text('{"model": {"provider": "ollama", "chat_model": "qwen2.5:7b"}}')  # no version, nested
+    assert s.load_settings() == wanted
+    path.write_text('{"version": 1, "provider": "ollama", "chat_model": "qwen2.5:7b"}')  # v1 nests its fields
+    assert s.load_settings() == s.ModelSettings()
+    s.save_settings(s.load_settings())
+    assert json.loads(path.read_text())["version"] == s.SETTINGS_VERSION == len(s.MIGRATIONS)
+
+
+def test_a_file_from_a_newer_version_is_read_and_kept_for_it(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    path = s.settings_path()
+    future = {"version": s.SETTINGS_VERSION + 1, "model": {"provider": "ollama", "chat_model": "a", "hue": 3},
+              "window": {"x": 1}}
+    path.write_text(json.dumps(future))
+    loaded = s.load_settings()
+    assert (loaded.provider, loaded.chat_model) == ("ollama", "a")
+    s.save_settings(replace(loaded, chat_model="b"))
+    saved = json.loads(path.read_text())
+    assert saved["version"] == s.SETTINGS_VERSION + 1 and saved["window"] == {"x": 1}
+    assert saved["model"]["hue"] == 3 and saved["model"]["chat_model"] == "b"

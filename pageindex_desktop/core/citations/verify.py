@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from pageindex_desktop.core import document_resolver
 from pageindex_desktop.core.citations.parse import Citation, Uncited, parse
 from pageindex_desktop.core.citations.passage import best_window
-from pageindex_desktop.core.citations.resolve import PageReading, page_readings, resolve_document
+from pageindex_desktop.core.citations.resolve import PageReading, page_readings
 from pageindex_desktop.core.citations.rules import CHECKED, CONTRADICTED, UNVERIFIED, RuleVerdict, judge
 from pageindex_desktop.core.store import DocumentRecord, Library
 
@@ -66,7 +67,7 @@ def check_answer(
     cites = list(parsed.citations)
     for span in parsed.brackets:  # "[Annual Report 2023, section 4]": names a document but no page
         inner = answer[span.start + 1 : span.end - 1]
-        if resolve_document(inner.split(",")[0], docs).document is not None:
+        if document_resolver.resolve(inner.split(",")[0], docs).document is not None:
             cites.append(Citation(inner.strip(), "", span.start, span.end, understood=False))
     cites.sort(key=lambda c: c.start)
     for cite in cites:
@@ -85,7 +86,7 @@ def _judge_citation(cite: Citation, docs: list[DocumentRecord], pages: _Pages, r
     if not cite.understood:
         cite.reason = NOT_UNDERSTOOD
         return
-    match = resolve_document(cite.written, docs)
+    match = document_resolver.resolve(cite.written, docs)
     if match.document is None:
         cite.reason = match.reason
         return
