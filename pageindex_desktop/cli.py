@@ -38,6 +38,8 @@ Handler = Callable[[argparse.Namespace, Library], int]
 SubParsers = Any  # argparse's _SubParsersAction is private
 
 
+DOC_HELP = "a document id (4+ characters), its title or file name, or an unambiguous prefix of either"
+
 class CliError(Exception):
     """A failure the CLI reports as one line on stderr (exit code 1)."""
 
@@ -184,7 +186,7 @@ def _with_summaries(unfinished: dict[str, tuple[int, int]], doc_id: str, data: d
 
 def _add_show(sub: SubParsers) -> None:
     p = sub.add_parser("show", help="show one document: file, status, pages, outline, and its error or note")
-    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.add_argument("doc", metavar="DOC", help=DOC_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_show)
 
@@ -214,7 +216,7 @@ def _cmd_show(args: argparse.Namespace, library: Library) -> int:
 
 def _add_summarize(sub: SubParsers) -> None:
     p = sub.add_parser("summarize", help="write section summaries with the index model (resumes a stopped run)")
-    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.add_argument("doc", metavar="DOC", help=DOC_HELP)
     p.set_defaults(func=_cmd_summarize)
 
 
@@ -233,7 +235,7 @@ def _cmd_summarize(args: argparse.Namespace, library: Library) -> int:
 
 def _add_tree(sub: SubParsers) -> None:
     p = sub.add_parser("tree", help="show a document's section tree")
-    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.add_argument("doc", metavar="DOC", help=DOC_HELP)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_tree)
 
@@ -267,7 +269,7 @@ def _print_nodes(nodes: list[Node], depth: int) -> None:
 
 def _add_pages(sub: SubParsers) -> None:
     p = sub.add_parser("pages", help="print the text of pages, e.g. 5-7,12")
-    p.add_argument("doc", metavar="DOC")
+    p.add_argument("doc", metavar="DOC", help=DOC_HELP)
     p.add_argument("range", metavar="RANGE")
     p.set_defaults(func=_cmd_pages)
 
@@ -290,7 +292,7 @@ def _cmd_pages(args: argparse.Namespace, library: Library) -> int:
 def _add_search(sub: SubParsers) -> None:
     p = sub.add_parser("search", help="exact-term search over page text")
     p.add_argument("query", metavar="QUERY")
-    p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable)")
+    p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable; " + DOC_HELP + ")")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_search)
 
@@ -314,7 +316,7 @@ def _cmd_search(args: argparse.Namespace, library: Library) -> int:
 
 def _add_remove(sub: SubParsers) -> None:
     p = sub.add_parser("remove", help="remove a document and its copy from the library")
-    p.add_argument("doc", metavar="DOC")
+    p.add_argument("doc", metavar="DOC", help=DOC_HELP)
     p.set_defaults(func=_cmd_remove)
 
 
@@ -328,7 +330,7 @@ def _cmd_remove(args: argparse.Namespace, library: Library) -> int:
 def _add_ask(sub: SubParsers) -> None:
     p = sub.add_parser("ask", help="ask a question; the answer cites pages, each citation checked")
     p.add_argument("question", metavar="QUESTION")
-    p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable)")
+    p.add_argument("--doc", action="append", default=None, metavar="DOC", help="limit to a document (repeatable; " + DOC_HELP + ")")
     p.add_argument("--json", action="store_true")
     limits = p.add_argument_group("limits (default: the model settings)")
     limits.add_argument("--max-turns", type=int, metavar="N", help="model turns per question")
