@@ -310,7 +310,7 @@ def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc
     again.set_scope([doc])  # another scope has its own (empty) history
     qtbot.waitUntil(lambda: "Annual Report 2023" in again.scope_label.text(), timeout=TIMEOUT)
     assert "What was net income?" not in again.browser.toPlainText()
-    again.set_scope([])
+    again.set_scope(None)  # every document again: its chat comes back
     qtbot.waitUntil(lambda: "What was net income?" in again.browser.toPlainText(), timeout=TIMEOUT)
     again.new_chat()
     qtbot.waitUntil(lambda: "What was net income?" not in again.browser.toPlainText(), timeout=TIMEOUT)
@@ -318,7 +318,10 @@ def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc
 
 def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(window, report_pdf: Path,  # type: ignore[no-untyped-def]
                                                                                fake: FakeOpenAI, qtbot) -> None:
-    qtbot.waitUntil(lambda: "all documents (0)" in window.assistant.scope_label.text(), timeout=TIMEOUT)
+    bar = window.assistant.scope_bar
+    assert bar.buttons["document"].isChecked()  # the first time, the assistant reads the document being read
+    qtbot.waitUntil(lambda: window.assistant.scope_label.text() == "No document open", timeout=TIMEOUT)
+    assert not window.assistant.ask_button.isEnabled()
     window.import_paths([report_pdf])
     qtbot.waitUntil(lambda: bool(window.current_doc) and window.viewer.view.page_count() > 0, timeout=TIMEOUT)
     doc_id = window.current_doc
@@ -331,7 +334,8 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     names = {a.objectName() for a in window.actions_list}
     assert {"actionModelSettings", "actionSummarize", "actionNewChat", "actionAsk"} <= names
     assert "fake-chat" in window.findChild(type(pane.model_label), "modelStatus").text()
-    qtbot.waitUntil(lambda: title in pane.scope_label.text(), timeout=TIMEOUT)  # the opened document is selected
+    qtbot.waitUntil(lambda: pane.scope_label.text() == title, timeout=TIMEOUT)  # "This document" follows the viewer
+    assert pane.ask_button.isEnabled()
     fake.script(tool("get_page_content", {"doc": doc_id, "pages": "9"}),
                 text(f"On page 9 the report says net interest margin widened this year [{title}, p. 9]."))
     window.findChild(type(pane.ask_button), "askButton")  # the pane's own button is there
@@ -352,8 +356,8 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert view.overlays.passage[0] == 9  # type: ignore[index]
     assert "What happened to the margin?" in pane.browser.toPlainText()  # opening the page kept the chat
     assert "tokens used" in window.findChild(type(pane.model_label), "modelStatus").text()
-    window.library_panel.view.clearSelection()  # nothing selected: the scope is every document, with its own chat
-    qtbot.waitUntil(lambda: "all documents (1)" in pane.scope_label.text(), timeout=TIMEOUT)
+    qtbot.mouseClick(bar.buttons["all"], Qt.MouseButton.LeftButton)  # every document, with its own chat
+    qtbot.waitUntil(lambda: pane.scope_label.text() == "The 1 ready document", timeout=TIMEOUT)
     assert "What happened to the margin?" not in pane.browser.toPlainText()
 
 
