@@ -411,3 +411,17 @@ def test_question_box_enter_sends_and_shift_enter_starts_a_line(qtbot) -> None: 
     assert sent == [] and box.text() == "first line\nsecond line"
     qtbot.keyClick(box, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier)
     assert sent == ["first line\nsecond line"]
+
+
+def test_the_scope_bar_fits_a_narrow_pane_with_short_words(home: Path, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
+    pane = make_pane(home, qtbot, model=False)
+    panes.append(pane)
+    bar = pane.scope_bar
+    assert [b.text() for b in bar.buttons.values()] == ["This document", "Selected (0)", "All documents"]
+    pane.setMinimumWidth(220)  # as the window sets it (MIN_WIDTHS)
+    pane.resize(220, 720)
+    qtbot.waitUntil(lambda: bar.buttons["all"].text() == "All", timeout=TIMEOUT)
+    assert bar.buttons["document"].text() == "Document"
+    assert all(bar.rect().contains(b.geometry()) for b in bar.buttons.values())  # none clipped
+    pane.resize(460, 720)
+    qtbot.waitUntil(lambda: bar.buttons["all"].text() == "All documents", timeout=TIMEOUT)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pageindex_desktop.ui.assistant._qt import (
     QButtonGroup,
     QHBoxLayout,
+    QResizeEvent,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -23,6 +24,7 @@ from pageindex_desktop.ui.elided_label import ElidedLabel
 DOCUMENT, SELECTED, ALL = "document", "selected", "all"
 MODES = (DOCUMENT, SELECTED, ALL)
 MIN_SELECTED = 2  # one selected row is the open document's: "Selected" is for several
+SHORT = {DOCUMENT: "Document", ALL: "All"}  # the buttons' words when the pane is too narrow for the full ones
 
 
 class ScopeBar(QWidget):
@@ -37,6 +39,7 @@ class ScopeBar(QWidget):
         self._mode = mode if mode in MODES else ALL
         self._document = ""
         self._selected: list[str] = []
+        self._short = False
         self._group = QButtonGroup(self)
         self._group.setExclusive(True)
         self.buttons: dict[str, QToolButton] = {}
@@ -59,9 +62,10 @@ class ScopeBar(QWidget):
             self.buttons[name] = button
             row.addWidget(button)
         row.addStretch(1)
+        self.buttons[SELECTED].setText("Selected (00)")  # the widest it usually gets
+        self._full_width = sum(b.sizeHint().width() for b in self.buttons.values()) + 2 * row.spacing()
         self.label = ElidedLabel("", self)  # a long scope ends in '…'; the tooltip has all of it
         self.label.setObjectName("assistantScope")
-        self.label.setStyleSheet("color: palette(mid);")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -135,6 +139,15 @@ class ScopeBar(QWidget):
         self._update_buttons()
         self.modeChanged.emit(mode)
         self._emit_if_changed(before)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """A narrow pane gets the short words ("Document", "All"; the tooltips say the rest), never clipped buttons."""
+        super().resizeEvent(event)
+        short = self.width() < self._full_width
+        if short != self._short:
+            self._short = short
+            self.buttons[DOCUMENT].setText(SHORT[DOCUMENT] if short else "This document")
+            self.buttons[ALL].setText(SHORT[ALL] if short else "All documents")
 
     def _update_buttons(self) -> None:
         selected = self.buttons[SELECTED]
