@@ -2,7 +2,8 @@
 
 Every call returns a JSON envelope and never raises: `{"ok": true, "result": ..., "next_steps": [...]}` or
 `{"ok": false, "error": {"code", "message", "options"}}`. The chat's scope (a set of doc ids, or all documents)
-is enforced here: a document outside it reads as not found. The toolbox remembers which (doc, page) it returned,
+is enforced here: a document outside it, or one that is not ready (failed, queued, being imported or re-indexed),
+reads as not found. The toolbox remembers which (doc, page) it returned,
 which is what citation checking relies on.
 """
 
@@ -123,8 +124,10 @@ class ToolBox:
     # ---- documents -------------------------------------------------------------------------------------
 
     def in_scope(self) -> list[DocumentRecord]:
-        """The documents this chat may read."""
-        return [d for d in self.library.documents() if self.scope is None or d.doc_id in self.scope]
+        """The documents this chat may read: those in its scope that are ready now (a failed import, or one still
+        importing or re-indexing, is never read, whatever the scope says)."""
+        return [d for d in self.library.documents()
+                if d.status == "ready" and (self.scope is None or d.doc_id in self.scope)]
 
     def resolve(self, ref: Any) -> DocumentRecord:
         """A document in scope by id, id prefix, title or file name (`document_resolver`'s rule). With one

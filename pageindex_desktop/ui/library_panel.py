@@ -1,24 +1,33 @@
-"""The library sidebar: a filter box over the document list, with a context menu and an import button."""
+"""The library sidebar: a filter box over the document list, with a context menu and an import button.
+
+A plain click on a ready row (or Enter) opens it (`library_view.py`); the ready documents selected with
+Ctrl/Shift-click are announced, once the selection settles, as `selectionSettled` (the assistant's Selected scope).
+"""
 
 from __future__ import annotations
 
 from pageindex_desktop.ui.library_delegate import LibraryDelegate
 from pageindex_desktop.ui.library_model import DocIdRole, FilterRole, LibraryModel, LibraryRow, RowRole
+from pageindex_desktop.ui.library_view import LibraryView
 from pageindex_desktop.ui.qt import (
     QAbstractItemView,
+    QItemSelectionModel,
     QLabel,
     QLineEdit,
-    QListView,
     QMenu,
     QModelIndex,
     QPoint,
     QPushButton,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     QVBoxLayout,
     QWidget,
     Signal,
 )
+
+
+SETTLE_MS = 150  # selection changes settle (shift-click, ctrl-click) before the Selected scope follows them
 
 
 class LibraryPanel(QWidget):
@@ -31,6 +40,7 @@ class LibraryPanel(QWidget):
     renameRequested = Signal(str)  # doc id (F2 or the context menu)
     cancelRequested = Signal(str)  # row key
     importRequested = Signal()
+    selectionSettled = Signal(list)  # doc ids of the selected ready rows, once Ctrl/Shift-clicks pause
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,7 +54,7 @@ class LibraryPanel(QWidget):
         self.filter.setPlaceholderText("Filter documents")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
-        self.view = QListView(self)
+        self.view = LibraryView(self)
         self.view.setObjectName("libraryView")
         self.view.setModel(self.proxy)
         self.delegate = LibraryDelegate(self.view)
@@ -55,8 +65,12 @@ class LibraryPanel(QWidget):
         self.view.setUniformItemSizes(True)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
-        self.view.activated.connect(self._activated)
-        self.view.doubleClicked.connect(self._activated)
+        self.view.openRequested.connect(self._activated)
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(lambda: self.selectionSettled.emit(self.selected_ready_ids()))
+        self.view.selectionModel().selectionChanged.connect(lambda *_: self._settle.start())
         self.hint = QLabel("Drop PDFs or folders here to add them.", self)
         self.hint.setObjectName("libraryHint")
         self.hint.setWordWrap(True)
@@ -84,12 +98,20 @@ class LibraryPanel(QWidget):
         """Doc ids of the selected rows that are in the store."""
         return [r.doc_id for r in self.selected_rows() if r.doc_id]
 
+    def selected_ready_ids(self) -> list[str]:
+        """Doc ids of the selected rows that can be read (never a failed or importing row)."""
+        return [r.doc_id for r in self.selected_rows() if r.doc_id and r.status == "ready"]
+
     def select_doc(self, doc_id: str) -> None:
-        """Make a document the current, selected row."""
+        """Make a document the current row, and the selected one unless several rows are selected: a document
+        opened from a citation, a link or Back keeps the reader's multi-selection (a Selected scope) intact."""
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
             if index.data(DocIdRole) == doc_id:
-                self.view.setCurrentIndex(index)
+                if len(self.view.selectionModel().selectedRows()) > 1:
+                    self.view.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
+                else:
+                    self.view.setCurrentIndex(index)
                 self.view.scrollTo(index)
                 return
 
@@ -99,10 +121,16 @@ class LibraryPanel(QWidget):
             self.openRequested.emit(row.doc_id)
 
     def _context_menu(self, pos: QPoint) -> None:
+        """The menu acts on the row under the pointer, or on the selection when that row is in it; it never
+        changes the selection, the current row or the open document."""
         index = self.view.indexAt(pos)
-        if index.isValid() and not self.view.selectionModel().isSelected(index):
-            self.view.setCurrentIndex(index)
-        rows = self.selected_rows()
+        if not index.isValid():
+            return
+        under = index.data(RowRole)
+        if self.view.selectionModel().isSelected(index):
+            rows = self.selected_rows()
+        else:
+            rows = [under] if isinstance(under, LibraryRow) else []
         if not rows:
             return
         menu = QMenu(self)

@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         panel = self.library_panel
-        panel.openRequested.connect(self.open_document)
+        panel.openRequested.connect(self._open_from_library)
         panel.reindexRequested.connect(self.documents.reindex)
         panel.removeRequested.connect(self.documents.remove)
         panel.showFileRequested.connect(self.documents.show_file)
@@ -122,6 +122,10 @@ class MainWindow(QMainWindow):
         self.viewer.view.currentPageChanged.connect(self._show_page_status)
         self.viewer.openFailed.connect(self.documents.open_failed)
         self.viewer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        scope = self.assistant.scope_bar  # the assistant reads what the bar says: the viewer's document or the selection
+        self.viewer.documentShown.connect(scope.set_document)
+        self.viewer.documentClosed.connect(lambda: scope.set_document(""))
+        panel.selectionSettled.connect(scope.set_selection)
         remove = QAction("Remove", panel.view)
         remove.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -245,6 +249,11 @@ class MainWindow(QMainWindow):
 
     # ---- signals ---------------------------------------------------------------------------------------
 
+    def _open_from_library(self, doc_id: str) -> None:
+        """A click or Enter on a library row: show it (the document already shown is left where the reader is)."""
+        if doc_id != self.current_doc or self.viewer.view.key != doc_id:
+            self.open_document(doc_id)
+
     def _open_into_empty_window(self, doc_id: str) -> None:
         """A batch's document is ready: show it only if the reader has nothing open (no page to steal)."""
         if not self.current_doc:
@@ -303,14 +312,16 @@ class MainWindow(QMainWindow):
         if splitter is not None:
             self.splitter.restoreState(splitter)
         self.room.hide_panels(config.hidden_panels(settings))
+        self.assistant.scope_bar.set_mode(config.scope_mode(settings))
 
     def save_settings(self) -> None:
-        """Remember geometry, splitter positions and the hidden panels."""
+        """Remember geometry, splitter positions, the hidden panels and the assistant's scope choice."""
         settings = config.app_settings()
         settings.setValue(config.GEOMETRY, self.saveGeometry())
         settings.setValue(config.STATE, self.saveState())
         settings.setValue(config.SPLITTER, self.splitter.saveState())
         settings.setValue(config.HIDDEN_PANELS, self.room.hidden_panels())
+        settings.setValue(config.SCOPE_MODE, self.assistant.scope_bar.mode())
         settings.sync()
 
     def shutdown(self) -> None:

@@ -1,5 +1,5 @@
-"""Window settings, declared once: geometry, splitter state, hidden panels and recent documents, in an INI file
-per user."""
+"""Window settings, declared once: geometry, splitter state, hidden panels, the assistant's scope choice and recent
+documents, in an INI file per user."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ GEOMETRY = "window/geometry"
 STATE = "window/state"
 SPLITTER = "window/splitter"
 HIDDEN_PANELS = "window/hidden_panels"
+SCOPE_MODE = "assistant/scope"  # "document", "selected" or "all" (ui/assistant/scope_bar.py)
+DEFAULT_SCOPE_MODE = "document"
 RECENT = "library/recent"
 LAST_FOLDER = "dialogs/lastFolder"
 MAX_RECENT = 10
@@ -44,6 +46,12 @@ def read_bytes(settings: QSettings, key: str) -> QByteArray | None:
 def hidden_panels(settings: QSettings) -> list[str]:
     """Names of the panels hidden when the window was closed ("library", "outline", "assistant")."""
     return _strings(settings.value(HIDDEN_PANELS, []))
+
+
+def scope_mode(settings: QSettings) -> str:
+    """The assistant's scope choice at the last close; "document" (the one being read) the first time."""
+    value = str(settings.value(SCOPE_MODE, DEFAULT_SCOPE_MODE) or DEFAULT_SCOPE_MODE)
+    return value if value in ("document", "selected", "all") else DEFAULT_SCOPE_MODE
 
 
 def _strings(value: object) -> list[str]:

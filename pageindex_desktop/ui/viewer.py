@@ -31,6 +31,7 @@ class ViewerPanel(QWidget):
     """Everything right of the outline that shows the pages of the open document."""
 
     documentShown = Signal(str)  # key: the document's pages are laid out
+    documentClosed = Signal()  # the viewer shows no document any more
     openFailed = Signal(str, str)  # key, error ("password" when the PDF needs one)
     notice = Signal(str)  # a sentence for the status bar (a typed page that does not exist)
     aboutToJump = Signal(int)  # a typed page number is about to be shown: where the reader was is a place to go Back to
@@ -134,6 +135,7 @@ class ViewerPanel(QWidget):
         self.note.hide()
         self._show_page(0)
         self._enable_document_controls(False)
+        self.documentClosed.emit()
 
     def go_to_page(self, page: int) -> None:
         """Show a page (also before the document finished opening)."""

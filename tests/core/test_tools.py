@@ -166,3 +166,23 @@ def test_with_one_document_in_scope_a_missing_or_mangled_reference_means_that_on
         out = call(box, "get_page_content", **arguments)
         assert out["ok"] and out["result"]["doc_id"] == doc, ref
     assert call(box, "get_page_content", doc="Quarterly memo", pages="1")["error"]["code"] == "NOT_FOUND"
+
+
+def test_failed_and_importing_documents_are_never_read_whatever_the_scope(library: Library) -> None:
+    report = annual_report(library)
+    broken = add_document(library, "Broken Scan", ["Net income was $9 million."], [])
+    busy = add_document(library, "Being Reindexed", ["Net income was $7 million."], [])
+    library.set_status(broken, "failed", "The file is damaged.")
+    library.set_status(busy, "importing")
+    for scope in (None, frozenset({report, broken, busy})):
+        box = ToolBox(library, scope)
+        assert [d.doc_id for d in box.in_scope()] == [report]
+        listed = call(box, "browse_documents")["result"]
+        assert listed["total"] == 1 and [d["doc_id"] for d in listed["documents"]] == [report]
+        for doc in (broken, busy, "Broken Scan"):
+            out = call(box, "get_page_content", doc=doc, pages="1")
+            assert out["ok"] is False and out["error"]["code"] == "NOT_FOUND", out
+        hits = call(box, "search_document", query="net income")["result"]["hits"]
+        assert hits and {h.get("doc_id", report) for h in hits} == {report}
+    only_failed = ToolBox(library, frozenset({broken}))
+    assert only_failed.in_scope() == [] and call(only_failed, "browse_documents")["result"]["total"] == 0

@@ -310,7 +310,7 @@ def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc
     again.set_scope([doc])  # another scope has its own (empty) history
     qtbot.waitUntil(lambda: "Annual Report 2023" in again.scope_label.text(), timeout=TIMEOUT)
     assert "What was net income?" not in again.browser.toPlainText()
-    again.set_scope([])
+    again.set_scope(None)  # every document again: its chat comes back
     qtbot.waitUntil(lambda: "What was net income?" in again.browser.toPlainText(), timeout=TIMEOUT)
     again.new_chat()
     qtbot.waitUntil(lambda: "What was net income?" not in again.browser.toPlainText(), timeout=TIMEOUT)
@@ -318,7 +318,10 @@ def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc
 
 def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(window, report_pdf: Path,  # type: ignore[no-untyped-def]
                                                                                fake: FakeOpenAI, qtbot) -> None:
-    qtbot.waitUntil(lambda: "all documents (0)" in window.assistant.scope_label.text(), timeout=TIMEOUT)
+    bar = window.assistant.scope_bar
+    assert bar.buttons["document"].isChecked()  # the first time, the assistant reads the document being read
+    qtbot.waitUntil(lambda: window.assistant.scope_label.text() == "No document open", timeout=TIMEOUT)
+    assert not window.assistant.ask_button.isEnabled()
     window.import_paths([report_pdf])
     qtbot.waitUntil(lambda: bool(window.current_doc) and window.viewer.view.page_count() > 0, timeout=TIMEOUT)
     doc_id = window.current_doc
@@ -331,7 +334,8 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     names = {a.objectName() for a in window.actions_list}
     assert {"actionModelSettings", "actionSummarize", "actionNewChat", "actionAsk"} <= names
     assert "fake-chat" in window.findChild(type(pane.model_label), "modelStatus").text()
-    qtbot.waitUntil(lambda: title in pane.scope_label.text(), timeout=TIMEOUT)  # the opened document is selected
+    qtbot.waitUntil(lambda: pane.scope_label.text() == title, timeout=TIMEOUT)  # "This document" follows the viewer
+    assert pane.ask_button.isEnabled()
     fake.script(tool("get_page_content", {"doc": doc_id, "pages": "9"}),
                 text(f"On page 9 the report says net interest margin widened this year [{title}, p. 9]."))
     window.findChild(type(pane.ask_button), "askButton")  # the pane's own button is there
@@ -352,8 +356,8 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert view.overlays.passage[0] == 9  # type: ignore[index]
     assert "What happened to the margin?" in pane.browser.toPlainText()  # opening the page kept the chat
     assert "tokens used" in window.findChild(type(pane.model_label), "modelStatus").text()
-    window.library_panel.view.clearSelection()  # nothing selected: the scope is every document, with its own chat
-    qtbot.waitUntil(lambda: "all documents (1)" in pane.scope_label.text(), timeout=TIMEOUT)
+    qtbot.mouseClick(bar.buttons["all"], Qt.MouseButton.LeftButton)  # every document, with its own chat
+    qtbot.waitUntil(lambda: pane.scope_label.text() == "The 1 ready document", timeout=TIMEOUT)
     assert "What happened to the margin?" not in pane.browser.toPlainText()
 
 
@@ -407,3 +411,17 @@ def test_question_box_enter_sends_and_shift_enter_starts_a_line(qtbot) -> None: 
     assert sent == [] and box.text() == "first line\nsecond line"
     qtbot.keyClick(box, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier)
     assert sent == ["first line\nsecond line"]
+
+
+def test_the_scope_bar_fits_a_narrow_pane_with_short_words(home: Path, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
+    pane = make_pane(home, qtbot, model=False)
+    panes.append(pane)
+    bar = pane.scope_bar
+    assert [b.text() for b in bar.buttons.values()] == ["This document", "Selected (0)", "All documents"]
+    pane.setMinimumWidth(220)  # as the window sets it (MIN_WIDTHS)
+    pane.resize(220, 720)
+    qtbot.waitUntil(lambda: bar.buttons["all"].text() == "All", timeout=TIMEOUT)
+    assert bar.buttons["document"].text() == "Document"
+    assert all(bar.rect().contains(b.geometry()) for b in bar.buttons.values())  # none clipped
+    pane.resize(460, 720)
+    qtbot.waitUntil(lambda: bar.buttons["all"].text() == "All documents", timeout=TIMEOUT)

@@ -36,7 +36,7 @@ from pageindex_desktop.ui.assistant._qt import (
 from pageindex_desktop.ui.assistant import tasks
 from pageindex_desktop.ui.assistant.entries import Exchange, TrailStep
 from pageindex_desktop.ui.assistant.question_box import QuestionBox
-from pageindex_desktop.ui.elided_label import ElidedLabel
+from pageindex_desktop.ui.assistant.scope_bar import ScopeBar
 from pageindex_desktop.ui.assistant.transcript import Theme, exchange_html, transcript_html
 from pageindex_desktop.ui.assistant.worker import AssistantWorker, ScopeInfo
 
@@ -45,7 +45,8 @@ log = logging.getLogger(__name__)
 RENDER_INTERVAL_MS = 100
 
 INTRO = (
-    "<p>Ask a question about the documents selected in the library, or all of them when none is selected.</p>"
+    "<p>Ask a question about the documents named above: the one you are reading, those selected in the library "
+    "(Ctrl+click or Shift+click rows, then <b>Selected</b>), or all of them.</p>"
     "<p>The assistant reads the section tree first, then only the pages it needs, and answers from those pages "
     "alone. Each claim carries a citation such as <b>[Annual Report, p. 12]</b>: click it to open that page with "
     "the passage highlighted. Each citation is judged against that passage: <b>✓</b> it states the claim, an "
@@ -73,7 +74,9 @@ class AssistantPane(QWidget):
         self.home = library_home(home)
         self.exchanges: list[Exchange] = []
         self.model = ""
-        self.scope: list[str] | None = None
+        self.scope: list[str] | None = None  # None: every document; [] nothing (see `set_scope`)
+        self._scope_sent = False
+        self._readable = True  # the last scope the worker loaded has something the tools can read
         self._live: dict[int, Exchange] = {}
         self._answered_exchanges: dict[int, Exchange] = {}  # answered, awaiting the model judge's verdicts
         self._running: int | None = None
@@ -94,16 +97,16 @@ class AssistantPane(QWidget):
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
         self.refresh_model()
-        self.set_scope([])
+        self.scope_bar.scopeChanged.connect(self.set_scope)
+        self.set_scope(self.scope_bar.scope())
         self.render()
 
     # ---- layout ----------------------------------------------------------------------------------------
 
     def _build(self) -> None:
         title = QLabel("<b>Assistant</b>", self)
-        self.scope_label = ElidedLabel("", self)  # a long scope ends in '…' rather than being cut off
-        self.scope_label.setObjectName("assistantScope")
-        self.scope_label.setStyleSheet("color: palette(mid);")
+        self.scope_bar = ScopeBar(self)  # This document / Selected (N) / All documents, and what that reads
+        self.scope_label = self.scope_bar.label
         self.model_button = QPushButton("Model…", self)
         self.model_button.setObjectName("modelSettingsButton")
         self.model_button.setToolTip("Model settings: provider, URL, API key, models")
@@ -113,8 +116,7 @@ class AssistantPane(QWidget):
         self.new_button.setToolTip("Start a new chat for this scope (the old one stays stored)")
         self.new_button.clicked.connect(self.new_chat)
         header = QHBoxLayout()
-        header.addWidget(title)
-        header.addWidget(self.scope_label, 1)
+        header.addWidget(title, 1)
         header.addWidget(self.new_button)
         header.addWidget(self.model_button)
 
@@ -165,6 +167,7 @@ class AssistantPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(header)
+        layout.addWidget(self.scope_bar)
         layout.addWidget(self.setup_note)
         layout.addWidget(self.browser, 1)
         layout.addWidget(self.question)
@@ -190,12 +193,12 @@ class AssistantPane(QWidget):
         self.question.selectAll()
 
     def set_scope(self, doc_ids: list[str] | None) -> None:
-        """Ask about these documents from now on (empty or None: all); shows that scope's stored chat (once a
-        running answer has finished)."""
-        scope = sorted(set(doc_ids or []))
-        if scope == self.scope:
+        """Ask about these documents from now on (None: every document; an empty list: nothing, and Ask waits);
+        shows that scope's stored chat (once a running answer has finished)."""
+        scope = None if doc_ids is None else sorted(set(doc_ids))
+        if self._scope_sent and scope == self.scope:
             return
-        self.scope = scope
+        self.scope, self._scope_sent = scope, True
         if self._running is not None:  # the running answer finishes in its own scope first
             self._refresh_after = True
             return
@@ -205,7 +208,7 @@ class AssistantPane(QWidget):
         """The library changed: re-read the scope's label and stored chat (after the running answer, if any)."""
         if self._running is not None:
             self._refresh_after = True
-        elif self.scope is not None:
+        elif self._scope_sent:
             self.worker.post("scope", self.scope)
 
     def ask(self, question: str) -> bool:
@@ -355,7 +358,7 @@ class AssistantPane(QWidget):
 
     def _set_running(self, qid: int | None) -> None:
         self._running = qid
-        self.ask_button.setEnabled(qid is None)
+        self.ask_button.setEnabled(qid is None and self._readable)
         self.stop_button.setEnabled(qid is not None)
 
     # ---- worker signals --------------------------------------------------------------------------------
@@ -367,8 +370,9 @@ class AssistantPane(QWidget):
         self.modelChanged.emit(description)
 
     def _scope_loaded(self, info: ScopeInfo) -> None:
-        self.scope_label.setText(f"— {info.label}")
-        self.scope_label.setToolTip(f"Questions are answered from {info.label}.")
+        self.scope_bar.show_scope(info)
+        self._readable = info.everything or info.documents > 0
+        self._set_running(self._running)
         running = self._live.get(self._running) if self._running is not None else None
         self.exchanges = list(info.exchanges) + ([running] if running is not None else [])
         self._cache.clear()

@@ -1,5 +1,6 @@
-"""How the assistant pane plugs into the main window: citation → page + highlight, library selection → scope,
-and an Assistant menu (Model Settings…, Summarize). Kept here so main_window.py stays a composition.
+"""How the assistant pane plugs into the main window: citation → page + highlight, and an Assistant menu (Model
+Settings…, Summarize). Kept here so main_window.py stays a composition. The scope bar is fed by the window's own
+signals (main_window: the viewer's document, the library's settled selection).
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SCOPE_DELAY_MS = 150  # selection changes settle (shift-click, ctrl-click) before the scope follows them
-
 
 class CitationNavigator(QObject):
     """Opens a cited document at its page and highlights the passage once the viewer has laid it out."""
@@ -24,7 +23,6 @@ class CitationNavigator(QObject):
     def __init__(self, window: "MainWindow") -> None:
         super().__init__(window)
         self.window = window
-        self.opening = False  # True while open_document runs: its library selection is not a scope change
         self._pending: tuple[str, int, str] | None = None
         window.viewer.documentShown.connect(self._shown)
 
@@ -36,12 +34,7 @@ class CitationNavigator(QObject):
             self._highlight(page, passage)
             return
         self._pending = (doc_id, page, passage)
-        self.opening = True
-        try:
-            opened = self.window.open_document(doc_id, page)
-        finally:
-            self.opening = False
-        if not opened:
+        if not self.window.open_document(doc_id, page):
             self._pending = None
 
     def _shown(self, key: str) -> None:
@@ -66,17 +59,6 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     window.citations = navigator  # type: ignore[attr-defined]
     pane.citationActivated.connect(navigator.show)
 
-    panel = window.library_panel
-    settle = QTimer(window)
-    settle.setSingleShot(True)
-    settle.setInterval(SCOPE_DELAY_MS)
-    settle.timeout.connect(lambda: pane.set_scope(panel.selected_doc_ids()))
-
-    def selection_changed() -> None:
-        if not navigator.opening:
-            settle.start()
-
-    panel.view.selectionModel().selectionChanged.connect(lambda *_: selection_changed())
     window.worker.libraryChanged.connect(pane.refresh_scope)  # document counts and titles in the scope label
 
     summarizer = Summarizer(window.home, window.worker, window)

@@ -31,14 +31,24 @@ log = logging.getLogger(__name__)
 DELTA_INTERVAL_S = 0.05  # streamed text is sent to the window at most 20 times a second
 
 
+NOTHING_IN_SCOPE = ("Nothing in this scope can be read: open a document, select ready documents in the library, "
+                    "or choose All documents.")
+
+
 @dataclass(frozen=True)
 class ScopeInfo:
-    """What the pane shows for a scope: a label, how many documents, and the stored chat."""
+    """What the pane shows for a scope: a label, the titles the tools can read now, and the stored chat.
+
+    `everything` is the All documents scope; `waiting` counts documents named by the scope that are not ready
+    (being re-indexed), which the tools skip until they are."""
 
     key: str
     label: str
     documents: int
     exchanges: list[Exchange]
+    titles: tuple[str, ...] = ()
+    everything: bool = False
+    waiting: int = 0
 
 
 def describe_endpoint(endpoint: Endpoint | None) -> str:
@@ -77,7 +87,7 @@ class AssistantWorker(JobThread):
         self._library: Library | None = None
         self._cancel = threading.Event()
         self._sessions: dict[str, ChatSession] = {}
-        self._scope: list[str] = []
+        self._scope: list[str] | None = None  # None: every document; [] nothing (no document open or selected)
         self._endpoint: Endpoint | None = None
         self._judge = True
         self._limits = Limits()
@@ -85,7 +95,8 @@ class AssistantWorker(JobThread):
     # ---- called from the window thread -----------------------------------------------------------------
 
     def post(self, kind: str, payload: Any = None) -> None:
-        """Queue a job: ('settings', None), ('scope', doc_ids), ('ask', (id, question)), ('new_chat', None)."""
+        """Queue a job: ('settings', None), ('scope', doc_ids or None for every document), ('ask', (id, question)),
+        ('new_chat', None)."""
         self.enqueue((kind, payload))
 
     def cancel(self) -> None:
@@ -138,15 +149,24 @@ class AssistantWorker(JobThread):
                 session.judge, session.limits = self._judge, self._limits
             self.modelChanged.emit(describe_endpoint(self._endpoint))
         elif kind == "scope":
-            self._scope = sorted(set(payload or []))
+            self._scope = None if payload is None else self._admissible(library, payload)
             self.scopeLoaded.emit(self._scope_info(library))
         elif kind == "new_chat":
-            self._session(library).new_chat()
+            if self._scope != []:
+                self._session(library).new_chat()
             self.scopeLoaded.emit(self._scope_info(library))
         elif kind == "ask":
             self._ask(library, *payload)
 
+    @staticmethod
+    def _admissible(library: Library, doc_ids: list[str]) -> list[str]:
+        """The scope's documents that may ever be read: a failed or removed one never joins a scope (the window's
+        selection can hold a failed row); one being re-indexed stays, and the tools skip it until it is ready."""
+        records = {d.doc_id: d for d in library.documents()}
+        return sorted(d for d in set(doc_ids) if d in records and records[d].status != "failed")
+
     def _session(self, library: Library) -> ChatSession:
+        assert self._scope != [], "an empty scope has no chat"
         key = chats.scope_key(self._scope)
         if key not in self._sessions:
             client = client_for(self._endpoint, library.home) if self._endpoint else None
@@ -158,20 +178,25 @@ class AssistantWorker(JobThread):
         return {d.doc_id: d.title or d.file_name for d in library.documents()}
 
     def _scope_info(self, library: Library) -> ScopeInfo:
+        """The scope as the tools see it: the titles are those of `ToolBox.in_scope()`, what they can read now."""
+        if self._scope == []:
+            return ScopeInfo("", "nothing", 0, [], ())
         session = self._session(library)
         titles = self._titles(library)
-        known = [d for d in self._scope if d in titles]
-        if not self._scope:
-            count = sum(1 for d in library.documents() if d.status == "ready")
-            label = f"all documents ({count})" if count != 1 else "all documents (1)"
-        elif len(known) == 1:
-            count, label = 1, titles[known[0]]
+        readable = tuple(d.title or d.file_name for d in session.toolbox.in_scope())
+        if self._scope is None:
+            label, waiting = f"all documents ({len(readable)})", 0
         else:
-            count, label = len(known), f"{len(known)} selected documents"
+            waiting = len(self._scope) - len(readable)
+            label = readable[0] if len(readable) == 1 else f"{len(readable)} documents: {', '.join(readable)}"
         exchanges = exchanges_from_messages(session.transcript(), titles)
-        return ScopeInfo(chats.scope_key(self._scope), label, count, exchanges)
+        return ScopeInfo(chats.scope_key(self._scope), label, len(readable), exchanges, readable,
+                         self._scope is None, waiting)
 
     def _ask(self, library: Library, qid: int, question: str) -> None:
+        if self._scope == [] or (self._scope is not None and not self._session(library).toolbox.in_scope()):
+            self.failed.emit(qid, NOTHING_IN_SCOPE, False)  # never "every document" by accident
+            return
         session = self._session(library)
         pending: list[str] = []
         turn = [0, 0.0]  # the turn of the pending text, when it was last sent
