@@ -120,6 +120,10 @@ class LibraryPanel(QWidget):
         if isinstance(row, LibraryRow) and row.doc_id and row.status == "ready":
             self.openRequested.emit(row.doc_id)
 
+    def _cancel_rows(self, rows: list[LibraryRow]) -> None:
+        for row in rows:
+            self.cancelRequested.emit(row.key)
+
     def _context_menu(self, pos: QPoint) -> None:
         """The menu acts on the row under the pointer, or on the selection when that row is in it; it never
         changes the selection, the current row or the open document."""
@@ -145,7 +149,7 @@ class LibraryPanel(QWidget):
         reindex.triggered.connect(lambda: self.reindexRequested.emit(ids))
         if busy:
             cancel = menu.addAction("Cancel Import")
-            cancel.triggered.connect(lambda: [self.cancelRequested.emit(r.key) for r in busy])
+            cancel.triggered.connect(lambda: self._cancel_rows(busy))
         rename = menu.addAction("Rename…")
         rename.setEnabled(len(rows) == 1 and first.status == "ready")
         rename.triggered.connect(lambda: self.renameRequested.emit(first.doc_id))

@@ -46,7 +46,7 @@ class LibraryView(QListView):
         pressed, self._pressed = self._pressed, QPersistentModelIndex()
         super().mouseReleaseEvent(event)
         if (event.button() == Qt.MouseButton.LeftButton and index.isValid() and pressed.isValid()
-                and QModelIndex(pressed) == index and not event.modifiers() & SELECTING):
+                and pressed == QPersistentModelIndex(index) and not event.modifiers() & SELECTING):
             self.openRequested.emit(index)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -134,7 +134,7 @@ class MainWindow(QMainWindow):
         rename = QAction("Rename", panel.view)
         rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
         rename.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        rename.triggered.connect(lambda: [self.documents.rename(d) for d in panel.selected_doc_ids()[:1]])
+        rename.triggered.connect(self._rename_selected)
         panel.view.addAction(rename)
 
     # ---- stable API ------------------------------------------------------------------------------------
@@ -183,7 +183,14 @@ class MainWindow(QMainWindow):
     def reopen_last_document(self) -> bool:
         """At start-up: show the document read last, where the reader left it; False when there is none."""
         doc_id = self.reading.last_document()
-        return bool(doc_id) and self.open_document(doc_id)
+        if not doc_id:
+            return False
+        return self.open_document(doc_id)
+
+    def _rename_selected(self) -> None:
+        """F2 in the library: rename the first selected document."""
+        for doc_id in self.library_panel.selected_doc_ids()[:1]:
+            self.documents.rename(doc_id)
 
     def _show_outline(self, doc_id: str) -> list[str]:
         """Load a document's tree into the outline panel (a re-index of the one shown keeps the tree's filter);

@@ -99,7 +99,7 @@ class AssistantPane(QWidget):
         self.refresh_model()
         self.scope_bar.scopeChanged.connect(self.set_scope)
         self.set_scope(self.scope_bar.scope())
-        self.render()
+        self.redraw()
 
     # ---- layout ----------------------------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ class AssistantPane(QWidget):
             question_bg=base.lighter(130).name() if dark else "#eef2f8",
         )
 
-    def render(self) -> None:
+    def redraw(self) -> None:
         """Redraw the whole transcript, keeping the reader's scroll position (or following the end)."""
         with self._scroll_kept():
             theme = self.theme()
@@ -312,14 +312,14 @@ class AssistantPane(QWidget):
         """Redraw only the answer being streamed (the rest of a long transcript is not laid out again)."""
         live = self.exchanges[-1] if self.exchanges and self.exchanges[-1].running else None
         if live is None or self._live_start is None:
-            self.render()
+            self.redraw()
             return
         self._replace_tail(exchange_html(len(self.exchanges) - 1, live, self.theme()))
 
     def _append_live(self) -> None:
         """Show a new question below the transcript without laying the earlier answers out again."""
         if len(self.exchanges) < 2 or self._live_start is not None:
-            self.render()
+            self.redraw()
             return
         with self._scroll_kept():
             cursor = QTextCursor(self.browser.document())
@@ -376,7 +376,7 @@ class AssistantPane(QWidget):
         running = self._live.get(self._running) if self._running is not None else None
         self.exchanges = list(info.exchanges) + ([running] if running is not None else [])
         self._cache.clear()
-        self.render()
+        self.redraw()
 
     def _text_delta(self, qid: int, text: str, turn: int) -> None:
         exchange = self._live.get(qid)
@@ -431,7 +431,7 @@ class AssistantPane(QWidget):
             return
         exchange.citations, exchange.judge_note = done.citations, done.judge_note
         self._cache.pop(id(exchange), None)
-        self.render()
+        self.redraw()
 
     def _failed(self, qid: int, message: str, cancelled: bool) -> None:
         exchange = self._live.pop(qid, None)
@@ -460,7 +460,7 @@ class AssistantPane(QWidget):
             self._replace_tail(self._cache[id(exchange)])  # the finished answer, without laying out the rest
             self._live_start = None
         else:
-            self.render()
+            self.redraw()
 
     # ---- links -----------------------------------------------------------------------------------------
 
@@ -487,7 +487,7 @@ class AssistantPane(QWidget):
                 exchange = self.exchanges[int(rest)]
                 exchange.expanded = not exchange.expanded
                 self._cache.pop(id(exchange), None)
-                self.render()
+                self.redraw()
                 return
         except (ValueError, IndexError):
             log.debug("stale transcript link %s", href)
