@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pageindex_desktop.core.search_vocabulary import base_word, concepts, country
+from pageindex_desktop.core.search_rank import Concept, words_of
+from pageindex_desktop.core.search_vocabulary import PERIODS, base_word, concepts, country
 
 MAX_TERMS = 8
 MAX_TERM_CHARS = 80
@@ -41,6 +42,25 @@ class SearchPlan:
     natural: bool = False  # typed as a sentence (its stopwords were dropped)
     concepts: list[list[str]] = field(default_factory=list)  # a question's words with their alternatives
     names: frozenset[str] = frozenset()  # words written with a capital inside a question: names ("Nike", "Intel")
+    proportion: bool = False  # asks for a share ("what share of", "what percentage of"): the answer prints a "%"
+
+    def optional_groups(self) -> list[int]:
+        """Positions in `groups()` of the concepts that rank but are never required: a question's quarter ("Q2",
+        "second quarter"), which the statement that answers prints as its dates ("12 Weeks Ended 6/17/2023")."""
+        offset = len(self.phrases)
+        return [offset + i for i, group in enumerate(self.concepts) if PERIODS.intersection(group)]
+
+    def ranked_concepts(self, optional: frozenset[int] = frozenset(),
+                        ignored: frozenset[int] = frozenset()) -> list[Concept]:
+        """The concepts of `groups()` as `search_rank` scores them: those at the `optional` positions optional,
+        those at the `ignored` positions left out."""
+        words = self.concepts if self.concepts else [[w] for w in self.words]
+        forms = [[(words_of(p), False)] for p in self.phrases]
+        forms += [[(words_of(t), _is_prefix(t, self.natural)) for t in group] for group in words]
+        forms += [[(words_of(t), False)] for t in self._symbol_words()]
+        out = [Concept(tuple(f for f in group if f[0]), i in optional) for i, group in enumerate(forms)
+               if i not in ignored]
+        return out + [Concept((), True, PERCENTAGE)] if self.proportion else out
 
     def name_groups(self) -> list[int]:
         """Positions in `groups()` of the concepts that are names (the company a question is about)."""
@@ -78,6 +98,7 @@ class SearchPlan:
         return parts
 
 
+PERCENTAGE = r"\d+(?:[.,]\d+)?\s?%|per\s?cent\b"  # "73%", "10.4 %", "10 percent"
 _PROPORTION = re.compile(r"\b(?:what|which|how\s+large\s+a)\s+(?:share|percentage|portion|proportion|fraction|part)"
                          r"\s+of\b", re.I)
 
@@ -85,6 +106,7 @@ _PROPORTION = re.compile(r"\b(?:what|which|how\s+large\s+a)\s+(?:share|percentag
 def plan(query: str) -> SearchPlan:
     """Read a query (see the module docstring)."""
     # "What share of sales …" asks for a percentage, which the page prints as "74%", not as the word "share"
+    proportion = bool(_PROPORTION.search(query[:4000]))
     query = _PROPORTION.sub("what of", query[:4000])
     raw = [t for t in _TERM.findall(query) if t.strip('"').strip()]
     phrases, words, symbols = [], [], []
@@ -116,7 +138,7 @@ def plan(query: str) -> SearchPlan:
         words = [t.strip('"?!.,').casefold() for t in raw if any(ch.isalnum() for ch in t)]
     words = _unique(_without_year_qualifiers(words) if natural else words)
     return SearchPlan(words, _unique(phrases), _unique(symbols), natural, concepts(words) if natural else [],
-                      frozenset(names))
+                      frozenset(names), proportion and natural)
 
 
 _YEAR_QUALIFIERS = frozenset({"fiscal", "calendar", "financial", "fy", "year", "end", "year-end"})
@@ -141,9 +163,11 @@ def _fts_term(term: str, natural: bool) -> str:
     """One alternative: a word of five letters or more from a question also matches as a prefix ("repurchase"
     finds "repurchases"); a shorter word or an exact query matches whole."""
     quoted = _quoted(term)
-    if natural and " " not in term and len(term) >= 5 and term.isalpha():
-        return quoted + "*"
-    return quoted
+    return quoted + "*" if _is_prefix(term, natural) else quoted
+
+
+def _is_prefix(term: str, natural: bool) -> bool:
+    return natural and " " not in term and len(term) >= 5 and term.isalpha()
 
 
 def _either(group: list[str]) -> str:

@@ -23,14 +23,21 @@ _GROUPS = [
     ["plants", "manufacturing facilities", "factories", "production facilities"],
     ["lawsuits", "litigation", "legal proceedings"],
     ["auditor", "independent registered public accounting firm", "statutory auditor"],
-    ["guidance", "outlook", "expects", "forecast"],
+    ["guidance", "outlook", "expect", "expects", "forecast", "plan", "plans"],  # "plans to buy back" → "expects to"
     ["dividend", "dividends", "distributions"],
     ["capex", "capital expenditures", "capital spending", "purchases of property"],
     ["cash", "cash and cash equivalents"],
     ["shareholders", "stockholders", "shareowners"],
     ["u s", "united states"],  # "US" / "U.S." as a question types it; the index holds "U.S." as "u s"
     ["u k", "united kingdom"],
+    ["q1", "first quarter", "1q"],  # quarters: ranked where printed, never required (PERIODS)
+    ["q2", "second quarter", "2q"],
+    ["q3", "third quarter", "3q"],
+    ["q4", "fourth quarter", "4q"],
 ]
+# A period a question names that the answering statement prints as its dates ("Three Months Ended March 31",
+# "12 Weeks Ended 6/17/2023"), not in words: the first form of each such group
+PERIODS = frozenset({"q1", "q2", "q3", "q4"})
 _INDEX = {term: group for group in _GROUPS for term in group}
 _FISCAL = re.compile(r"^fy'?(\d{2}|\d{4})$")
 _POSSESSIVE = re.compile(r"['’]s?$")

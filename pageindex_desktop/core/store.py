@@ -12,11 +12,11 @@ import os
 import sqlite3
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from pageindex_desktop.core import document_resolver, library_files
+from pageindex_desktop.core import document_resolver, library_files, page_search
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentBusy, DocumentNotFound, PageIndexError
 from pageindex_desktop.core.file_names import readable
@@ -24,15 +24,13 @@ from pageindex_desktop.core.import_lock import LOCKS_DIR, import_lock, is_locked
 from pageindex_desktop.core.migrations import migrate
 from pageindex_desktop.core.outline.tree import Node, Outline
 from pageindex_desktop.core.privacy import open_private, private_dir, repair
-from pageindex_desktop.core.search_query import SearchPlan, plan
+from pageindex_desktop.core.page_search import SearchHit  # noqa: F401  (re-exported: callers import it from here)
 
 log = logging.getLogger(__name__)
 DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
 LOGS_DIR = "logs"  # where the logs go when the home is set by $PAGEINDEX_DESKTOP_HOME (config.log_dir)
 STATUSES = ("queued", "importing", "ready", "failed")
-UBIQUITOUS_SHARE = 0.4  # a question's concept printed on more of the searched pages than this is not required
-UBIQUITOUS_MIN_PAGES = 10
 
 
 @dataclass(frozen=True)
@@ -75,17 +73,6 @@ class PageText:
     page: int
     label: str
     text: str
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """A page that matched a search, with a short snippet (matches wrapped in [[ ]])."""
-
-    doc_id: str
-    page: int
-    snippet: str
-    score: float
-    matched_all: bool = True  # False: the page holds only some of the query's terms
 
 
 def sha256_of(path: Path) -> str:
@@ -423,93 +410,9 @@ class Library:
         return [r["label"] or "" for r in rows]
 
     def search(self, query: str, doc_ids: Iterable[str] | None = None, limit: int = 50) -> list[SearchHit]:
-        """Full-text search over page text, ranked by BM25 (core/search_query.py reads the query): pages with
-        every term first; if none, pages with some of them (`matched_all` False); symbol terms verbatim."""
-        wanted = plan(query)
-        ids = list(doc_ids) if doc_ids is not None else None
-        if ids is not None and not ids:
-            return []
-        hits: list[SearchHit] = []
-        if wanted.fts_all():
-            skip = self._ubiquitous(wanted, ids) if wanted.natural else frozenset()
-            hits = self._fts(wanted.fts_all(skip), ids, limit, wanted)
-            several = len(wanted.words) + len(wanted.phrases) + len(wanted.symbols) > 1
-            if several and (not hits or (wanted.natural and len(hits) < limit)):
-                # a question: after the pages with every word, the best of those with some (BM25 favours rare ones)
-                seen = {(h.doc_id, h.page) for h in hits}
-                more = [replace(h, matched_all=False) for h in self._fts(wanted.fts_any(), ids, limit, wanted)
-                        if (h.doc_id, h.page) not in seen]
-                hits += more[: limit - len(hits)]
-        elif wanted.symbols:
-            hits = self._verbatim(wanted.symbols, ids, limit)
-        return hits
-
-    def _ubiquitous(self, wanted: SearchPlan, ids: list[str] | None) -> frozenset[int]:
-        """Names in a question that are the searched documents' own (in their title or file name) or printed on most
-        of their pages (the company's name in every running header): requiring them would only drop the answer page
-        when it happens not to print the name. What the question asks about ("revenue", "employees") stays
-        required however common it is."""
-        groups = wanted.groups()
-        if len(groups) < 2 or not wanted.name_groups():
-            return frozenset()
-        where, params = ("", []) if ids is None else (f" AND p.doc_id IN ({','.join('?' * len(ids))})", list(ids))
-        total = self.conn.execute("SELECT count(*) FROM pages p WHERE 1" + where, params).fetchone()[0]
-        if total < UBIQUITOUS_MIN_PAGES:
-            return frozenset()
-        titles = " ".join(" ".join(r) for r in self.conn.execute(
-            "SELECT title, file_name FROM documents" + ("" if ids is None else f" WHERE id IN ({','.join('?' * len(ids))})"),
-            params).fetchall()).casefold()
-        common = set()
-        for index in wanted.name_groups():
-            if any(term.strip('"*') in titles for term in wanted.groups()[index]):
-                common.add(index)  # the document's own name: every page of it is about that company
-                continue
-            sql = ("SELECT count(*) FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid"
-                   " WHERE pages_fts MATCH ?" + where)
-            if self.conn.execute(sql, [wanted.fts_concept(index), *params]).fetchone()[0] > total * UBIQUITOUS_SHARE:
-                common.add(index)
-        return frozenset(common) if len(common) < len(groups) else frozenset()
-
-    def _fts(self, match: str, ids: list[str] | None, limit: int, wanted: SearchPlan) -> list[SearchHit]:
-        sql = (
-            "SELECT p.doc_id AS doc_id, p.page AS page, p.text AS text,"
-            " snippet(pages_fts, 0, '[[', ']]', ' … ', 16) AS snippet, bm25(pages_fts) AS score"
-            " FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid WHERE pages_fts MATCH ?"
-        )
-        params: list[object] = [match]
-        if ids is not None:
-            sql += f" AND p.doc_id IN ({','.join('?' * len(ids))})"
-            params += ids
-        sql += " ORDER BY score LIMIT ?"
-        params.append(limit * 4 if wanted.symbols else limit)
-        rows = self.conn.execute(sql, params).fetchall()
-        symbols = [t.casefold() for t in wanted.symbols]
-        rows = [r for r in rows if all(t in (r["text"] or "").casefold() for t in symbols)][:limit]
-        return [SearchHit(r["doc_id"], int(r["page"]),
-                          _snippet(r["text"] or "", wanted.symbols[0]) if symbols else r["snippet"], float(r["score"]))
-                for r in rows]
-
-    def _verbatim(self, terms: list[str], ids: list[str] | None, limit: int) -> list[SearchHit]:
-        """Pages that print every term as written (symbols the tokenizer drops: '<<-', 'C++'), in page order."""
-        sql = "SELECT doc_id, page, text FROM pages WHERE " + " AND ".join("instr(lower(text), ?) > 0" for _ in terms)
-        params: list[object] = [t.casefold() for t in terms]
-        if ids is not None:
-            sql += f" AND doc_id IN ({','.join('?' * len(ids))})"
-            params += ids
-        sql += " ORDER BY doc_id, page LIMIT ?"
-        params.append(limit)
-        return [SearchHit(r["doc_id"], int(r["page"]), _snippet(r["text"] or "", terms[0]), 0.0)
-                for r in self.conn.execute(sql, params).fetchall()]
-
-
-def _snippet(text: str, term: str, around: int = 60) -> str:
-    """A snippet of `text` around the first place it prints `term`, the term marked as FTS snippets mark it."""
-    at = text.casefold().find(term.casefold())
-    if at < 0:
-        return " ".join(text[: 2 * around].split())
-    start, end = max(0, at - around), min(len(text), at + len(term) + around)
-    body = text[start:at] + "[[" + text[at : at + len(term)] + "]]" + text[at + len(term) : end]
-    return ("… " if start else "") + " ".join(body.split()) + (" …" if end < len(text) else "")
+        """Full-text search over page text (core/page_search.py): pages with every term first, best first; if
+        none, pages with some of them (`matched_all` False); symbol terms verbatim."""
+        return page_search.search(self.conn, query, None if doc_ids is None else list(doc_ids), limit)
 
 
 def _node_rows(doc_id: str, nodes: list[Node]) -> list[tuple[object, ...]]:

@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from libdata import add_document  # noqa: E402
 
@@ -113,3 +115,44 @@ def test_a_questions_year_qualifier_proportion_word_and_country_read_as_printed(
     doc = add_document(library, "Hooli 10-K", pages, [Node("0001", "All", 1, 1, 30)])
     assert library.search("What was Hooli's net sales in fiscal 2022?", [doc])[0].page == 4
     assert library.search("What share of Hooli's sales comes from the US government?", [doc])[0].page == 9
+
+
+def test_a_rare_synonym_does_not_outrank_the_concept_printed_often(library: Library) -> None:
+    # FTS5's bm25() scored each synonym on its own, so one "turnover" (rare) beat a page of "revenue" (common)
+    pages = [f"Umbrella Corp. Item {n}: 2020 revenue by segment, revenue recognition." for n in range(1, 31)]
+    pages[5] = "Umbrella Corp. Employee turnover in 2020 was low; sales teams grew."
+    pages[11] = "Revenue 2020: net revenue $77,867 million; revenue grew, revenue by segment, total revenue."
+    doc = add_document(library, "Umbrella 10-K", pages, [Node("0001", "All", 1, 1, 30)])
+    assert library.search("What was Umbrella's 2020 revenue?", [doc])[0].page == 12
+
+
+def test_a_quarter_ranks_where_printed_but_is_not_required(library: Library) -> None:
+    pages = [f"Initrode Inc. Item {n}: commentary on strategy." for n in range(1, 20)]
+    pages[4] = "Condensed Consolidated Statement of Income. 12 Weeks Ended 6/17/2023. Net Revenue $ 22,322."
+    doc = add_document(library, "Initrode Q2 2023 earnings", pages, [Node("0001", "All", 1, 1, 19)])
+    hits = library.search("What were Initrode's net revenues in Q2 2023?", [doc])
+    assert hits[0].page == 5 and hits[0].matched_all  # the statement prints its dates, not "Q2"
+    assert plan("What was EPS in the second quarter?").optional_groups()  # "second quarter" is the same period
+
+
+def test_a_share_question_prefers_the_page_that_prints_a_percentage_by_the_terms(library: Library) -> None:
+    pages = [f"Vandelay Industries. Item {n}: other matters." for n in range(1, 31)]
+    pages[6] = "Net sales by customer: U.S. Government $ 48,515; international 16,931."  # shorter, no share
+    pages[9] = "Risk factors. We derived 73% of our total net sales from the U.S. Government in 2022."
+    doc = add_document(library, "Vandelay 10-K", pages, [Node("0001", "All", 1, 1, 30)])
+    assert library.search("What share of Vandelay's sales comes from the US government?", [doc])[0].page == 10
+    assert library.search("How much were net sales to the US government?", [doc])[0].page == 7  # no share asked
+
+
+def test_symbol_terms_are_found_on_a_real_filing_and_inside_questions(library: Library) -> None:
+    rule = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "Regulation Best Interest_proposed rule.pdf"
+    if not rule.exists():
+        pytest.skip("the shared corpus is not beside the checkout")
+    from pageindex_desktop.core.indexer import import_pdf
+    doc = import_pdf(library, rule).doc_id
+    printed = {p.page for p in library.pages(doc) if "§ 240.15l-1" in p.text}
+    hits = library.search("§ 240.15l-1", [doc], limit=500)
+    assert printed and printed <= {h.page for h in hits}  # every page that prints it (the rule text: 405-)
+    assert all("240.15l-1" in library.pages(doc, [h.page])[0].text for h in hits)
+    asked = library.search("What does § 240.15l-1 require of a broker-dealer?", [doc])
+    assert {h.page for h in asked[: len(printed)]} == printed  # the pages that print it first, then the rest
