@@ -267,6 +267,7 @@ def test_ctrl_c_mid_import_exits_130_and_leaves_the_document_retryable(home: Pat
     finally:
         if not interrupted:
             proc.kill()
+            proc.communicate(timeout=30)
     assert interrupted, "the import never started"
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
