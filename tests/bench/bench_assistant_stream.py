@@ -31,8 +31,8 @@ ANSWER = ("Net income rose **strongly** to $1,234 million [Annual Report 2023, p
 
 def stream_gaps(pane: AssistantPane, fake: FakeOpenAI, doc: str, qtbot, full: bool) -> list[float]:  # type: ignore[no-untyped-def]
     """Tick gaps (seconds) on the window thread while one answer streams in."""
-    pane.exchanges = [Exchange(f"Q{i}", ANSWER, [], [TrailStep("Read pages 12 of Annual Report 2023")], 1000, 50)
-                      for i in range(EARLIER)]
+    pane.exchanges = [Exchange(f"Q{i}", ANSWER, trail=[TrailStep("Read pages 12 of Annual Report 2023")],
+                               prompt_tokens=1000, completion_tokens=50) for i in range(EARLIER)]
     pane._cache.clear()
     pane.render()
     if full:  # the baseline: every streamed update lays out the whole transcript again
