@@ -34,6 +34,7 @@ import pytest
 import pageindex_desktop.ui.qt  # noqa: F401  (PySide6/3.11 workaround first)
 from pageindex_desktop.ui.qt import QSettings, Qt, QTimer
 from tests.bench.bench_data import assemble_pdf
+from tests.bench.cpu import process_cpu_seconds
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 REPO = Path(__file__).resolve().parents[2]
@@ -130,35 +131,46 @@ def test_memory_after_scrolling_end_to_end(big_library, qtbot, tmp_path: Path) -
         window.close()
 
 
-def _get_pixmap_ms(doc, page: int, scale: float) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
+def _get_pixmap_ms(doc, page: int, scale: float, cpu_ms: list[float] | None = None) -> float:  # type: ignore[no-untyped-def]
+    """Wall milliseconds of pymupdf's own load_page + get_pixmap; its CPU milliseconds appended to `cpu_ms`."""
+    start, cpu = time.perf_counter(), time.process_time()
     doc.load_page(page - 1).get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+    if cpu_ms is not None:
+        cpu_ms.append((time.process_time() - cpu) * 1000)
     return (time.perf_counter() - start) * 1000
 
 
 def _show_vs_get_pixmap(view, qtbot, doc, warm_doc, pages: list[int]):  # type: ignore[no-untyped-def]
     """Per page, interleaved so both see the same machine load: request -> painted in the viewer, then
     pymupdf's load_page + get_pixmap of the same page at the same scale in this process, each after the same
-    idle pause; plus get_pixmap right after the viewer (a second Document, warm CPU) for comparison."""
+    idle pause; plus get_pixmap right after the viewer (a second Document, warm CPU) for comparison. CPU time
+    too: the viewer's is this process's (every thread) plus the render process's (/proc, 10 ms ticks) from the
+    request until the page is shown, get_pixmap's is this process's."""
     scale = view.render_scale()
+    render_pid = view.renderer.process_id()
     viewer_ms: list[float] = []
     direct_ms: list[float] = []
+    viewer_cpu_ms: list[float] = []
+    direct_cpu_ms: list[float] = []
     warm_ms: list[float] = []
     child_ms: list[float] = []
     shown_at: dict[int, float] = {}  # stamped when the page is announced, not when the wait loop unwinds
     view.pageShown.connect(lambda p: shown_at.setdefault(p, time.perf_counter()))
     for page in pages:  # far apart: never prefetched by the previous step
-        qtbot.wait(IDLE_MS)  # the render process has finished prefetching neighbours: the machine is idle
+        # a deliberate idle pause, the condition both sides are measured under (see the module docstring); the
+        # render process has long finished prefetching the previous page's neighbours by its end
+        qtbot.wait(IDLE_MS)
         shown_at.clear()
         with qtbot.waitSignal(view.pageShown, timeout=10000, check_params_cb=lambda p, want=page: p == want):
-            start = time.perf_counter()
+            start, cpu, render_cpu = time.perf_counter(), time.process_time(), process_cpu_seconds(render_pid)
             view.go_to_page(page)
         viewer_ms.append((shown_at[page] - start) * 1000)
+        viewer_cpu_ms.append((time.process_time() - cpu + process_cpu_seconds(render_pid) - render_cpu) * 1000)
         warm_ms.append(_get_pixmap_ms(warm_doc, page, scale))
         child_ms.append(view.renderer.render_time_ms(view.key, page) or 0.0)
-        qtbot.wait(IDLE_MS)
-        direct_ms.append(_get_pixmap_ms(doc, page, scale))
-    return scale, viewer_ms, direct_ms, warm_ms, child_ms
+        qtbot.wait(IDLE_MS)  # the same idle pause before the baseline
+        direct_ms.append(_get_pixmap_ms(doc, page, scale, direct_cpu_ms))
+    return scale, viewer_ms, direct_ms, warm_ms, child_ms, viewer_cpu_ms, direct_cpu_ms
 
 
 @pytest.mark.bench
@@ -172,7 +184,7 @@ def test_first_page_and_render_ratio(big_library, qtbot, tmp_path: Path) -> None
         opens: list[float] = []
         for _ in range(5):  # each time from a closed document: the render process re-opens the file
             window.viewer.close_document()
-            qtbot.wait(300)
+            qtbot.wait(300)  # a deliberate pause after the close, the same before each timed open
             start = time.perf_counter()
             with qtbot.waitSignal(view.pageShown, timeout=10000):
                 window.open_document(doc_id)
@@ -192,18 +204,20 @@ def test_first_page_and_render_ratio(big_library, qtbot, tmp_path: Path) -> None
             results[label] = _show_vs_get_pixmap(view, qtbot, doc, warm_doc, list(range(40, 1960, 47)))
         doc.close()
         warm_doc.close()
-        for label, (scale, viewer_ms, direct_ms, warm_ms, child_ms) in results.items():
+        ratios = {}
+        for label, (scale, viewer_ms, direct_ms, warm_ms, child_ms, viewer_cpu, direct_cpu) in results.items():
+            ratios[label] = sum(viewer_ms) / sum(direct_ms)
             print(f"show {len(viewer_ms)} uncached pages at {label} (scale {scale}), each after {IDLE_MS} ms idle: "
                   f"viewer {sum(viewer_ms):.0f} ms in all vs get_pixmap {sum(direct_ms):.0f} ms = "
-                  f"{sum(viewer_ms) / sum(direct_ms):.2f}x (target <= 1.3); per page median "
+                  f"{ratios[label]:.2f}x (target <= 1.3); CPU time viewer (window + render process) "
+                  f"{sum(viewer_cpu):.0f} ms vs get_pixmap {sum(direct_cpu):.0f} ms = "
+                  f"{sum(viewer_cpu) / max(1e-6, sum(direct_cpu)):.2f}x; per page median "
                   f"{statistics.median(viewer_ms):.1f} vs {statistics.median(direct_ms):.1f} ms; of the viewer's "
                   f"time MuPDF in the render process took {sum(child_ms):.0f} ms, request + copy + paint the other "
                   f"{sum(viewer_ms) - sum(child_ms):.0f} ms; get_pixmap right after the viewer (warm CPU) "
                   f"{sum(warm_ms):.0f} ms = {sum(viewer_ms) / sum(warm_ms):.2f}x")
-        _scale, viewer_ms, direct_ms, _warm, _child = results["fit width"]
-        total_ratio = sum(viewer_ms) / sum(direct_ms)
         assert first < 300
-        assert total_ratio <= 1.3
+        assert all(ratio <= 1.3 for ratio in ratios.values()), ratios  # every zoom it reports, not only fit width
     finally:
         window.close()
 

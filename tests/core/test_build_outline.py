@@ -171,23 +171,75 @@ def test_corpus_trees_meet_the_contract(name: str) -> None:
             assert sum(n.verified for n in real) >= 0.6 * len(real) or outline.source == "bookmarks"
 
 
-def test_corpus_trees_match_their_bookmarks() -> None:
-    scores: dict[str, tuple[float, float]] = {}
+# (level, title, page it is printed on, page its bookmark points to): the truth is what the pages print
+_PRINTED_PLAN: list[tuple[int, str, int, int]] = [
+    (1, "1 Introduction", 2, 2),
+    (1, "2 Background", 4, 3),  # the link lands on the page before the one the heading opens
+    (1, "Part II Practice", 6, -1),  # no target: the part starts where its first child does
+    (2, "3 Method", 6, 6),
+    (3, "3.1 Sampling plan", 6, 6),
+    (3, "3.2 Field measurements", 7, 1),  # a broken link, outside its parent
+    (2, "4 Results", 9, 9),
+    (2, "5 Discussion", 11, 11),
+    (1, "6 Conclusion", 13, 13),
+]
+
+
+def test_trees_match_the_headings_the_pages_print_with_or_without_imperfect_bookmarks(tmp_path: Path) -> None:
+    """Scored against the headings this test printed, not against the bookmarks the tree was built from.
+
+    The bookmarks carry the defects real outlines have (a target one page early, a parent without a target, a
+    child linked outside its parent); the tree built from them and the one built from the layout alone must both
+    find every printed heading within a page of where it is printed.
+    """
+    pages: list[list[Text]] = [[heading("Rivers of the North", 22), Text("A. Author"), *body(4)]]
+    pages += [[] for _ in range(13)]
+    for level, title, page, _ in _PRINTED_PLAN:
+        pages[page - 1] += [heading(title, {1: 18, 2: 15, 3: 12}[level]), *body(6)]
+    pages = [lines + body(20 - len(lines)) for lines in pages]
+    toc: list[list[int | str]] = [[level, title, target] for level, title, _, target in _PRINTED_PLAN]
+    doc = extract(make_pdf(tmp_path / "printed.pdf", pages, toc=toc))
+    truth = [(title, page) for _, title, page, _ in _PRINTED_PLAN]
+
+    outline = build_outline(doc)
+    assert outline.source == "bookmarks"
+    check_invariants(outline.nodes, doc.page_count)
+    assert tree_f1(truth, outline.nodes) == 1.0, [(n.title, n.start_page) for n in walk(outline.nodes)]
+    depth = {n.title: d for d, n in _with_depth(outline.nodes)}
+    assert [depth[title] for _, title, _, _ in _PRINTED_PLAN] == [level for level, _, _, _ in _PRINTED_PLAN]
+    starts = {n.title: n.start_page for n in walk(outline.nodes)}
+    assert starts["2 Background"] == 4 and starts["Part II Practice"] == 6  # repaired, not taken as linked
+    method = next(n for n in walk(outline.nodes) if n.title == "3 Method")
+    assert method.start_page == 6 and method.end_page == 8  # the broken child did not pull it back to page 1
+
+    layout = build_outline(doc, use_bookmarks=False)
+    assert layout.source in ("toc_page", "layout")
+    check_invariants(layout.nodes, doc.page_count)
+    assert tree_f1(truth, layout.nodes) == 1.0, [(n.title, n.start_page) for n in walk(layout.nodes)]
+
+
+def _with_depth(nodes: list[Node], depth: int = 1) -> list[tuple[int, Node]]:
+    """Every node with its depth (top level 1), in reading order."""
+    out: list[tuple[int, Node]] = []
+    for node in nodes:
+        out.append((depth, node))
+        out += _with_depth(node.children, depth + 1)
+    return out
+
+
+def test_corpus_files_with_an_outline_build_their_tree_from_it() -> None:
+    """Usable bookmarks win on real files. (How well the pipeline does without them is scored against the
+    bookmarks in tests/core/test_tree_floor.py; scoring the bookmark tree against its own bookmarks would be
+    circular.)"""
+    checked = 0
     for name in CORPUS_PDFS:
         doc = _corpus_doc(name)
-        if doc is None:
+        if doc is None or len([1 for _, _, page in doc.toc if page >= 1]) < 3:
             continue
-        truth = [(title, page) for _, title, page in doc.toc if page >= 1]
-        if len(truth) < 3:
-            continue
-        outline = build_outline(doc)
-        assert outline.source == "bookmarks", name
-        scores[name] = (tree_f1(truth, outline.nodes), tree_f1(truth, outline.nodes, count_front_matter=True))
-    if len(scores) < 3:
+        assert build_outline(doc).source == "bookmarks", name
+        checked += 1
+    if checked < 3:
         pytest.skip("corpus not available")
-    assert min(f1 for f1, _ in scores.values()) >= 0.95, scores
-    assert sum(f1 for f1, _ in scores.values()) / len(scores) >= 0.98, scores
-    assert sum(f1 for _, f1 in scores.values()) / len(scores) >= 0.97, scores
 
 
 def test_contents_mapped_to_the_wrong_pages_is_not_rescued_by_the_layout_headings_added_to_it(

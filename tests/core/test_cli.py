@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -222,9 +223,11 @@ def test_format_page_ranges_inverts_parse() -> None:
     assert pages == [1, 3, 4, 5, 9]
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP/SIGCONT")
 def test_ctrl_c_mid_import_exits_130_and_leaves_the_document_retryable(home: Path, tmp_path: Path) -> None:
-    import signal
-    import sqlite3
+    """Ctrl+C while a document is importing. The CLI is frozen (SIGSTOP) while the test checks that a document
+    is still importing and sends SIGINT, so the import cannot finish before the signal is there, however slowly
+    the test itself runs; SIGCONT lets it see the signal. (Polling and then signalling lost the race under load.)"""
     import time
 
     folder = tmp_path / "many"
@@ -239,17 +242,33 @@ def test_ctrl_c_mid_import_exits_130_and_leaves_the_document_retryable(home: Pat
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    importing = False
-    while time.monotonic() < deadline and not importing and proc.poll() is None:
-        time.sleep(0.05)
+
+    def importing() -> bool:
         try:
             with sqlite3.connect(f"file:{home / 'library.sqlite3'}?mode=ro", uri=True) as conn:
-                importing = bool(conn.execute("SELECT 1 FROM documents WHERE status = 'importing'").fetchone())
-        except sqlite3.OperationalError:
-            continue
-    assert importing, "the import never started"
-    proc.send_signal(signal.SIGINT)
+                return bool(conn.execute("SELECT 1 FROM documents WHERE status = 'importing'").fetchone())
+        except sqlite3.OperationalError:  # not created or not migrated yet
+            return False
+
+    deadline = time.monotonic() + 60
+    interrupted = False
+    try:
+        while time.monotonic() < deadline and not interrupted and proc.poll() is None:
+            if not importing():
+                time.sleep(0.02)  # polling for the import to start
+                continue
+            proc.send_signal(signal.SIGSTOP)
+            try:
+                if importing():  # frozen: it stays importing until the CLI runs again, with the signal pending
+                    proc.send_signal(signal.SIGINT)
+                    interrupted = True
+            finally:
+                proc.send_signal(signal.SIGCONT)
+    finally:
+        if not interrupted:
+            proc.kill()
+            proc.communicate(timeout=30)
+    assert interrupted, "the import never started"
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
     assert err.strip().splitlines() == ["pageindex-desktop-cli: error: interrupted"]

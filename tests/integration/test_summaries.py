@@ -195,7 +195,7 @@ def test_summaries_killed_mid_run_resume_from_the_cli(fake_openai: FakeOpenAI, h
         time.sleep(0.05)  # waiting on a condition (the third request arrived), not a fixed sleep
     assert len(served) >= 3, child.communicate()
     child.send_signal(signal.SIGKILL)
-    child.wait(timeout=30)
+    child.communicate(timeout=30)  # reaps it and closes its pipes (wait() left them to the garbage collector)
     with sqlite3.connect(home / "library.sqlite3") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     with Library(home) as library:

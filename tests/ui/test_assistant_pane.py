@@ -338,7 +338,8 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
     assert pane.ask_button.isEnabled()
     fake.script(tool("get_page_content", {"doc": doc_id, "pages": "9"}),
                 text(f"On page 9 the report says net interest margin widened this year [{title}, p. 9]."))
-    window.findChild(type(pane.ask_button), "askButton")  # the pane's own button is there
+    assert window.findChild(type(pane.ask_button), "askButton") is pane.ask_button  # the pane's own button is there
+    assert pane.ask_button.isVisible() and pane.ask_button.isEnabled()
     next(a for a in window.actions_list if a.objectName() == "actionAsk").trigger()  # Ctrl+L
     assert pane.question.hasFocus()
     qtbot.keyClicks(pane.question, "What happened to the margin?")
@@ -362,7 +363,7 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
 
 
 def test_summarize_writes_summaries_on_the_store_writer_and_says_so(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
-                                                                     qtbot) -> None:
+                                                                     qtbot, request: pytest.FixtureRequest) -> None:
     import json
     import re
 
@@ -371,6 +372,7 @@ def test_summarize_writes_summaries_on_the_store_writer_and_says_so(home: Path, 
 
     worker = ImportWorker(home)
     worker.start()
+    request.addfinalizer(worker.stop)  # stopped when an assertion fails too, not only at the end
     summarizer = Summarizer(home, worker)
     messages: list[str] = []
     summarizer.message.connect(messages.append)
@@ -394,7 +396,6 @@ def test_summarize_writes_summaries_on_the_store_writer_and_says_so(home: Path, 
     assert report.calls >= 1 and messages[-1] == "Summaries: 1 of 1 written by the model; 4 short sections keep their own text."
     with Library(home) as library:
         assert library.get(doc).description == "The 2023 annual report of a bank."  # type: ignore[union-attr]
-    worker.stop()
 
 
 def test_question_box_enter_sends_and_shift_enter_starts_a_line(qtbot) -> None:  # type: ignore[no-untyped-def]
