@@ -11,6 +11,7 @@ the viewer moves; a click or Enter announces the page (`pageActivated`) and the 
 
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING
 
 from pageindex_desktop.ui.qt import (
@@ -53,6 +54,7 @@ THUMB_W, THUMB_H = 96, 124  # the box a page's thumbnail fits in, logical pixels
 PAD = 6
 REQUEST_MS = 30  # scroll steps merged before the visible thumbnails are asked for
 FOLLOW_MS = 120  # as the outline: following a fast scroll a few times a second is enough
+ASKED_KEPT = 512
 PageRole = Qt.ItemDataRole.UserRole + 1
 
 
@@ -172,7 +174,8 @@ class PageStrip(QListView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalScrollBar().setSingleStep(self.cell_size().height() // 3)
-        self.asked: list[list[int]] = []  # the pages of each thumbnail request (tests and benchmarks read it)
+        self.asked: deque[list[int]] = deque(maxlen=ASKED_KEPT)  # the pages of the last thumbnail requests
+        # (tests and benchmarks read them)
         self._follow_page = 0
         self._request_timer = QTimer(self, singleShot=True, interval=REQUEST_MS)
         self._request_timer.timeout.connect(self.request_visible)

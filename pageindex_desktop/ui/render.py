@@ -212,6 +212,7 @@ class RenderService(QObject):
         self._closing = False
         self._open_docs: dict[str, tuple[str, str | None]] = {}  # key -> (path, password), for a restart
         self._render_ms: dict[tuple[str, int], float] = {}  # MuPDF's own time for the last render of a page
+        self._thumb_ms: dict[tuple[str, int], float] = {}  # and of its thumbnail
         self._process, self._watcher = self._start_process()
 
     def _start_process(self) -> tuple[RenderProcess, QSocketNotifier | PipeWatcher]:
@@ -337,6 +338,10 @@ class RenderService(QObject):
         """How long MuPDF took for the last rendering of a page, in the render process (benchmarks)."""
         return self._render_ms.get((key, page))
 
+    def thumb_time_ms(self, key: str, page: int) -> float | None:
+        """How long MuPDF took for the last thumbnail of a page (benchmarks)."""
+        return self._thumb_ms.get((key, page))
+
     def process_id(self) -> int:
         """Pid of the render process; benchmarks add its memory to the window's."""
         return self._process.proc.pid or 0
@@ -370,7 +375,8 @@ class RenderService(QObject):
 
     def _on_thumb(self, msg: tuple[Any, ...]) -> None:
         """Keep a thumbnail (a few kilobytes: copied at once) and hand its slot back."""
-        _, key, page, scale, width, height, stride, slot, _render_ms, fmt = msg
+        _, key, page, scale, width, height, stride, slot, render_ms, fmt = msg
+        self._thumb_ms[(key, page)] = render_ms
         view = self._process.slot_view(slot, stride * height)
         try:
             image = QImage(view, width, height, stride,

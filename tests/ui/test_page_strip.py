@@ -9,7 +9,7 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.page_strip import PageStrip, sheet_rect
+from pageindex_desktop.ui.page_strip import PageRole, PageStrip, PageStripModel, sheet_rect
 from pageindex_desktop.ui.qt import QApplication, QImage, Qt, QTabBar
 from tests.ui.conftest import make_pdf
 from tests.ui.test_window import TIMEOUT, wait_open
@@ -61,7 +61,7 @@ def test_the_pages_view_shows_lazy_thumbnails_and_jumps(window: MainWindow, tmp_
     wait_open(qtbot, window)
     view = window.viewer.view
     qtbot.waitUntil(lambda: view.was_shown(1), timeout=TIMEOUT)
-    assert window.pages.asked == []  # hidden behind the Sections tab: nothing asked for
+    assert not window.pages.asked  # hidden behind the Sections tab: nothing asked for
     strip = show_pages_tab(qtbot, window)
     assert strip.strip_model.rowCount() == 60
     visible = strip.visible_pages()
@@ -142,3 +142,13 @@ def test_ctrl_shift_t_switches_to_the_thumbnails_and_back(window: MainWindow, tm
     qtbot.keyClick(strip, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: window.outline.view.isVisible() and not strip.isVisible(), timeout=TIMEOUT)
     assert QApplication.focusWidget() is window.outline.view
+
+
+def test_the_strip_model_passes_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = PageStripModel()
+    model.set_pages("d", [(612.0, 792.0)] * 5, ["i", "ii", "1", "", "3"])
+    qtmodeltester.check(model)
+    index = model.index(1)
+    assert (index.data(), index.data(PageRole)) == ("ii", 2)
+    assert index.data(Qt.ItemDataRole.ToolTipRole) == "Page 2 (printed ii) of 5"
+    assert model.index(3).data() == "4"  # no printed label: the page number
