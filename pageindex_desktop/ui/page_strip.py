@@ -134,6 +134,8 @@ class PageStripDelegate(QStyledItemDelegate):
         if image is not None:
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
             painter.drawImage(sheet, image)
+        else:  # a placeholder on screen: make sure it is asked for (a geometry change Qt laid out late)
+            self.strip.schedule_request()
         painter.setPen(QPen(QColor(0, 0, 0, 70), 1))
         painter.drawRect(sheet.adjusted(-0.5, -0.5, 0.5, 0.5))
         text_rect = QRect(cell.left() + 2, round(cell.top() + PAD + THUMB_H + 4), cell.width() - 4,
@@ -181,11 +183,11 @@ class PageStrip(QListView):
         self._request_timer.timeout.connect(self.request_visible)
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_MS)
         self._follow_timer.timeout.connect(self._follow_now)
-        self.verticalScrollBar().valueChanged.connect(self._schedule)
+        self.verticalScrollBar().valueChanged.connect(self.schedule_request)
         self.clicked.connect(self._open_index)
         renderer.thumbReady.connect(self._on_thumb)
         renderer.sizesReady.connect(self._on_sizes)
-        renderer.restarted.connect(self._schedule)
+        renderer.restarted.connect(self.schedule_request)
 
     def cell_size(self) -> QSize:
         """One cell of the grid: the thumbnail box, its label, margins."""
@@ -200,7 +202,7 @@ class PageStrip(QListView):
         self.verticalScrollBar().setValue(0)
         self._follow_page = page
         self._follow_now()
-        self._schedule()
+        self.schedule_request()
 
     def clear(self) -> None:
         """No document (or another one is being opened)."""
@@ -222,7 +224,7 @@ class PageStrip(QListView):
             if 0 <= index < len(known) and size[0] > 0 and size[1] > 0:
                 known[index] = (float(size[0]), float(size[1]))
         self.viewport().update()
-        self._schedule()
+        self.schedule_request()
 
     # ---- thumbnails ----------------------------------------------------------------------------------
 
@@ -265,7 +267,8 @@ class PageStrip(QListView):
             self.asked.append([page for _key, page, _scale in jobs])
         self.renderer.want_thumbs(jobs)
 
-    def _schedule(self) -> None:
+    def schedule_request(self) -> None:
+        """Ask for the visible thumbnails soon (calls are merged)."""
         if not self._request_timer.isActive():
             self._request_timer.start()
 
@@ -315,7 +318,7 @@ class PageStrip(QListView):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._follow_now()  # the page read while the strip was hidden
-        self._schedule()
+        self.schedule_request()
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
@@ -323,7 +326,7 @@ class PageStrip(QListView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._schedule()
+        self.schedule_request()
 
 
 def attach_page_strip(window: "MainWindow") -> PageStrip:
