@@ -31,6 +31,7 @@ from pageindex_desktop.ui.navigation import attach_navigation
 from pageindex_desktop.ui import open_policy
 from pageindex_desktop.ui.outline_memory import OutlineMemory
 from pageindex_desktop.ui.outline_panel import OutlinePanel
+from pageindex_desktop.ui.page_strip import attach_page_strip
 from pageindex_desktop.ui.qt import (
     QAction,
     QCloseEvent,
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
         self.navigation = attach_navigation(self)  # Back / Forward over every jump
         self.actions_list += self.navigation.actions()
         self.link_follower = LinkFollower(self, self.navigation)
+        self.pages = attach_page_strip(self)  # the tree panel's Pages view: thumbnails
         self._connect()
         self.welcome = attach_welcome(self)  # first run: what to do while the library is empty
         self._restore_settings()

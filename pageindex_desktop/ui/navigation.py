@@ -2,8 +2,8 @@
 toolbar buttons, View menu), the jumps that feed the history (`ui/history.py`), and going back to a place, also
 in another document.
 
-Every jump tells `Navigation.about_to_jump` first: the outline (main_window), citations
-(assistant/window_link.py), links (link_follow.py), the page box (ViewerPanel.aboutToJump), find
+Every jump tells `Navigation.about_to_jump` first: the outline (main_window), the Pages view (page_strip.py),
+citations (assistant/window_link.py), links (link_follow.py), the page box (ViewerPanel.aboutToJump), find
 (FindBar.aboutToJump) and opening another document (MainWindow.open_document). A jump to the page already shown
 is not recorded (a footnote on the same page, the section the reader is in).
 """

@@ -5,11 +5,18 @@ fold and Enter jumps without reaching for the mouse; a right-click selects a nod
 (Qt's own behaviour: `clicked` is a left click only; tests/ui/test_outline_keyboard.py holds it).
 Scrolling selects the node that holds the current page and expands its ancestors, at most a few times a second
 so fast scrolling through a long report stays smooth. Ctrl+Shift+F filters the tree by title (`outline_filter`).
+
+Tabs above the panel switch between the sections and other views of the same document (the Pages view,
+`ui/page_strip.py`, added by the window). Tabs rather than a menu switch: both views are one click (or Tab
+and an arrow key) away, the one shown is plain to see, and the choice is kept for the next start.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from pageindex_desktop.core.outline.tree import Node
+from pageindex_desktop.ui import settings as config
 from pageindex_desktop.ui.outline_filter import OutlineFilter
 from pageindex_desktop.ui.outline_model import OutlineModel
 from pageindex_desktop.ui.qt import (
@@ -20,6 +27,8 @@ from pageindex_desktop.ui.qt import (
     QLabel,
     QModelIndex,
     QSizePolicy,
+    QStackedWidget,
+    QTabBar,
     Qt,
     QTimer,
     QTreeView,
@@ -29,6 +38,13 @@ from pageindex_desktop.ui.qt import (
 )
 
 FOLLOW_INTERVAL_MS = 120
+TREE_VIEW = "window/tree_view"  # the tab shown in the tree panel ("Sections", "Pages")
+
+
+class DocumentView(Protocol):
+    """Another view of the document in the tree panel: forgets its document when the panel shows another."""
+
+    def clear(self) -> None: ...
 
 
 class OutlineView(QTreeView):
@@ -79,19 +95,62 @@ class OutlinePanel(QWidget):
         self.view.clicked.connect(self.view.open_index)
         self.view.nodeActivated.connect(self.nodeActivated)
         self.filter = OutlineFilter(self.view, self.model, self.view.open_index, self._filter_cleared, self)
+        sections = QWidget(self)
+        column = QVBoxLayout(sections)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.caption)
+        column.addWidget(self.filter.box)
+        column.addWidget(self.view)
+        self.tabs = QTabBar(self)
+        self.tabs.setObjectName("treeTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.setExpanding(False)
+        self.tabs.addTab("Sections")
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(sections)
+        self._views: list[DocumentView] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.caption)
-        layout.addWidget(self.filter.box)
-        layout.addWidget(self.view)
+        layout.addWidget(self.tabs)
+        layout.addWidget(self.stack)
+        self.tabs.currentChanged.connect(self._tab_changed)
         self._follow_page = 0
         self._follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_INTERVAL_MS)
         self._follow_timer.timeout.connect(self._follow_now)
 
+    def add_view(self, title: str, widget: QWidget) -> None:
+        """Another view of the document, on its own tab (shown at once if it was the one shown at the last close)."""
+        self.stack.addWidget(widget)
+        self._views.append(widget)  # type: ignore[arg-type]  # a widget with clear(), as DocumentView says
+        self.tabs.blockSignals(True)  # adding a tab is not the reader's choice: nothing to save
+        index = self.tabs.addTab(title)
+        self.tabs.blockSignals(False)
+        if config.app_settings().value(TREE_VIEW, "") == title:
+            self.show_view(title)
+
+    def show_view(self, title: str) -> None:
+        """Show the tab titled `title` ("Sections", "Pages")."""
+        for index in range(self.tabs.count()):
+            if self.tabs.tabText(index) == title:
+                self.tabs.setCurrentIndex(index)
+                self.stack.setCurrentIndex(index)
+
+    def view_shown(self) -> str:
+        """The title of the tab shown."""
+        return self.tabs.tabText(self.tabs.currentIndex())
+
+    def _tab_changed(self, index: int) -> None:
+        self.stack.setCurrentIndex(index)
+        config.app_settings().setValue(TREE_VIEW, self.tabs.tabText(index))
+
     def set_tree(self, roots: list[Node], labels: list[str], caption: str, keep_filter: bool = False) -> None:
-        """Show a document's tree; `keep_filter` (a re-index of the same document) keeps the filter's words."""
+        """Show a document's tree; `keep_filter` (a re-index of the same document) keeps the filter's words and
+        the other views their pages; another document clears them until its pages are laid out."""
         if not keep_filter:
+            for view in self._views:
+                view.clear()
             self.filter.box.blockSignals(True)  # the new tree is filtered (or not) below, once
             self.filter.clear()
             self.filter.box.blockSignals(False)
@@ -116,6 +175,7 @@ class OutlinePanel(QWidget):
 
     def focus_filter(self) -> None:
         """Ctrl+Shift+F: type words to filter the sections by title."""
+        self.show_view("Sections")
         self.filter.focus()
 
     def clear(self) -> None:
@@ -123,6 +183,8 @@ class OutlinePanel(QWidget):
         self.filter.clear()
         self.model.set_tree([], [])
         self.caption.setText("No document open")
+        for view in self._views:
+            view.clear()
 
     def follow_page(self, page: int) -> None:
         """The viewer moved to `page`: select its section soon (calls are merged)."""

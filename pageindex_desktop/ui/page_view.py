@@ -1,8 +1,9 @@
 """The page view: every page of a document in one continuous vertical scroll, rendered on demand.
 
 Only the visible pages and their neighbours are requested from the render process; pages not rendered yet are
-drawn as blank sheets of the right size, and a page rendered at another zoom stands in (scaled) until the
-sharp one arrives. Images are rendered at the screen's device pixel ratio, so text stays crisp on high-DPI.
+drawn as blank sheets of the right size, and a page rendered at another zoom (or its thumbnail) stands in
+(scaled) until the sharp one arrives. Images are rendered at the screen's device pixel ratio, so text stays
+crisp on high-DPI.
 """
 
 from __future__ import annotations
@@ -463,8 +464,11 @@ class PageView(QAbstractScrollArea):
             else:
                 painter.fillRect(rect, QColor("white"))
                 stand_in = cache.any_scale(self.key, page)
+                thumb = stand_in is None
+                if thumb:  # no other zoom's image: the Pages view's thumbnail, if it has one (blown up: smoothed)
+                    stand_in = self.renderer.thumbs.any_scale(self.key, page)
                 if stand_in is not None:
-                    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+                    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, thumb)
                     painter.drawImage(rect, stand_in)
                 else:
                     painter.setPen(QColor(190, 190, 190))

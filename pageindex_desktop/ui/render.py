@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 MAX_RESTARTS = 5
 CACHE_BYTES = 96 * 1024 * 1024  # 18 pages of 1000 x 1300 pixels: four screens back and forth at fit width
+THUMB_CACHE_BYTES = 16 * 1024 * 1024  # ~250 thumbnails of 120 x 155 pixels; apart, so they never evict pages
 MESSAGES_PER_WAKE = 64  # answers read per notifier wake-up before the event loop runs again
 
 
@@ -190,6 +191,7 @@ class RenderService(QObject):
     opened = Signal(str, int, float, float, str)  # key, page_count, first width, first height (points), error
     sizesReady = Signal(str, int, list)  # key, first page number, [(w, h), ...]
     imageReady = Signal(str, int, float)  # key, page, scale (the image is in `cache`)
+    thumbReady = Signal(str, int, float)  # key, page, scale (the thumbnail is in `thumbs`)
     renderFailed = Signal(str, int, str)
     searchHits = Signal(int, int, list)  # sid, page, rects
     searchProgress = Signal(int, int, int)  # sid, pages done, total
@@ -203,12 +205,14 @@ class RenderService(QObject):
         super().__init__(parent)
         self._watch_with_thread = watch_with_thread
         self.cache = PageCache(cache_bytes)
+        self.thumbs = PageCache(THUMB_CACHE_BYTES)
         self._ids = itertools.count(1)
         self.is_ready = False
         self.restarts = 0
         self._closing = False
         self._open_docs: dict[str, tuple[str, str | None]] = {}  # key -> (path, password), for a restart
         self._render_ms: dict[tuple[str, int], float] = {}  # MuPDF's own time for the last render of a page
+        self._thumb_ms: dict[tuple[str, int], float] = {}  # and of its thumbnail
         self._process, self._watcher = self._start_process()
 
     def _start_process(self) -> tuple[RenderProcess, QSocketNotifier | PipeWatcher]:
@@ -243,6 +247,8 @@ class RenderService(QObject):
                 msg = results.recv()
                 if msg[0] == "image":
                     self._on_image(msg)
+                elif msg[0] == "thumb":
+                    self._on_thumb(msg)
                 else:
                     self._on_message(msg)
         except (EOFError, OSError):
@@ -277,6 +283,7 @@ class RenderService(QObject):
         """Release a PDF and its cached pages."""
         self._open_docs.pop(key, None)
         self.cache.drop(key)
+        self.thumbs.drop(key)
         self._post(("close", key))
 
     def want(self, jobs: list[tuple[str, int, float]], urgent: int | None = None) -> None:
@@ -284,6 +291,11 @@ class RenderService(QObject):
         (default all) are on screen, the others are prefetched when the process is otherwise idle."""
         count = len(jobs) if urgent is None else urgent
         self._post(("want", [(k, p, scale_key(s)) for k, p, s in jobs], count))
+
+    def want_thumbs(self, jobs: list[tuple[str, int, float]]) -> None:
+        """Replace the thumbnail queue with these (key, page, scale) jobs: rendered only while no visible page of
+        the main view waits, so the Pages view never delays the page being read."""
+        self._post(("thumbs", [(k, p, scale_key(s)) for k, p, s in jobs]))
 
     def search(self, key: str, text: str, first_page: int = 1) -> int:
         """Start a search through the document, beginning at `first_page`; returns the search id."""
@@ -326,6 +338,10 @@ class RenderService(QObject):
         """How long MuPDF took for the last rendering of a page, in the render process (benchmarks)."""
         return self._render_ms.get((key, page))
 
+    def thumb_time_ms(self, key: str, page: int) -> float | None:
+        """How long MuPDF took for the last thumbnail of a page (benchmarks)."""
+        return self._thumb_ms.get((key, page))
+
     def process_id(self) -> int:
         """Pid of the render process; benchmarks add its memory to the window's."""
         return self._process.proc.pid or 0
@@ -356,6 +372,22 @@ class RenderService(QObject):
         finally:
             view.release()
             self._post(("ack", slot))
+
+    def _on_thumb(self, msg: tuple[Any, ...]) -> None:
+        """Keep a thumbnail (a few kilobytes: copied at once) and hand its slot back."""
+        _, key, page, scale, width, height, stride, slot, render_ms, fmt = msg
+        self._thumb_ms[(key, page)] = render_ms
+        view = self._process.slot_view(slot, stride * height)
+        try:
+            image = QImage(view, width, height, stride,
+                           QImage.Format.Format_RGB32 if fmt == "bgra" else QImage.Format.Format_RGB888)
+            self.thumbs.put(key, page, scale, image.convertToFormat(QImage.Format.Format_RGB32)
+                            if fmt != "bgra" else image.copy())
+            del image
+        finally:
+            view.release()
+            self._post(("ack", slot))
+        self.thumbReady.emit(key, page, scale)
 
     def _on_message(self, msg: tuple[Any, ...]) -> None:
         verb = msg[0]

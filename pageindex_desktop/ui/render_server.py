@@ -10,6 +10,10 @@ Requests (tuples, first item the verb):
                                      pages; the rest (neighbours) start only once every image sent was copied,
                                      so prefetching never competes for the CPU with showing the page; pages
                                      sent and not yet acknowledged are left out
+  ("thumbs", [(key, page, scale), ...]) replaces the thumbnail queue (the tree panel's Pages view): rendered
+                                     like neighbours, only while no visible page waits and both slots are free,
+                                     so the main view's page always finds a slot; answered as ("thumb", ...)
+                                     with the same fields as "image"
   ("search", sid, key, text, first)  -> ("hits", sid, page, rects)*, ("search_progress", sid, done, total)*,
                                         ("search_done", sid)
   ("cancel_search", sid)
@@ -92,6 +96,7 @@ class _Server:
         self.page_counts: dict[str, int] = {}  # read once: pymupdf's property calls into MuPDF every time
         self.wanted: list[tuple[str, int, float]] = []
         self.urgent = 0
+        self.thumbs: list[tuple[str, int, float]] = []  # the Pages view's visible thumbnails, after the page
         self.sizes_todo: dict[str, int] = {}
         self.sizes_done: dict[str, list[tuple[float, float]]] = {}
         self.searches: OrderedDict[int, list[Any]] = OrderedDict()
@@ -111,7 +116,8 @@ class _Server:
 
     def run(self) -> None:
         while True:
-            idle = not (self.can_render() or self.sizes_todo or self.searches or self.queries or self.link_queries)
+            idle = not (self.can_render() or self.can_thumb() or self.sizes_todo or self.searches or self.queries
+                        or self.link_queries)
             if idle:
                 self.requests.poll(None)
             while self.requests.poll(0):
@@ -136,6 +142,9 @@ class _Server:
             jobs = list(msg[1])
             self.wanted = [job for job in jobs if job not in sent]
             self.urgent = sum(1 for job in jobs[: int(msg[2])] if job not in sent)
+        elif verb == "thumbs":
+            sent = set(self.in_flight.values())
+            self.thumbs = [job for job in msg[1] if job not in sent]
         elif verb == "search":
             _, sid, key, text, first = msg
             doc = self.docs.get(key)
@@ -157,6 +166,7 @@ class _Server:
             self.sizes_todo.pop(msg[1], None)
             self.sizes_done.pop(msg[1], None)
             self.wanted = [w for w in self.wanted if w[0] != msg[1]]
+            self.thumbs = [t for t in self.thumbs if t[0] != msg[1]]
             self.link_queries = [q for q in self.link_queries if q[2] != msg[1]]
             self.urgent = min(self.urgent, len(self.wanted))
             if doc is not None:
@@ -191,12 +201,21 @@ class _Server:
         """A visible page is waiting, or a neighbour is and the parent has taken every image sent so far."""
         return bool(self.wanted) and (self.urgent > 0 or len(self.free_slots) == SLOTS)
 
+    def can_thumb(self) -> bool:
+        """A thumbnail waits, no visible page of the main view does, and the parent has taken every image sent:
+        a thumbnail never holds the slot the main view's next page needs."""
+        return bool(self.thumbs) and not (self.wanted and self.urgent) and len(self.free_slots) == SLOTS
+
     def step(self) -> None:
-        """One unit of work, most urgent first: queries, visible pages, links, neighbours, sizes, search."""
+        """One unit of work, most urgent first: queries, visible pages, links, thumbnails, neighbours, sizes,
+        search."""
         if self.queries:
             self.answer(self.queries.pop(0))
         elif self.link_queries and not (self.wanted and self.urgent):
             self.answer(self.link_queries.pop(0))
+        elif self.can_thumb():
+            key, page, scale = self.thumbs.pop(0)
+            self.render(key, page, scale, verb="thumb")
         elif self.can_render():
             key, page, scale = self.wanted.pop(0)
             self.urgent = max(0, self.urgent - 1)
@@ -207,8 +226,9 @@ class _Server:
         elif self.searches:
             self.search_one_page()
 
-    def render(self, key: str, page: int, scale: float) -> None:
-        """Render one page into a free shared-memory slot and announce it."""
+    def render(self, key: str, page: int, scale: float, verb: str = "image") -> None:
+        """Render one page into a free shared-memory slot and announce it ("image", or "thumb" for the Pages
+        view)."""
         doc = self.docs.get(key)
         if doc is None or not 1 <= page <= self.page_counts.get(key, 0):
             return
@@ -231,7 +251,7 @@ class _Server:
                 slot = self.free_slots.pop(0)
             self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
         self.in_flight[slot] = (key, page, scale)
-        self.send(("image", key, page, scale, width, height, stride, slot, render_ms, fmt))
+        self.send((verb, key, page, scale, width, height, stride, slot, render_ms, fmt))
         self.renders += 1
         if self.renders % 64 == 0:
             self.pymupdf.TOOLS.store_shrink(50)

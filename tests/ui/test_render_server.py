@@ -111,3 +111,27 @@ def test_a_page_s_links_are_read_after_the_visible_pages_are_drawn(rig: Rig) -> 
     verb, rid, key, page, links = rig.results.recv()
     assert (verb, rid, key, page) == ("links", 7, "k", 1)
     assert [(link.kind, link.page, link.y, link.rect) for link in links] == [("goto", 2, 40.0, (10, 10, 60, 30))]
+
+
+def test_thumbnails_wait_for_the_main_view_s_visible_page_and_a_free_second_slot(rig: Rig) -> None:
+    server = rig.server
+    server.handle(("thumbs", [("k", 1, 0.2), ("k", 2, 0.2)]))
+    server.handle(("want", [("k", 2, 1.0), ("k", 1, 1.0)], 1))  # page 2 on screen, page 1 its neighbour
+    server.sizes_todo.clear()
+    server.step()
+    verb, _key, page, scale, width, *_rest = rig.results.recv()
+    assert (verb, page, scale) == ("image", 2, 1.0)  # the page being read first
+    assert not server.can_thumb()  # its slot is not handed back yet: a thumbnail must not take the other one
+    slot = _rest[2]
+    server.handle(("ack", slot))
+    server.step()  # the thumbnails come before the prefetched neighbour
+    verb, _key, page, scale, width, height, stride, slot, _ms, fmt = rig.results.recv()
+    assert (verb, page, scale, width, height) == ("thumb", 1, 0.2, 40, 20)
+    assert _bgr_at(rig.arena, slot, stride, 10, 10) == (255, 0, 0)
+    server.handle(("ack", slot))
+    server.handle(("thumbs", [("k", 2, 0.2)]))
+    server.handle(("want", [("k", 1, 1.0)], 1))  # the reader moved on: a visible page again waits
+    server.step()
+    assert rig.results.recv()[:3] == ("image", "k", 1)
+    server.handle(("close", "k"))
+    assert server.thumbs == []  # a closed document's thumbnails are dropped with it
