@@ -111,7 +111,10 @@ class RenderProcess:
     def slot_view(self, slot: int, size: int) -> memoryview:
         """The first `size` bytes of an arena slot (release it before the arena closes)."""
         start = slot * SLOT_BYTES
-        return self.arena.buf[start : start + size]
+        buf = self.arena.buf
+        if buf is None:  # the arena was closed (the process is being shut down)
+            raise ValueError("the render arena is closed")
+        return buf[start : start + size]
 
     def close(self, wait_s: float = 3.0) -> None:
         """Ask the process to quit, reap it (killing it if it hangs) and free the pipes and the arena."""

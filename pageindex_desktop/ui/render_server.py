@@ -250,6 +250,7 @@ class _Server:
                         raise EOFError
                 slot = self.free_slots.pop(0)
             self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
+        assert slot is not None  # MuPDF drew straight into a slot, or the samples were copied into one just above
         self.in_flight[slot] = (key, page, scale)
         self.send((verb, key, page, scale, width, height, stride, slot, render_ms, fmt))
         self.renders += 1
