@@ -37,6 +37,7 @@ from pageindex_desktop.ui.qt import (
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
+    QGuiApplication,
     QKeySequence,
     QLabel,
     QMainWindow,
@@ -57,6 +58,32 @@ log = logging.getLogger(__name__)
 DEFAULT_SIZES = [250, 280, 820, 330]
 # explicit minimum widths: a panel whose labels carry a long document title must not widen the window
 MIN_WIDTHS = [150, 160, 320, 220]
+FIRST_SIZE = (1500, 900)  # the window at its first start, where the screen has room for it
+MIN_WIDTHS_SLACK = 40  # splitter handles and margins beside the panels' own minimum widths
+
+
+def first_start_geometry(free_width: int, free_height: int) -> tuple[int, int, list[int]] | None:
+    """The window's size and panel widths at its first start on a screen with this free area: None (the default
+    1500x900) where that fits, or where not even the four panels' minimum widths fit (the window cannot be
+    smaller; the window manager places it); else the free area, with the side panels shrunk to leave the page
+    the room (at 1280x720 the default put the assistant pane off the screen)."""
+    if free_width >= FIRST_SIZE[0] and free_height >= FIRST_SIZE[1]:
+        return None
+    if free_width < sum(MIN_WIDTHS) + MIN_WIDTHS_SLACK:
+        return None
+    width, height = min(FIRST_SIZE[0], free_width), min(FIRST_SIZE[1], free_height)
+    return width, height, fitted_sizes(width)
+
+
+def fitted_sizes(width: int) -> list[int]:
+    """The splitter's panel widths for a window `width` wide: the side panels shrink in proportion (never below
+    their minimum) and the page keeps the rest, so a narrow screen still shows a readable page (a hidden panel's
+    share goes to the others when the splitter lays them out)."""
+    sides = [DEFAULT_SIZES[i] for i in (0, 1, 3)]
+    room_for_sides = max(sum(MIN_WIDTHS[i] for i in (0, 1, 3)), width - DEFAULT_SIZES[2])
+    scale = min(1.0, room_for_sides / sum(sides))
+    library, outline, assistant = (max(MIN_WIDTHS[i], int(DEFAULT_SIZES[i] * scale)) for i in (0, 1, 3))
+    return [library, outline, max(MIN_WIDTHS[2], width - library - outline - assistant), assistant]
 
 
 class MainWindow(QMainWindow):
@@ -309,11 +336,25 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.import_paths(paths)
 
+    def _first_start_size(self) -> None:
+        """No saved geometry: sized by `first_start_geometry` for the screen the window opens on."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        free = screen.availableGeometry() if screen is not None else None
+        fitted = first_start_geometry(free.width(), free.height()) if free is not None else None
+        if free is None or fitted is None:
+            self.resize(*FIRST_SIZE)
+            return
+        width, height, sizes = fitted
+        frame = self.frameGeometry().size() - self.geometry().size()  # the window manager's borders, if known
+        self.resize(width - max(0, frame.width()), height - max(0, frame.height()))
+        self.move(free.topLeft())
+        self.splitter.setSizes(sizes)
+
     def _restore_settings(self) -> None:
         settings = config.app_settings()
         geometry = config.read_bytes(settings, config.GEOMETRY)
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1500, 900)
+            self._first_start_size()
         state = config.read_bytes(settings, config.STATE)
         if state is not None:
             self.restoreState(state)
