@@ -105,6 +105,7 @@ def run_job(
     `workers` goes to pdf.extract: None lets it split a long document over two processes, 1 keeps it here
     (a batch already runs one child per core).
     """
+    from pageindex_desktop.core import convert, formats
     from pageindex_desktop.core.errors import PasswordRequired, PdfError
     from pageindex_desktop.core.outline.build import build_outline
     from pageindex_desktop.core.pdf import extract
@@ -121,7 +122,11 @@ def run_job(
             last[0] = now
             conn.send(("progress", "extracting", done, total))
 
+    fmt = formats.by_suffix(path.suffix.lstrip(".")) or formats.PDF
+    use_bookmarks = use_bookmarks or not fmt.is_pdf  # an e-book's own contents is its tree
     try:
+        if not fmt.is_pdf:  # laid out to pages once, beside the source copy (core/convert.py)
+            path = convert.lay_out(path, fmt)
         doc = extract(path, password=password, progress=progress, workers=workers, use_bookmarks=use_bookmarks)
         if conn is not None:
             conn.send(("progress", "building", 0, 1))

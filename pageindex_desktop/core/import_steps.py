@@ -17,7 +17,7 @@ from typing import Any
 
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.file_check import pdf_problem
+from pageindex_desktop.core.formats import format_of, problem as format_problem
 from pageindex_desktop.core.file_names import is_file, readable
 from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
@@ -57,9 +57,11 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
     if existing is not None and existing.status == "ready":
         emit(on_progress, existing.doc_id, "done", existing.page_count, existing.page_count, "Already in the library.")
         return result_of(existing, already_present=True)
-    problem = pdf_problem(path)  # before the copy: a file that cannot be a PDF is never copied into files/
+    fmt = format_of(path)
+    problem = format_problem(path, fmt)  # before the copy: a file that cannot be of its format is never copied
     try:
-        record = library.add_file(path, sha, title=readable(path.stem), copy=problem is None)  # (heals a lost copy)
+        record = library.add_file(path, sha, title=readable(path.stem), copy=problem is None,  # (heals a lost copy)
+                                  suffix=fmt.suffix)
     except OSError as exc:
         return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
     if problem is None:
@@ -96,17 +98,24 @@ def begin(
     The record is added to `started` just before its status changes, so a caller interrupted at any point
     (Ctrl+C can land between any two lines) knows which documents to `sweep`.
     """
-    job = Job(record, readable(file_name), library.pdf_path(record.doc_id), record.status == "ready")
+    job = Job(record, readable(file_name), source_copy(library, record), record.status == "ready")
     emit(on_progress, job.doc_id, "queued", 0, 0, "Waiting to read the PDF.")
     if not job.locks.enter_context(import_lock(library.home, job.doc_id)):
         job.locks.close()
         return result_of(record, error="This document is being imported by another process right now.")
     if not job.source.is_file():
-        return fail(library, job, on_progress, "The library's copy of this PDF is missing; import the file again.")
+        return fail(library, job, on_progress, "The library's copy of this document is missing; import the file again.")
     if started is not None:
         started.append(record)
     library.set_status(job.doc_id, "importing")
     return job
+
+
+def source_copy(library: Library, record: DocumentRecord) -> Path:
+    """The library's copy extraction starts from: the PDF, or an e-book's or text file's source (laid out to
+    the PDF beside it in the child, `core/convert.py`), by the file name it was imported under."""
+    fmt = format_of(record.file_name)
+    return library.pdf_path(record.doc_id) if fmt.is_pdf else library.files_dir / f"{record.sha256}.{fmt.suffix}"
 
 
 def sweep(library: Library, started: list[DocumentRecord]) -> None:

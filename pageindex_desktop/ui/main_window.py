@@ -151,7 +151,7 @@ class MainWindow(QMainWindow):
         if files:
             self.statusBar().showMessage(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}…", 5000)
         else:
-            self.statusBar().showMessage("No PDF files found there.", 5000)
+            self.statusBar().showMessage("No documents found there (PDFs, e-books or text files).", 5000)
         return jobs
 
     def open_document(self, doc_id: str, page: int | None = None, position: ReadingPosition | None = None) -> bool:
