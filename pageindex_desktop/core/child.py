@@ -24,9 +24,13 @@ import time
 import traceback
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pageindex_desktop.core.document import PageData
+
+if TYPE_CHECKING:
+    from pageindex_desktop.core.document import ExtractedDocument
+    from pageindex_desktop.core.outline.tree import Outline
 
 # Modules the child must never load (start-up cost, and Qt must stay in the GUI process).
 HEAVY_MODULES = ("PySide6", "shiboken6", "openai", "httpx")
@@ -92,6 +96,16 @@ def _stop_orphan() -> None:
     os._exit(1)
 
 
+def heading_outline(doc: "ExtractedDocument") -> "Outline | None":
+    """A Markdown document's tree, exactly its headings (kept as the laid-out PDF's bookmarks, levels nested);
+    None when it has none (page groups then)."""
+    from pageindex_desktop.core.outline.assemble import assemble
+    from pageindex_desktop.core.outline.tree import Heading, Outline
+
+    headings = [Heading(title, level, page) for level, title, page in doc.toc if page >= 1 and title]
+    return Outline(source="markdown", nodes=assemble(headings, doc)) if headings else None
+
+
 def run_job(
     conn: Connection | None,
     path: Path,
@@ -130,7 +144,8 @@ def run_job(
         doc = extract(path, password=password, progress=progress, workers=workers, use_bookmarks=use_bookmarks)
         if conn is not None:
             conn.send(("progress", "building", 0, 1))
-        outline = build_outline(doc, use_bookmarks=use_bookmarks)
+        outline = heading_outline(doc) if fmt is formats.MARKDOWN else None
+        outline = outline or build_outline(doc, use_bookmarks=use_bookmarks)
         title = choose_title(doc, file_name)
     except PasswordRequired as exc:
         return ("error", "password", str(exc), "")

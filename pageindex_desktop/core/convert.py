@@ -1,8 +1,8 @@
-"""Lay out an e-book or a text file to the PDF the library reads (in the extraction child).
+"""Lay out an e-book, a text file or a Markdown file to the PDF the library reads (in the extraction child).
 
 The PDF goes beside the source copy (`files/<sha>.epub` → `files/<sha>.pdf`), written whole or not at all
-(`library_files.write_in`), and carries the source's table of contents as its bookmarks and its title as
-metadata. An existing PDF is kept: re-indexing reads the pages the viewer shows.
+(`library_files.write_in`), and carries the source's table of contents as its bookmarks (Markdown: its
+headings) and its title as metadata. An existing PDF is kept: re-indexing reads the pages the viewer shows.
 Bad input raises PdfError with one sentence naming the format.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core import library_files
+from pageindex_desktop.core import library_files, markdown_doc
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
-from pageindex_desktop.core.formats import Format, problem
+from pageindex_desktop.core.formats import MARKDOWN, Format, problem
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def lay_out(source: Path, fmt: Format) -> Path:
     bad = problem(source, fmt)
     if bad:
         raise PdfError(bad)
-    data = _ebook(source, fmt)
+    data = _markdown(source) if fmt is MARKDOWN else _ebook(source, fmt)
     try:
         library_files.write_in(target, data)
     except OSError as exc:
@@ -98,8 +98,34 @@ def _copy_toc(src: pymupdf.Document, pdf: pymupdf.Document) -> None:
         log.warning("the e-book's table of contents could not be copied", exc_info=True)
 
 
+def _markdown(source: Path) -> bytes:
+    """Lay a Markdown file out and keep its headings as bookmarks (the tree is built from them exactly)."""
+    try:
+        text = source.read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise PdfError(f"The file cannot be read: {exc.strerror or exc}.") from exc
+    try:
+        laid = markdown_doc.lay_out(text)
+    except ValueError as exc:
+        raise PdfError("The Markdown file has no text to show.") from exc
+    except Exception as exc:
+        raise PdfError("The Markdown file could not be laid out to pages.") from exc
+    pdf = pymupdf.open("pdf", laid.pdf)
+    try:
+        depths = nested_levels([level for level, _, _, _ in laid.headings])
+        toc = [[depth, title, page, {"kind": pymupdf.LINK_GOTO, "page": page - 1, "to": pymupdf.Point(0, y)}]
+               for depth, (_, title, page, y) in zip(depths, laid.headings)]
+        if toc:
+            pdf.set_toc(toc)
+        if laid.title:
+            pdf.set_metadata({"title": laid.title})
+        return bytes(pdf.tobytes(garbage=3, deflate=True))
+    finally:
+        pdf.close()
+
+
 def nested_levels(levels: list[int]) -> list[int]:
-    """Contents levels as a tree's depths: a level that skips (1 then 3) sits one below its parent, a first
+    """Contents or heading levels as a tree's depths: a level that skips (1 then 3, # then ###) sits one below its parent, a first
     entry below level 1 starts the tree; what PDF bookmarks require (each entry at most one deeper)."""
     out: list[int] = []
     stack: list[int] = []  # the written levels of the open ancestors

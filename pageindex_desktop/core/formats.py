@@ -1,6 +1,7 @@
 """The document formats the library takes, told apart by file name and checked from their first bytes.
 
-A PDF is read as it is. The other formats MuPDF opens (EPUB, XPS, FB2, MOBI, CBZ, plain text) are laid out to pages once, in the extraction child, into a PDF kept beside the source copy (`files/<sha>.pdf`
+A PDF is read as it is. The other formats MuPDF opens (EPUB, XPS, FB2, MOBI, CBZ, plain text) and Markdown are
+laid out to pages once, in the extraction child, into a PDF kept beside the source copy (`files/<sha>.pdf`
 beside `files/<sha>.epub`), so the viewer, search, citations and highlights read every document the same way.
 No pymupdf here: the import's first step and the window use this module too.
 """
@@ -20,7 +21,7 @@ class Format:
 
     suffix: str  # the source copy's suffix in files/, without the dot
     label: str  # "an EPUB e-book": what the file is said to be (or not to be)
-    filetype: str  # what pymupdf.open(filetype=...) takes
+    filetype: str  # what pymupdf.open(filetype=...) takes; '' for Markdown (laid out by markdown_doc)
     mime_types: tuple[str, ...]
     names: tuple[str, ...]  # file name suffixes (lower case, without the dot)
 
@@ -38,8 +39,9 @@ FB2 = Format("fb2", "a FictionBook (FB2) e-book", "fb2", ("application/x-fiction
 MOBI = Format("mobi", "a MOBI e-book", "mobi", ("application/x-mobipocket-ebook",), ("mobi",))
 CBZ = Format("cbz", "a CBZ comic book", "cbz", ("application/vnd.comicbook+zip", "application/x-cbz"), ("cbz",))
 TXT = Format("txt", "a plain text file", "txt", ("text/plain",), ("txt", "text"))
+MARKDOWN = Format("md", "a Markdown file", "", ("text/markdown",), ("md", "markdown"))
 
-FORMATS: tuple[Format, ...] = (PDF, EPUB, XPS, FB2, MOBI, CBZ, TXT)
+FORMATS: tuple[Format, ...] = (PDF, EPUB, XPS, FB2, MOBI, CBZ, TXT, MARKDOWN)
 _BY_NAME = {name: fmt for fmt in FORMATS for name in fmt.names}
 _BY_SUFFIX = {fmt.suffix: fmt for fmt in FORMATS}
 

@@ -59,8 +59,8 @@ MAX_AHEAD = 4  # extracted documents allowed to wait for their turn to be saved,
 
 
 def pdf_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files as given, folders expanded (recursively, sorted) to the documents inside (PDFs, e-books and text:
-    `formats.importable`); duplicates dropped."""
+    """Files as given, folders expanded (recursively, sorted) to the documents inside (PDFs, e-books, text and
+    Markdown: `formats.importable`); duplicates dropped."""
     out: list[Path] = []
     seen: set[Path] = set()
     for raw in paths:

@@ -64,7 +64,7 @@ def remove_copies(files_dir: Path, sha: str) -> None:
 
 
 def sweep(files_dir: Path, wanted: set[str], in_use: Callable[[str], bool]) -> list[str]:
-    """Remove temporary copies whose process is gone (or a day old) and copies (PDFs, e-book and text
+    """Remove temporary copies whose process is gone (or a day old) and copies (PDFs, e-book, text and Markdown
     sources) whose sha is not `wanted`
     unless `in_use(sha)` (a live process holds that document's lock); returns the names removed."""
     removed = []

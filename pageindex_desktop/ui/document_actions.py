@@ -30,7 +30,7 @@ class DocumentActions:
         self.passwords: dict[str, str] = {}  # for this session only, never saved
 
     def choose_files(self) -> None:
-        """Pick documents to import (PDFs, e-books and text: `core/formats.py`)."""
+        """Pick documents to import (PDFs, e-books, text and Markdown: `core/formats.py`)."""
         settings = window_settings.app_settings()
         files, _ = QFileDialog.getOpenFileNames(self.window, "Open Documents",
                                                 window_settings.dialog_folder(settings), formats.dialog_filter())

@@ -114,10 +114,10 @@ def test_damaged_epub_fails_in_one_sentence_and_writes_no_pdf(home: Path, tmp_pa
 def test_folder_import_finds_every_format(tmp_path: Path) -> None:
     folder = tmp_path / "inbox"
     (folder / "sub").mkdir(parents=True)
-    for name in ("a.pdf", "b.EPUB", "sub/c.txt", "d.txt", "e.fb2", "f.xps", "g.cbz", "h.mobi", "i.docx", "j.png"):
+    for name in ("a.pdf", "b.EPUB", "sub/c.md", "d.txt", "e.fb2", "f.xps", "g.cbz", "h.mobi", "i.docx", "j.png"):
         (folder / name).write_bytes(b"x")
     found = [p.relative_to(folder).as_posix() for p in pdf_paths([folder])]
-    assert found == ["a.pdf", "b.EPUB", "d.txt", "e.fb2", "f.xps", "g.cbz", "h.mobi", "sub/c.txt"]
+    assert found == ["a.pdf", "b.EPUB", "d.txt", "e.fb2", "f.xps", "g.cbz", "h.mobi", "sub/c.md"]
 
 
 def test_every_format_has_a_mime_type_and_a_dialog_pattern() -> None:
@@ -127,4 +127,4 @@ def test_every_format_has_a_mime_type_and_a_dialog_pattern() -> None:
         for name in fmt.names:
             assert f"*.{name}" in patterns.split(";;")[0]
     assert formats.format_of("Report.PDF") is formats.PDF and formats.format_of("no_suffix") is formats.PDF
-    assert formats.format_of("book.Epub") is formats.EPUB and formats.format_of("x.text") is formats.TXT
+    assert formats.format_of("book.Epub") is formats.EPUB and formats.format_of("x.markdown") is formats.MARKDOWN

@@ -299,7 +299,7 @@ def test_install_desktop_entry_installs_and_uninstalls(tmp_path: Path) -> None:
         assert tree.returncode == 0, tree.stdout + tree.stderr
     if shutil.which("update-desktop-database"):
         cache = (prefix / "applications" / "mimeinfo.cache").read_text(encoding="utf-8")
-        for mime in ("application/pdf", "application/epub+zip", "text/plain"):
+        for mime in ("application/pdf", "application/epub+zip", "text/markdown"):
             assert f"{mime}={DESKTOP.name};" in cache
 
     result = subprocess.run(["bash", str(script), "--prefix", str(prefix), "--uninstall"],
