@@ -125,8 +125,9 @@ def _markdown(source: Path) -> bytes:
 
 
 def nested_levels(levels: list[int]) -> list[int]:
-    """Contents or heading levels as a tree's depths: a level that skips (1 then 3, # then ###) sits one below its parent, a first
-    entry below level 1 starts the tree; what PDF bookmarks require (each entry at most one deeper)."""
+    """Contents or heading levels as a tree's depths: a level that skips (1 then 3, # then ###) sits one below
+    its parent, a first entry below level 1 starts the tree; what PDF bookmarks require (each entry at most one
+    deeper)."""
     out: list[int] = []
     stack: list[int] = []  # the written levels of the open ancestors
     for level in levels:

@@ -313,8 +313,8 @@ class Library:
             conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
             conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
             conn.executemany(
-                "INSERT INTO pages (doc_id, page, label, text) VALUES (?, ?, ?, ?)",
-                ((doc_id, p.number, p.label, p.text) for p in pages),
+                "INSERT INTO pages (doc_id, page, label, text, ocr) VALUES (?, ?, ?, ?, ?)",
+                ((doc_id, p.number, p.label, p.text, int(p.ocr)) for p in pages),
             )
             conn.executemany(
                 "INSERT INTO nodes (doc_id, node_id, parent_id, ord, level, title, start_page, end_page,"
