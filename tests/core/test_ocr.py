@@ -11,10 +11,14 @@ import pymupdf
 import pytest
 
 from pageindex_desktop.core import ocr
+from pageindex_desktop.core.chat_session import ChatSession
+from pageindex_desktop.core.events import Finished
 from pageindex_desktop.core.indexer import import_pdf
 from pageindex_desktop.core.outline.tree import walk
 from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.tools import ToolBox, ocr_pages
+from tests.integration.fake_openai import FakeOpenAI, text, tool
 
 CHAPTERS = ("Harbour Finances", "Dredging Works", "Mooring Rules")
 needs_tesseract = pytest.mark.skipif(ocr.find_engine() is None,
@@ -69,6 +73,24 @@ def test_a_mixed_document_gets_ocr_on_its_scanned_pages_only(home: Path, tmp_pat
         assert sources == {1: None, 3: "ocr"}
         assert "Dredging Works" in next(p["text"] for p in read["pages"] if p["page"] == 3)
         assert any("OCR" in step for step in envelope["next_steps"]), envelope
+
+
+@needs_tesseract
+def test_the_assistant_cites_a_scanned_page_and_the_citation_is_checked(home: Path, tmp_path: Path) -> None:
+    pdf = scanned_report(tmp_path / "board-report.pdf", first_page_text=False)
+    with Library(home) as library, FakeOpenAI() as fake:
+        result = import_pdf(library, pdf)
+        assert result.status == "ready" and ocr_pages(library, result.doc_id) == {1, 2, 3, 4}
+        claim = "The board reviewed the mooring rules in the spring meeting"
+        fake.script(tool("get_page_content", {"doc": result.doc_id, "pages": "4"}),
+                    text(f"{claim} [{result.title}, p. 4]."))
+        client = LLMClient(Endpoint(fake.url, "k", "fake-chat", 5), RetryPolicy(attempts=1))
+        session = ChatSession(library, [result.doc_id], client, judge=False, persist=False)
+        done = list(session.ask("What did the board review in spring?"))[-1]
+        assert isinstance(done, Finished)
+        cite = done.citations[0]
+        assert cite.page == 4 and cite.verified, done.citation_records()
+        assert "mooring rules" in cite.passage.lower()
 
 
 def test_without_tesseract_a_scan_imports_and_its_row_says_what_to_install(
