@@ -70,7 +70,7 @@ def _ready(library: Library, ref: str) -> DocumentRecord:
 
 
 def _add_import(sub: SubParsers) -> None:
-    p = sub.add_parser("import", help="import PDF files (folders expand to the PDFs inside)")
+    p = sub.add_parser("import", help="import PDFs, e-books (EPUB, XPS, FB2, MOBI, CBZ), text and Markdown files (folders expand to those inside)")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.add_argument("--no-bookmarks", action="store_true", help="ignore embedded bookmarks when building the tree")
     p.add_argument("--password", default=None, help="password for encrypted PDFs")

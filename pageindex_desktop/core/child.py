@@ -7,7 +7,8 @@ than a small PDF takes), and imports nothing heavy beyond pymupdf: no Qt, no ope
 Protocol (tuples over a multiprocessing Connection):
   child → parent   ("hello", pid, heavy_modules)               once, after start-up
                    ("fatal", message, traceback)                instead, when the engine cannot load
-  parent → child   ("job", path, password, use_bookmarks, file_name, workers)   or None to stop
+  parent → child   ("job", path, password, use_bookmarks, file_name, workers, ocr)   or None to stop
+                   (ocr: {"languages", "tessdata"} for pages without text, or None; core/ocr.py)
   child → parent   ("progress", stage, done, total)            any number, throttled
                    ("log", level, logger name, message)         warnings, re-logged by the parent
                    ("result", payload dict)                     or
@@ -24,9 +25,13 @@ import time
 import traceback
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pageindex_desktop.core.document import PageData
+
+if TYPE_CHECKING:
+    from pageindex_desktop.core.document import ExtractedDocument
+    from pageindex_desktop.core.outline.tree import Outline
 
 # Modules the child must never load (start-up cost, and Qt must stay in the GUI process).
 HEAVY_MODULES = ("PySide6", "shiboken6", "openai", "httpx")
@@ -61,6 +66,9 @@ def worker_main(conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C belongs to the parent, which then stops us
     if hasattr(os, "setpgrp"):
         os.setpgrp()  # our own process group, so the parent can stop us and any helper processes at once
+    # Tesseract (OCR, core/ocr_read.py) spreads each page over OpenMP threads; a batch already runs one child per
+    # core, and on a busy machine those threads wait on each other (a page took 30 s instead of 10).
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     root = logging.getLogger()
     root.addHandler(_PipeLogHandler(conn))
     root.setLevel(logging.WARNING)
@@ -79,8 +87,8 @@ def worker_main(conn: Connection) -> None:
                 return
             if job is None:
                 return
-            _, path, password, use_bookmarks, file_name, workers = job
-            conn.send(run_job(conn, Path(path), password, use_bookmarks, file_name, workers))
+            _, path, password, use_bookmarks, file_name, workers, ocr = job
+            conn.send(run_job(conn, Path(path), password, use_bookmarks, file_name, workers, ocr))
     except (BrokenPipeError, EOFError, OSError):
         return  # the parent went away; nothing left to report to
 
@@ -92,6 +100,16 @@ def _stop_orphan() -> None:
     os._exit(1)
 
 
+def heading_outline(doc: "ExtractedDocument") -> "Outline | None":
+    """A Markdown document's tree, exactly its headings (kept as the laid-out PDF's bookmarks, levels nested);
+    None when it has none (page groups then)."""
+    from pageindex_desktop.core.outline.assemble import assemble
+    from pageindex_desktop.core.outline.tree import Heading, Outline
+
+    headings = [Heading(title, level, page) for level, title, page in doc.toc if page >= 1 and title]
+    return Outline(source="markdown", nodes=assemble(headings, doc)) if headings else None
+
+
 def run_job(
     conn: Connection | None,
     path: Path,
@@ -99,12 +117,14 @@ def run_job(
     use_bookmarks: bool,
     file_name: str,
     workers: int | None = None,
+    ocr: dict[str, str] | None = None,
 ) -> tuple[Any, ...]:
     """Extract and build one document; returns the final ("result", ...) or ("error", ...) message.
 
     `workers` goes to pdf.extract: None lets it split a long document over two processes, 1 keeps it here
-    (a batch already runs one child per core).
+    (a batch already runs one child per core). `ocr`: read pages without text with Tesseract (core/ocr_read.py).
     """
+    from pageindex_desktop.core import convert, formats
     from pageindex_desktop.core.errors import PasswordRequired, PdfError
     from pageindex_desktop.core.outline.build import build_outline
     from pageindex_desktop.core.pdf import extract
@@ -113,19 +133,30 @@ def run_job(
     last = [0.0]
     parent = os.getppid()
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: int, total: int, stage: str = "extracting") -> None:
         if os.getppid() != parent:
             _stop_orphan()
         now = time.monotonic()
         if conn is not None and (now - last[0] >= PROGRESS_INTERVAL or done >= total):
             last[0] = now
-            conn.send(("progress", "extracting", done, total))
+            conn.send(("progress", stage, done, total))
 
+    fmt = formats.by_suffix(path.suffix.lstrip(".")) or formats.PDF
+    use_bookmarks = use_bookmarks or not fmt.is_pdf  # an e-book's own contents is its tree
     try:
+        if not fmt.is_pdf:  # laid out to pages once, beside the source copy (core/convert.py)
+            path = convert.lay_out(path, fmt)
         doc = extract(path, password=password, progress=progress, workers=workers, use_bookmarks=use_bookmarks)
+        ocr_problem = ""
+        if ocr is not None and any(not p.has_text for p in doc.pages):
+            from pageindex_desktop.core.ocr_read import recognise
+
+            doc.pages, ocr_problem = recognise(path, password, doc.pages, ocr, frozenset(doc.unreadable_pages),
+                                               lambda done, total: progress(done, total, "ocr"))
         if conn is not None:
             conn.send(("progress", "building", 0, 1))
-        outline = build_outline(doc, use_bookmarks=use_bookmarks)
+        outline = heading_outline(doc) if fmt is formats.MARKDOWN else None
+        outline = outline or build_outline(doc, use_bookmarks=use_bookmarks)
         title = choose_title(doc, file_name)
     except PasswordRequired as exc:
         return ("error", "password", str(exc), "")
@@ -136,9 +167,9 @@ def run_job(
     except Exception as exc:  # a bug or an unexpected MuPDF failure: report it, keep the child usable
         return ("error", "internal", f"{type(exc).__name__}: {exc}", traceback.format_exc())
     # Lines are only needed for building the tree; leaving them here keeps the pipe and the parent lean.
-    pages = [PageData(p.number, p.label, p.text, p.width, p.height) for p in doc.pages]
+    pages = [PageData(p.number, p.label, p.text, p.width, p.height, ocr=p.ocr) for p in doc.pages]
     return (
         "result",
         {"title": title, "page_count": doc.page_count, "pages": pages, "outline": outline,
-         "repair_note": doc.repair_note, "unreadable_pages": doc.unreadable_pages},
+         "repair_note": doc.repair_note, "unreadable_pages": doc.unreadable_pages, "ocr_problem": ocr_problem},
     )

@@ -106,11 +106,13 @@ class Worker:
         on_message: Callable[[str, int, int], None],
         cancel: CancelFlag | None,
         workers: int | None = None,
+        ocr: dict[str, str] | None = None,
     ) -> JobOutcome:
-        """Send one job and wait for its end, forwarding progress; cancel stops the child within POLL_SECONDS."""
+        """Send one job and wait for its end, forwarding progress; cancel stops the child within POLL_SECONDS.
+        `ocr`: options for reading pages without text (core/ocr.py `OcrPlan.for_child`), None for none."""
         self.jobs += 1
         try:
-            self.conn.send(("job", str(path), password, use_bookmarks, file_name, workers))
+            self.conn.send(("job", str(path), password, use_bookmarks, file_name, workers, ocr))
         except (BrokenPipeError, OSError):
             return self._crashed()
         last_message = time.monotonic()

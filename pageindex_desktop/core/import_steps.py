@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pageindex_desktop.core import extract_worker
+from pageindex_desktop.core import extract_worker, ocr
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.file_check import pdf_problem
+from pageindex_desktop.core.formats import format_of, problem as format_problem
 from pageindex_desktop.core.file_names import is_file, readable
 from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.import_types import CANCELLED, CancelFlag, ImportProgress, ImportResult, ProgressCallback
 from pageindex_desktop.core.outline.tree import Outline
+from pageindex_desktop.core.settings import load_settings
 from pageindex_desktop.core.store import DocumentRecord, Library, sha256_of
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ class Job:
     was_ready: bool
     started: float = field(default_factory=time.monotonic)
     locks: ExitStack = field(default_factory=ExitStack)
+    home: Path | None = None  # the library's folder (its settings say the OCR languages)
+    ocr_plan: ocr.OcrPlan = field(default_factory=ocr.OcrPlan)  # what extraction did about pages without text
 
     @property
     def doc_id(self) -> str:
@@ -57,9 +60,11 @@ def prepare(library: Library, path: Path, on_progress: ProgressCallback | None) 
     if existing is not None and existing.status == "ready":
         emit(on_progress, existing.doc_id, "done", existing.page_count, existing.page_count, "Already in the library.")
         return result_of(existing, already_present=True)
-    problem = pdf_problem(path)  # before the copy: a file that cannot be a PDF is never copied into files/
+    fmt = format_of(path)
+    problem = format_problem(path, fmt)  # before the copy: a file that cannot be of its format is never copied
     try:
-        record = library.add_file(path, sha, title=readable(path.stem), copy=problem is None)  # (heals a lost copy)
+        record = library.add_file(path, sha, title=readable(path.stem), copy=problem is None,  # (heals a lost copy)
+                                  suffix=fmt.suffix)
     except OSError as exc:
         return failed_without_record(path, f"The file could not be copied into the library: {exc.strerror or exc}.")
     if problem is None:
@@ -96,17 +101,24 @@ def begin(
     The record is added to `started` just before its status changes, so a caller interrupted at any point
     (Ctrl+C can land between any two lines) knows which documents to `sweep`.
     """
-    job = Job(record, readable(file_name), library.pdf_path(record.doc_id), record.status == "ready")
+    job = Job(record, readable(file_name), source_copy(library, record), record.status == "ready", home=library.home)
     emit(on_progress, job.doc_id, "queued", 0, 0, "Waiting to read the PDF.")
     if not job.locks.enter_context(import_lock(library.home, job.doc_id)):
         job.locks.close()
         return result_of(record, error="This document is being imported by another process right now.")
     if not job.source.is_file():
-        return fail(library, job, on_progress, "The library's copy of this PDF is missing; import the file again.")
+        return fail(library, job, on_progress, "The library's copy of this document is missing; import the file again.")
     if started is not None:
         started.append(record)
     library.set_status(job.doc_id, "importing")
     return job
+
+
+def source_copy(library: Library, record: DocumentRecord) -> Path:
+    """The library's copy extraction starts from: the PDF, or an e-book's, text or Markdown file's source (laid out to
+    the PDF beside it in the child, `core/convert.py`), by the file name it was imported under."""
+    fmt = format_of(record.file_name)
+    return library.pdf_path(record.doc_id) if fmt.is_pdf else library.files_dir / f"{record.sha256}.{fmt.suffix}"
 
 
 def sweep(library: Library, started: list[DocumentRecord]) -> None:
@@ -133,18 +145,23 @@ def extract(
     `workers`: processes the child may use for one long document (None: its own choice).
     """
     emit(on_progress, job.doc_id, "extracting", 0, 0, "Opening the PDF.")
+    job.ocr_plan = ocr.plan(load_settings(job.home).ocr_languages)
     worker, failed = extract_worker.acquire(cancel)
     if worker is None:
         assert failed is not None
         return failed
 
     def forward(stage: str, done: int, total: int) -> None:
+        if stage == "ocr":  # shown as extraction: the stages a window knows stay the same
+            emit(on_progress, job.doc_id, "extracting", done, total, f"Recognising text (OCR): page {done} of {total}.")
+            return
         text = f"Reading page {done} of {total}." if stage == "extracting" else "Building the section tree."
         emit(on_progress, job.doc_id, stage, done, total, text)
 
     outcome = extract_worker.JobOutcome("crashed", message="The import stopped unexpectedly.")
     try:
-        outcome = worker.run(job.source, password, use_bookmarks, job.file_name, forward, cancel, workers)
+        outcome = worker.run(job.source, password, use_bookmarks, job.file_name, forward, cancel, workers,
+                             job.ocr_plan.for_child())
     finally:
         pages = int(outcome.payload["page_count"]) if outcome.payload else 0
         extract_worker.release(worker, outcome, pages)
@@ -164,18 +181,20 @@ def finish(
     pages: list[PageData] = payload["pages"]
     outline: Outline = payload["outline"]
     title = str(payload["title"]) or job.record.title
-    note = str(payload.get("repair_note", ""))
+    repair = str(payload.get("repair_note", ""))
     unreadable = set(payload.get("unreadable_pages", ()))
     if not pages:
         return fail(library, job, on_progress, "The PDF has no pages.")
+    scans = [p for p in pages if p.number not in unreadable]
+    ocr_note = ocr_sentence(job.ocr_plan, scans, str(payload.get("ocr_problem", "")))
+    note = "; ".join(n for n in (repair, ocr_note) if n)
     emit(on_progress, job.doc_id, "saving", 0, 1, "Saving the index.")
     try:
         library.save_index(job.doc_id, title=title, pages=pages, outline=outline, note=note)
     except (sqlite3.OperationalError, OSError) as exc:
         return fail(library, job, on_progress, f"The index could not be saved: {exc}.")
     job.locks.close()
-    warning = " ".join(w for w in (repair_warning(note),
-                                    text_layer_warning([p for p in pages if p.number not in unreadable])) if w)
+    warning = " ".join(w for w in (repair_warning(repair), text_layer_warning(scans, ocr_note)) if w)
     log.info("indexed %s: %d pages, outline %s, %.2f s", job.doc_id, len(pages), outline.source,
              time.monotonic() - job.started)
     emit(on_progress, job.doc_id, "done", len(pages), len(pages), warning or "Ready.")
@@ -234,16 +253,36 @@ def repair_warning(note: str) -> str:
     return f"The PDF is damaged ({note}); the pages that could not be read have no text."
 
 
-def text_layer_warning(pages: list[PageData]) -> str:
-    """A sentence about pages with no text layer, or '' when every page has text (pages a repair lost are left
-    out by the caller: they are damaged, not scans)."""
+def text_layer_warning(pages: list[PageData], ocr_note: str = "") -> str:
+    """Sentences about pages read by OCR and pages with no text, or '' when every page has its own text layer
+    (pages a repair lost are left out by the caller: they are damaged, not scans). `ocr_note`: why OCR did not
+    run (`ocr_sentence`)."""
+    read = sum(1 for p in pages if p.ocr)
     missing = sum(1 for p in pages if not p.has_text)
+    said = [f"{read} of {len(pages)} pages had no text layer and were read by OCR."] if read else []
     if missing == 0:
-        return ""
+        return " ".join(said)
+    why = f"; {ocr_note[0].lower()}{ocr_note[1:]}." if ocr_note else "."
     if missing == len(pages):
-        return ("No page has a text layer (scanned or image-only), so the tree is plain page groups and search "
-                "finds nothing; OCR is not available yet.")
-    return f"{missing} of {len(pages)} pages have no text layer (scanned or image-only); their text is not searchable."
+        said.append("No page has a text layer (scanned or image-only), so the tree is plain page groups and search "
+                    f"finds nothing{why}")
+    else:
+        said.append(f"{missing} of {len(pages)} pages have no text layer (scanned or image-only); their text is not "
+                    f"searchable{why}")
+    return " ".join(said)
+
+
+def ocr_sentence(plan: ocr.OcrPlan, pages: list[PageData], problem: str) -> str:
+    """The note a document keeps about its scanned pages: what to install when Tesseract is missing, or why OCR
+    failed; '' when there is nothing to say."""
+    missing = sum(1 for p in pages if not p.has_text)
+    if not missing:
+        return ""
+    if plan.missing:
+        return ocr.missing_sentence(missing, len(pages))
+    if problem:
+        return f"{problem}; {missing} of {len(pages)} pages have no text"
+    return ""
 
 
 def failed_without_record(path: Path, error: str) -> ImportResult:

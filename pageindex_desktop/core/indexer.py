@@ -19,6 +19,7 @@ from pathlib import Path
 from pageindex_desktop.core import extract_worker
 from pageindex_desktop.core.errors import DocumentNotFound
 from pageindex_desktop.core.file_names import is_dir, is_file
+from pageindex_desktop.core.formats import importable
 from pageindex_desktop.core.import_steps import (
     Job,
     abandon,
@@ -54,18 +55,18 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-PDF_SUFFIX = ".pdf"
 MAX_AHEAD = 4  # extracted documents allowed to wait for their turn to be saved, per parallel job
 
 
 def pdf_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files as given, folders expanded (recursively, sorted) to the .pdf files inside; duplicates dropped."""
+    """Files as given, folders expanded (recursively, sorted) to the documents inside (PDFs, e-books, text and
+    Markdown: `formats.importable`); duplicates dropped."""
     out: list[Path] = []
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw).expanduser()
         found = (
-            sorted(p for p in path.rglob("*") if p.suffix.lower() == PDF_SUFFIX and is_file(p))
+            sorted(p for p in path.rglob("*") if importable(p) and is_file(p))
             if is_dir(path)
             else [path]
         )

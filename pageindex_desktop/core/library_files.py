@@ -15,12 +15,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pageindex_desktop.core.formats import FORMATS
 from pageindex_desktop.core.privacy import open_private
 
 log = logging.getLogger(__name__)
 
 COPY_CHUNK = 1 << 20
 PART_SUFFIX = ".part"
+COPY_SUFFIXES = frozenset(f.suffix for f in FORMATS)
 STALE_COPY = 86400.0  # seconds after which a temporary copy cannot be a live import's, whoever wrote it
 
 
@@ -37,8 +39,33 @@ def copy_in(source: Path, target: Path) -> None:
         raise
 
 
+def write_in(target: Path, data: bytes) -> None:
+    """Write `data` to `target` through a private temporary file (a laid-out PDF beside its source copy): the
+    target is either absent or whole, never half-written."""
+    partial = target.with_name(f"{target.stem}.{os.getpid()}{PART_SUFFIX}")
+    try:
+        with os.fdopen(open_private(partial), "wb") as writer:
+            writer.write(data)
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def copies_of(files_dir: Path, sha: str) -> list[Path]:
+    """The document's files: its PDF and, for other formats, the source copy it was laid out from."""
+    return [files_dir / f"{sha}.{suffix}" for suffix in COPY_SUFFIXES if (files_dir / f"{sha}.{suffix}").exists()]
+
+
+def remove_copies(files_dir: Path, sha: str) -> None:
+    """Delete every file the document has in `files/` (its PDF and its source copy)."""
+    for path in copies_of(files_dir, sha):
+        path.unlink(missing_ok=True)
+
+
 def sweep(files_dir: Path, wanted: set[str], in_use: Callable[[str], bool]) -> list[str]:
-    """Remove temporary copies whose process is gone (or a day old) and PDF copies whose sha is not `wanted`
+    """Remove temporary copies whose process is gone (or a day old) and copies (PDFs, e-book, text and Markdown
+    sources) whose sha is not `wanted`
     unless `in_use(sha)` (a live process holds that document's lock); returns the names removed."""
     removed = []
     now = time.time()
@@ -50,8 +77,8 @@ def sweep(files_dir: Path, wanted: set[str], in_use: Callable[[str], bool]) -> l
             continue
         if name.endswith(PART_SUFFIX):
             stale = not _process_alive(name.removesuffix(PART_SUFFIX).rpartition(".")[2]) or age > STALE_COPY
-        elif name.endswith(".pdf"):
-            sha = name.removesuffix(".pdf")
+        elif entry.suffix.lstrip(".") in COPY_SUFFIXES:
+            sha = entry.stem
             stale = sha not in wanted and not in_use(sha)
         else:
             stale = False

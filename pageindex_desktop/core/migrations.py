@@ -117,6 +117,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE documents ADD COLUMN renamed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 7: 1 when a page's text was recognised by OCR from its image (core/ocr_read.py), not read from a text layer;
+    # the tools say so beside the text.
+    """
+    ALTER TABLE pages ADD COLUMN ocr INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 

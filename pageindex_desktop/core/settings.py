@@ -64,6 +64,9 @@ class ModelSettings:
     question_seconds: float = Limits.question_seconds
     answer_tokens: int = Limits.answer_tokens
     question_tokens: int = Limits.question_tokens
+    # Tesseract languages for pages without a text layer, joined by '+' ("deu+eng"); '' = from the OS locale
+    # (core/ocr.py). Not a model setting, but kept in the one settings file the dialog writes.
+    ocr_languages: str = ""
 
     def limits(self) -> Limits:
         """The bounds on one question, as chosen (core/limits.py)."""

@@ -212,9 +212,10 @@ class Library:
         sha = doc.sha256 if doc else doc_id_or_sha
         return self.files_dir / f"{sha}.pdf"
 
-    def add_file(self, source: Path, sha256: str, title: str, copy: bool = True) -> DocumentRecord:
+    def add_file(self, source: Path, sha256: str, title: str, copy: bool = True, suffix: str = "pdf") -> DocumentRecord:
         """Copy `source` into the library (atomically) and record it as queued; an existing entry is returned as
         is. `copy=False` records a file that is not kept (it cannot be a PDF: the row says why it failed).
+        `suffix`: the copy's (`files/<sha>.epub` for an e-book, laid out to `<sha>.pdf` later; core/formats.py).
 
         The title and file name are stored as valid Unicode (`file_names.readable`): SQLite cannot store a name's
         undecodable bytes. The document's lock is held from the copy to the row, so `sweep_files` can tell a copy
@@ -226,7 +227,7 @@ class Library:
                     return existing
                 raise DocumentBusy("This file is being added to the library by another process right now.")
             existing = self.find_by_sha(sha256)
-            target = self.files_dir / f"{sha256}.pdf"
+            target = self.files_dir / f"{sha256}.{suffix}"
             if copy and not target.exists():
                 library_files.copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
             if existing is not None:
@@ -287,8 +288,8 @@ class Library:
             conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
             conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
             conn.executemany(
-                "INSERT INTO pages (doc_id, page, label, text) VALUES (?, ?, ?, ?)",
-                ((doc_id, p.number, p.label, p.text) for p in pages),
+                "INSERT INTO pages (doc_id, page, label, text, ocr) VALUES (?, ?, ?, ?, ?)",
+                ((doc_id, p.number, p.label, p.text, int(p.ocr)) for p in pages),
             )
             conn.executemany(
                 "INSERT INTO nodes (doc_id, node_id, parent_id, ord, level, title, start_page, end_page,"
@@ -357,7 +358,7 @@ class Library:
                 conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
                 conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
                 conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
-            (self.files_dir / f"{doc.sha256}.pdf").unlink(missing_ok=True)
+            library_files.remove_copies(self.files_dir, doc.sha256)
 
     # ---- pages and tree --------------------------------------------------------------------------------
 

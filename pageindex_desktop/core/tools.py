@@ -219,6 +219,7 @@ class ToolBox:
                             [f"pages='1-{min(3, d.page_count)}'", f"pages='{d.page_count}'"])
         texts: list[dict[str, Any]] = []
         used = 0
+        recognised = ocr_pages(self.library, d.doc_id)
         for page in self.library.pages(d.doc_id, wanted):
             body = reflow(page.text)
             if texts and used + len(body) > self.page_budget:
@@ -228,6 +229,8 @@ class ToolBox:
             entry: dict[str, Any] = {"page": page.page, "text": body}
             if page.label and page.label != str(page.page):
                 entry["label"] = page.label  # the printed page number, when it differs from the physical one
+            if page.page in recognised:
+                entry["text_source"] = "ocr"  # a scan: read by OCR, so a word may be misrecognised
             texts.append(entry)
             used += len(body)
             self.returned.add((d.doc_id, page.page))
@@ -236,6 +239,9 @@ class ToolBox:
         result: dict[str, Any] = {"doc_id": d.doc_id, "title": d.title, "returned": format_page_ranges(got),
                                   "pages": texts}
         steps = [f"Cite what you use as [{d.title}, p. N]."]
+        if any("text_source" in t for t in texts):
+            steps.append("Pages with text_source 'ocr' are scans read by OCR: quote them with care, a word or "
+                         "figure may be misrecognised.")
         if rest:
             result["not_returned"] = format_page_ranges(rest)
             steps.insert(0, f"For the remaining pages, request pages='{format_page_ranges(rest)}'.")
@@ -304,3 +310,9 @@ def describe(name: str, args: Any, titles: dict[str, str] | None = None) -> str:
     if name == "search_document":
         return f"Searched {doc + ' ' if doc else ''}for '{args.get('query', '')}'"
     return f"Called {name}"
+
+
+def ocr_pages(library: Library, doc_id: str) -> set[int]:
+    """The document's pages whose text was recognised by OCR (schema 7's `pages.ocr`)."""
+    rows = library.conn.execute("SELECT page FROM pages WHERE doc_id = ? AND ocr = 1", (doc_id,))
+    return {int(row[0]) for row in rows}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from pageindex_desktop.core import formats
 from pageindex_desktop.core.indexer import ImportResult
 from pageindex_desktop.ui import settings as window_settings
 from pageindex_desktop.ui.qt import QDesktopServices, QFileDialog, QInputDialog, QLineEdit, QMessageBox, QUrl
@@ -29,10 +30,10 @@ class DocumentActions:
         self.passwords: dict[str, str] = {}  # for this session only, never saved
 
     def choose_files(self) -> None:
-        """Pick PDFs to import."""
+        """Pick documents to import (PDFs, e-books, text and Markdown: `core/formats.py`)."""
         settings = window_settings.app_settings()
-        files, _ = QFileDialog.getOpenFileNames(self.window, "Open PDFs", window_settings.dialog_folder(settings),
-                                                "PDF files (*.pdf);;All files (*)")
+        files, _ = QFileDialog.getOpenFileNames(self.window, "Open Documents",
+                                                window_settings.dialog_folder(settings), formats.dialog_filter())
         if files:
             window_settings.remember_dialog_folder(settings, files[0])
             self.window.import_paths(files)

@@ -1,6 +1,6 @@
 """macOS "Open With PageIndex Desktop": Finder hands files to the app as QFileOpenEvents, not as arguments.
 
-The bundle's Info.plist declares PDFs (packaging/pageindex-desktop.spec); this filter turns each event into an
+The bundle's Info.plist declares PDFs, e-books, text and Markdown (packaging/pageindex-desktop.spec); this filter turns each event into an
 import through the normal path, so a PDF opened from Finder lands in the library and opens like a dropped one.
 """
 

@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
         if files:
             self.statusBar().showMessage(f"Importing {len(files)} file{'s' if len(files) != 1 else ''}…", 5000)
         else:
-            self.statusBar().showMessage("No PDF files found there.", 5000)
+            self.statusBar().showMessage("No documents found there (PDFs, e-books, text or Markdown).", 5000)
         return jobs
 
     def open_document(self, doc_id: str, page: int | None = None, position: ReadingPosition | None = None) -> bool:
@@ -229,7 +229,8 @@ class MainWindow(QMainWindow):
         roots: list[Node] = self.library.tree(doc_id)
         labels = self.library.page_labels(doc_id)
         source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
-                  "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
+                  "markdown": "its Markdown headings", "pages": "page groups (no headings found)",
+                  }.get(record.outline_source, record.outline_source)
         self.outline_memory.begin()
         self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}",
                               keep_filter=doc_id == self.current_doc)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pageindex_desktop.config import library_home
+from pageindex_desktop.core import ocr
 from pageindex_desktop.core.endpoint_modes import ConnectionReport, connection_report
 from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.settings import PRESETS, ModelSettings, get_api_key, load_settings, save_settings, set_api_key
@@ -185,6 +186,12 @@ class SettingsDialog(QDialog):
         self.max_turns = self._number_box("maxTurnsBox", 1, 50, "")
         self.answer_tokens = self._number_box("answerTokensBox", 64, 32_000, " tokens")
         self.question_tokens = self._number_box("questionTokensBox", 1_000, 2_000_000, " tokens")
+        self.ocr_languages = QLineEdit(box)
+        self.ocr_languages.setObjectName("ocrLanguagesEdit")
+        self.ocr_languages.setPlaceholderText("+".join(ocr.locale_languages()) + " (from the system language)")
+        self.ocr_languages.setToolTip("Languages Tesseract reads scanned pages in, as its language names, several "
+                                      "joined by '+' (deu+eng). Each needs its data installed (Debian: "
+                                      "tesseract-ocr-deu). Empty: the system language, and English.")
         form = QFormLayout(box)
         form.addRow(self.judge_box)
         form.addRow("Time per step:", self.turn_seconds)
@@ -192,6 +199,7 @@ class SettingsDialog(QDialog):
         form.addRow("Steps per question:", self.max_turns)
         form.addRow("Answer length:", self.answer_tokens)
         form.addRow("Tokens per question:", self.question_tokens)
+        form.addRow("OCR languages:", self.ocr_languages)
         return box
 
     def _number_box(self, name: str, low: int, high: int, suffix: str) -> QSpinBox:
@@ -224,6 +232,7 @@ class SettingsDialog(QDialog):
         self.max_turns.setValue(settings.max_turns)
         self.answer_tokens.setValue(settings.answer_tokens)
         self.question_tokens.setValue(settings.question_tokens)
+        self.ocr_languages.setText(settings.ocr_languages)
         self._show_notes()
 
     # ---- state -----------------------------------------------------------------------------------------
@@ -242,6 +251,7 @@ class SettingsDialog(QDialog):
             question_seconds=float(self.question_seconds.value()),
             answer_tokens=self.answer_tokens.value(),
             question_tokens=self.question_tokens.value(),
+            ocr_languages="+".join(self.ocr_languages.text().replace(",", " ").replace("+", " ").split()),
         )
 
     def _provider_changed(self) -> None:

@@ -71,7 +71,7 @@ class WelcomePanel(QFrame):
         self.open_button.setObjectName("welcomeOpen")
         self.open_button.setDefault(True)
         self.open_button.clicked.connect(self.openRequested)
-        hint = QLabel("or drop PDF files or folders anywhere on this window", self)
+        hint = QLabel("or drop PDFs, e-books, Markdown files or folders anywhere on this window", self)
         hint.setObjectName("welcomeHint")
         self.sample_button = QPushButton("Try a sample document", self)
         self.sample_button.setObjectName("welcomeSample")

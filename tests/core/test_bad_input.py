@@ -95,7 +95,9 @@ def test_pdf_that_opens_with_zero_pages(home: Path) -> None:
         assert_clean_failure(home, import_pdf(library, corpus_file("py-pdf__unreadablemetadata.pdf")), "pages")
 
 
-def test_image_only_pdf_is_imported_flagged_with_page_groups(home: Path) -> None:
+def test_image_only_pdf_is_imported_flagged_with_page_groups(home: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no Tesseract: the scan stays unread (tests/core/test_ocr.py reads it)
     with Library(home) as library:
         result = import_pdf(library, corpus_file("docling__nemotron_multipage.pdf"))
         assert (result.status, result.outline_source, result.page_count) == ("ready", "pages", 4)

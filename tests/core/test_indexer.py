@@ -307,7 +307,7 @@ def test_missing_file_fails_without_a_record(home: Path, tmp_path: Path) -> None
 
 def test_pdf_paths_expands_folders_recursively_and_sorted(tmp_path: Path) -> None:
     (tmp_path / "b" / "deep").mkdir(parents=True)
-    for name in ["b/z.pdf", "b/a.PDF", "b/deep/m.pdf", "b/notes.txt", "top.pdf"]:
+    for name in ["b/z.pdf", "b/a.PDF", "b/deep/m.pdf", "b/notes.odt", "top.pdf"]:  # .odt: not a format taken
         (tmp_path / name).write_bytes(b"%PDF-1.4")
     found = pdf_paths([tmp_path / "top.pdf", tmp_path / "b", tmp_path / "b" / "z.pdf"])
     assert [p.relative_to(tmp_path).as_posix() for p in found] == ["top.pdf", "b/a.PDF", "b/deep/m.pdf", "b/z.pdf"]

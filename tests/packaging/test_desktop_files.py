@@ -24,6 +24,7 @@ import pytest
 
 import pageindex_desktop
 from pageindex_desktop import config
+from pageindex_desktop.core import formats
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGING = ROOT / "packaging"
@@ -87,6 +88,8 @@ def test_desktop_entry_opens_pdfs_with_the_app() -> None:
     assert program == literals["GUI_NAME"] == "pageindex-desktop"
     assert args == ["%F"], "files from 'Open with' must reach the app as arguments"
     assert entry["MimeType"].endswith(";") and "application/pdf" in entry["MimeType"].split(";")
+    declared = [m for fmt in formats.FORMATS for m in fmt.mime_types]  # every format the import takes
+    assert entry["MimeType"].split(";")[:-1] == declared
     assert entry["Categories"].endswith(";") and "Office" in entry["Categories"].split(";")
     assert entry["StartupWMClass"] == literals["GUI_NAME"]
 
@@ -115,7 +118,7 @@ def test_metainfo_matches_desktop_entry_and_version() -> None:
     assert len(root.findall("description/p")) >= 1
     launchable = root.find("launchable")
     assert launchable is not None and launchable.get("type") == "desktop-id" and launchable.text == DESKTOP.name
-    assert [m.text for m in root.findall("provides/mediatype")] == ["application/pdf"]
+    assert [m.text for m in root.findall("provides/mediatype")] == desktop_entry()["MimeType"].split(";")[:-1]
     assert {b.text for b in root.findall("provides/binary")} == {literals["GUI_NAME"], literals["CLI_NAME"]}
     releases = root.findall("releases/release")
     assert releases and releases[0].get("version") == pageindex_desktop.__version__, "add a <release> per version"
@@ -296,7 +299,8 @@ def test_install_desktop_entry_installs_and_uninstalls(tmp_path: Path) -> None:
         assert tree.returncode == 0, tree.stdout + tree.stderr
     if shutil.which("update-desktop-database"):
         cache = (prefix / "applications" / "mimeinfo.cache").read_text(encoding="utf-8")
-        assert f"application/pdf={DESKTOP.name};" in cache
+        for mime in ("application/pdf", "application/epub+zip", "text/markdown"):
+            assert f"{mime}={DESKTOP.name};" in cache
 
     result = subprocess.run(["bash", str(script), "--prefix", str(prefix), "--uninstall"],
                             capture_output=True, text=True, env=env, timeout=120)

@@ -162,3 +162,19 @@ def test_checks_and_limits_are_edited_and_saved(home: Path, fake: FakeOpenAI, qt
     saved = load_settings(home)
     assert saved.judge_citations is False and saved.turn_seconds == 600 and saved.max_turns == 20
     assert saved.limits().turn_seconds == 600 and "600" in saved.limits().turn_message()
+
+
+def test_ocr_languages_are_typed_saved_and_kept_by_a_later_save(home: Path, fake: FakeOpenAI, qtbot) -> None:  # type: ignore[no-untyped-def]
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    dialog = open_dialog(home, qtbot)
+    box = dialog.findChild(type(dialog.ocr_languages), "ocrLanguagesEdit")
+    assert box is dialog.ocr_languages and box.text() == "" and "eng" in box.placeholderText()
+    qtbot.keyClicks(box, "deu, eng")
+    with qtbot.waitSignal(dialog.accepted, timeout=TIMEOUT):
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Save), Qt.MouseButton.LeftButton)
+    assert load_settings(home).ocr_languages == "deu+eng"
+    again = open_dialog(home, qtbot)
+    assert again.ocr_languages.text() == "deu+eng"
+    with qtbot.waitSignal(again.accepted, timeout=TIMEOUT):  # saved again untouched: the languages stay
+        qtbot.mouseClick(again.buttons.button(again.buttons.StandardButton.Save), Qt.MouseButton.LeftButton)
+    assert load_settings(home).ocr_languages == "deu+eng"

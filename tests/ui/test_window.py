@@ -75,7 +75,7 @@ def test_dropping_a_folder_imports_every_pdf_in_it(window: MainWindow, tmp_path:
     (folder / "sub").mkdir(parents=True)
     make_pdf(folder / "a.pdf", 6, chapters=("Alpha", "Beta"))
     make_pdf(folder / "sub" / "b.pdf", 8, chapters=("Gamma", "Delta"))
-    (folder / "notes.txt").write_text("not a pdf")
+    (folder / "notes.odt").write_text("not a format the library takes")
     assert drop(window, [folder])
     qtbot.waitUntil(lambda: sorted(r.status for r in window.library_panel.model.rows()) == ["ready", "ready"],
                     timeout=TIMEOUT)

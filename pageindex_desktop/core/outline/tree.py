@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-OUTLINE_SOURCES = ("bookmarks", "toc_page", "layout", "pages")
+OUTLINE_SOURCES = ("bookmarks", "toc_page", "layout", "pages", "markdown")
 # Title of the node added for pages before the first section (a coverage device, not a printed heading).
 FRONT_MATTER_TITLE = "Front matter"
 

@@ -1,0 +1,133 @@
+"""OCR of pages without a text layer: a scanned PDF built here (text pages rendered to images) comes out
+searchable with a tree from its printed headings, pages marked as OCR for the tools, only the scanned pages of a
+mixed document read; without Tesseract the document imports and its row says what to install."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core import ocr
+from pageindex_desktop.core.chat_session import ChatSession
+from pageindex_desktop.core.events import Finished
+from pageindex_desktop.core.indexer import import_pdf
+from pageindex_desktop.core.outline.tree import walk
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.tools import ToolBox, ocr_pages
+from tests.integration.fake_openai import FakeOpenAI, text, tool
+
+CHAPTERS = ("Harbour Finances", "Dredging Works", "Mooring Rules")
+needs_tesseract = pytest.mark.skipif(ocr.find_engine() is None,
+                                     reason="tesseract is not installed (Debian: apt-get install tesseract-ocr)")
+
+
+def text_page(doc: pymupdf.Document, heading: str, body: str) -> None:
+    """A page with a large heading and a few lines of body text, as a text layer."""
+    page = doc.new_page(width=420, height=320)
+    page.insert_text((36, 60), heading, fontsize=20)
+    for line in range(4):
+        page.insert_text((36, 100 + 18 * line), body, fontsize=11)
+
+
+def scanned_report(path: Path, first_page_text: bool) -> Path:
+    """Chapters rendered to 150 dpi greyscale images, one image-only page each; page 1 keeps its text layer
+    when `first_page_text` (a mixed document)."""
+    source = pymupdf.open()
+    text_page(source, "Harbour Board Report", "A summary of the year for the members of the board.")
+    for number, title in enumerate(CHAPTERS, start=1):
+        text_page(source, f"{number}. {title}", f"The board reviewed the {title.lower()} in the spring meeting.")
+    out = pymupdf.open()
+    for index, page in enumerate(source):
+        if index == 0 and first_page_text:
+            out.insert_pdf(source, from_page=0, to_page=0)
+            continue
+        image = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
+        scan = out.new_page(width=page.rect.width, height=page.rect.height)
+        scan.insert_image(scan.rect, stream=image.tobytes("png"))
+    out.save(path)
+    return path
+
+
+@needs_tesseract
+def test_a_mixed_document_gets_ocr_on_its_scanned_pages_only(home: Path, tmp_path: Path) -> None:
+    pdf = scanned_report(tmp_path / "board-report.pdf", first_page_text=True)
+    with Library(home) as library:
+        result = import_pdf(library, pdf)
+        assert result.status == "ready", result.error
+        assert "3 of 4 pages had no text layer and were read by OCR" in result.warning
+        assert ocr_pages(library, result.doc_id) == {2, 3, 4}  # page 1 keeps its own text layer
+        assert library.get(result.doc_id).note == ""  # type: ignore[union-attr]
+        hits = library.search("dredging works")
+        assert hits and hits[0].page == 3
+        titles = [n.title for n in walk(library.tree(result.doc_id))]
+        for number, chapter in enumerate(CHAPTERS, start=1):  # the printed headings, read from the images
+            assert f"{number}. {chapter}" in titles, titles
+        box = ToolBox(library, [result.doc_id])
+        envelope = json.loads(box.call("get_page_content", json.dumps({"doc": result.doc_id, "pages": "1,3"})))
+        read = envelope["result"]
+        sources = {p["page"]: p.get("text_source") for p in read["pages"]}
+        assert sources == {1: None, 3: "ocr"}
+        assert "Dredging Works" in next(p["text"] for p in read["pages"] if p["page"] == 3)
+        assert any("OCR" in step for step in envelope["next_steps"]), envelope
+
+
+@needs_tesseract
+def test_the_assistant_cites_a_scanned_page_and_the_citation_is_checked(home: Path, tmp_path: Path) -> None:
+    pdf = scanned_report(tmp_path / "board-report.pdf", first_page_text=False)
+    with Library(home) as library, FakeOpenAI() as fake:
+        result = import_pdf(library, pdf)
+        assert result.status == "ready" and ocr_pages(library, result.doc_id) == {1, 2, 3, 4}
+        claim = "The board reviewed the mooring rules in the spring meeting"
+        fake.script(tool("get_page_content", {"doc": result.doc_id, "pages": "4"}),
+                    text(f"{claim} [{result.title}, p. 4]."))
+        client = LLMClient(Endpoint(fake.url, "k", "fake-chat", 5), RetryPolicy(attempts=1))
+        session = ChatSession(library, [result.doc_id], client, judge=False, persist=False)
+        done = list(session.ask("What did the board review in spring?"))[-1]
+        assert isinstance(done, Finished)
+        cite = done.citations[0]
+        assert cite.page == 4 and cite.verified, done.citation_records()
+        assert "mooring rules" in cite.passage.lower()
+
+
+def test_without_tesseract_a_scan_imports_and_its_row_says_what_to_install(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = tmp_path / "no-programs"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))  # no tesseract to be found
+    monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
+    assert ocr.find_engine() is None
+    pdf = scanned_report(tmp_path / "scan.pdf", first_page_text=False)
+    with Library(home) as library:
+        result = import_pdf(library, pdf)
+        assert result.status == "ready" and result.page_count == 4
+        note = library.get(result.doc_id).note  # type: ignore[union-attr]
+        assert note.startswith("No page has a text layer; install Tesseract OCR") and ocr.install_hint() in note
+        assert "install Tesseract OCR" in result.warning
+        assert ocr_pages(library, result.doc_id) == set()
+
+
+def test_a_tesseract_that_lists_no_languages_counts_as_missing(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "tesseract"
+    fake.write_text("#!/bin/sh\necho 'Error opening data file' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert ocr.find_engine() is None
+    assert ocr.plan("").missing
+
+
+def test_languages_come_from_the_setting_else_the_locale_and_only_installed_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = ocr.OcrEngine("tesseract", "/data", ("deu", "eng", "fra"))
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert ocr.locale_languages()[:2] == ["deu", "eng"]
+    assert ocr.choose_languages("", engine) == "deu+eng"
+    assert ocr.choose_languages("fra+eng", engine) == "fra+eng"
+    assert ocr.choose_languages("fra, spa", engine) == "fra"  # Spanish data is not installed
+    assert ocr.choose_languages("spa", engine) == "deu"  # nothing asked for is installed: the first that is
