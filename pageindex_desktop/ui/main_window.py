@@ -76,14 +76,18 @@ def first_start_geometry(free_width: int, free_height: int) -> tuple[int, int, l
 
 
 def fitted_sizes(width: int) -> list[int]:
-    """The splitter's panel widths for a window `width` wide: the side panels shrink in proportion (never below
-    their minimum) and the page keeps the rest, so a narrow screen still shows a readable page (a hidden panel's
-    share goes to the others when the splitter lays them out)."""
-    sides = [DEFAULT_SIZES[i] for i in (0, 1, 3)]
-    room_for_sides = max(sum(MIN_WIDTHS[i] for i in (0, 1, 3)), width - DEFAULT_SIZES[2])
-    scale = min(1.0, room_for_sides / sum(sides))
-    library, outline, assistant = (max(MIN_WIDTHS[i], int(DEFAULT_SIZES[i] * scale)) for i in (0, 1, 3))
-    return [library, outline, max(MIN_WIDTHS[2], width - library - outline - assistant), assistant]
+    """The splitter's panel widths for a window `width` wide: the page keeps half (it reads well at fit width),
+    each side panel gets its minimum, and what is left goes first to the outline (its titles are what a narrow
+    panel cuts worst), then the assistant, then the library, each up to its default width."""
+    library_min, outline_min, page_min, assistant_min = MIN_WIDTHS
+    page = max(page_min, width // 2)
+    spare = max(0, width - page - library_min - outline_min - assistant_min)
+    widths = {1: outline_min, 3: assistant_min, 0: library_min}
+    for index in (1, 3, 0):  # the outline first, then the assistant, then the library
+        extra = min(spare, DEFAULT_SIZES[index] - widths[index])
+        widths[index] += extra
+        spare -= extra
+    return [widths[0], widths[1], width - widths[0] - widths[1] - widths[3], widths[3]]
 
 
 class MainWindow(QMainWindow):
