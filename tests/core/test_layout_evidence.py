@@ -119,3 +119,23 @@ def test_table_header_and_total_rows_are_not_headings(tmp_path: Path) -> None:
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Purchases of Equity Securities", "Company Stock Performance", "Dividends Declared"]
+
+
+def test_continued_titles_and_block_labels_open_no_sections(tmp_path: Path) -> None:
+    """A title printed again on the next page is one section; labels printed twice on one page are none."""
+    pages = [[("Survey Method", True), ("Summary of Results", True)], [("Summary of Results", True)],
+             [("Regional Findings", True), ("Example", False), ("Example", False)], [("Outlook", True)],
+             [("Summary of Results", True)]]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for number, titles in enumerate(pages):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, 90, 1 + number)  # headings at different heights: not a slide frame's spot
+        for title, large in titles:
+            y = _write(page, y + 8, title, size=14 if large else 11, bold=True) + 4
+            y = _paragraph(page, y, 5)
+    path = tmp_path / "continued.pdf"
+    doc.save(path)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
+    assert found == [("Survey Method", 2), ("Summary of Results", 2), ("Regional Findings", 4), ("Outlook", 5),
+                     ("Summary of Results", 6)]

@@ -1,14 +1,17 @@
 """Evidence beside the heading rows themselves: what shares their baseline, and the headings around them.
 
 `drop_table_rows` drops rows that share their baseline with figures or with two other texts: table headers,
-"Total" lines and chart labels. `nest_notes` hangs a filing's numbered notes under the "Notes to … Financial Statements" heading over them.
+"Total" lines and chart labels. `drop_continued_titles` keeps one of a title printed again on the next page.
+`nest_notes` hangs a filing's numbered notes under the "Notes to … Financial Statements" heading over them.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, Candidate
+from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
@@ -64,3 +67,22 @@ def nest_notes(candidates: list[Candidate], levels: list[int]) -> list[int]:
         elif levels[i] <= note_level:
             out[i] = note_level + 1
     return out
+
+
+def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
+    """A title printed twice in one style on one page is a label (a slide's "Example" blocks): all of them go.
+    One printed again in the same style on the next page (a slide's continued frame title, "Summary of
+    results" over each page of one survey section) opens no new section: only its first printing is kept."""
+    per_page = Counter((title_key(c.text), c.style, c.row.page) for c in candidates)
+    last: dict[tuple[str, tuple[float, bool, str]], int] = {}
+    kept = []
+    for cand in candidates:
+        key = (title_key(cand.text), cand.style)
+        if per_page[(key[0], key[1], cand.row.page)] > 1:
+            continue
+        seen = last.get(key)
+        last[key] = cand.row.page
+        if seen is not None and cand.row.page - seen == 1:
+            continue
+        kept.append(cand)
+    return kept
