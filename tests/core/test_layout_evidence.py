@@ -139,3 +139,26 @@ def test_continued_titles_and_block_labels_open_no_sections(tmp_path: Path) -> N
     found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
     assert found == [("Survey Method", 2), ("Summary of Results", 2), ("Regional Findings", 4), ("Outlook", 5),
                      ("Summary of Results", 6)]
+
+
+def test_pages_before_the_printed_contents_hold_no_sections(tmp_path: Path) -> None:
+    """A filing's cover sheet sets bold lines among its legal text; the contents after it says where the
+    document begins, so none of them is a section."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION", bold=True) + 4
+    y = _paragraph(page, y, 4)
+    y = _write(page, y + 8, "Documents Incorporated by Reference", bold=True) + 4
+    _paragraph(page, y, 6)
+    titles = ["Business Overview", "Risk Factors", "Legal Proceedings", "Financial Statements"]
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Table of Contents", size=14, bold=True) + 6
+    for number, title in enumerate(titles):
+        y = _write(page, y, f"{title} {'.' * 60} {3 + number}")
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, title, size=14, bold=True) + 6
+        _paragraph(page, y, 20)
+    path = tmp_path / "cover.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles

@@ -16,7 +16,12 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.layout_evidence import drop_continued_titles, drop_table_rows, nest_notes
+from pageindex_desktop.core.outline.layout_evidence import (
+    after_front_contents,
+    drop_continued_titles,
+    drop_table_rows,
+    nest_notes,
+)
 from pageindex_desktop.core.outline.layout_filters import (
     LABEL_WORD,
     Candidate,
@@ -150,6 +155,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = numbered_system(candidates, body)
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
     candidates = drop_continued_titles(candidates)
+    candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = nest_notes(candidates, levels)
     return [Heading(title=clean_title(c.text), level=level, page=c.row.page, y=c.row.y0)

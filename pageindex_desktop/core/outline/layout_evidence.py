@@ -2,7 +2,7 @@
 
 `drop_table_rows` drops rows that share their baseline with figures or with two other texts: table headers,
 "Total" lines and chart labels. `drop_continued_titles` keeps one of a title printed again on the next page.
-`nest_notes` hangs a filing's numbered notes under the "Notes to … Financial Statements" heading over them.
+`after_front_contents` drops what a cover and title pages print before the contents. `nest_notes` hangs a filing's numbered notes under the "Notes to … Financial Statements" heading over them.
 """
 
 from __future__ import annotations
@@ -86,3 +86,13 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
             continue
         kept.append(cand)
     return kept
+
+
+def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:
+    """Candidates from the printed contents on, when the contents is printed in the front half: the pages before
+    it are the cover, title, copyright and dedication pages (a filing's SEC cover sheet, a book's half-title),
+    which the contents does not list and which are no sections of the document."""
+    if not contents_pages or min(contents_pages) > page_count / 2:
+        return candidates  # no contents, or one printed at the back: nothing says where the front matter ends
+    first = min(contents_pages)
+    return [c for c in candidates if c.row.page >= first]
