@@ -162,3 +162,27 @@ def test_pages_before_the_printed_contents_hold_no_sections(tmp_path: Path) -> N
     path = tmp_path / "cover.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles
+
+
+def test_a_risk_factor_sentence_set_over_its_paragraph_is_not_a_heading(tmp_path: Path) -> None:
+    """A filing prints each risk factor as a larger sentence over two lines; joined it reads as a sentence. A
+    long title in title case over two lines stays a heading."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Risks Related to Our Operations and the Markets in Which We", size=12, bold=True)
+    y = _write(page, y, "Compete Across the United States and Abroad", size=12, bold=True) + 6
+    y = _paragraph(page, y, 5)
+    for first, second in (("Our businesses may incur substantial costs and liabilities and be", "exposed to price "
+                           "volatility in the wholesale markets"), ("Wholesale power prices are declining in many "
+                           "markets which could", "impact our operations and results")):
+        y = _write(page, y + 8, first, size=12) + 0
+        y = _write(page, y, second, size=12) + 4
+        y = _paragraph(page, y, 5)
+    y = _write(page, y + 8, "Market Information", size=12, bold=True) + 4
+    _paragraph(page, y, 5)
+    path = tmp_path / "risks.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == [
+        "Risks Related to Our Operations and the Markets in Which We Compete Across the United States and Abroad",
+        "Market Information"]

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 MAX_WORDS = 16
 MAX_CHARS = 140
+SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
 _CAPTION = re.compile(
     r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
     r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*[0-9IVX]",
@@ -145,6 +146,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
+    # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
+    candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
     candidates = [c for c in candidates if _WORD4.search(c.text) or c.row.size >= body + 2]
     candidates = drop_repeated_runs(candidates)
@@ -234,6 +237,14 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _joined_sentence(cand: Candidate, body: float) -> bool:
+    """An unnumbered heading of more than SENTENCE_WORDS words (its lines joined) that reads as a sentence."""
+    words = cand.text.split()
+    if cand.style[2] != "none" or len(words) <= SENTENCE_WORDS:
+        return False
+    return not _title_like(words)
 
 
 def _division_with_stop(text: str) -> bool:
