@@ -16,6 +16,12 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.layout_evidence import (
+    after_front_contents,
+    drop_continued_titles,
+    drop_table_rows,
+    nest_notes,
+)
 from pageindex_desktop.core.outline.layout_filters import (
     LABEL_WORD,
     Candidate,
@@ -35,11 +41,14 @@ log = logging.getLogger(__name__)
 
 MAX_WORDS = 16
 MAX_CHARS = 140
+SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
 _CAPTION = re.compile(
     r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
     r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*[0-9IVX]",
     re.IGNORECASE,
 )
+# A financial statement's note heading ("Note 4 – Debt", "NOTE 12: LEASES"): numbered like a caption, set as a head
+_NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
@@ -108,7 +117,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 continue  # a line of running text: neither a heading nor the next line of one
             if analysis.is_running(row, i) or row.y0 < end_of_contents:
                 continue  # furniture, or a contents entry (a heading of another page)
-            if _CAPTION.match(row.text):
+            if _CAPTION.match(row.text) and not _is_note_heading(row, body):
                 caption_bottom, caption_style = row.y1, (row.size, row.bold)
                 continue
             if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
@@ -137,6 +146,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
     candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
+    # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
+    candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
     candidates = [c for c in candidates if _WORD4.search(c.text) or c.row.size >= body + 2]
     candidates = drop_repeated_runs(candidates)
@@ -145,7 +156,11 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
+    candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
+    candidates = drop_continued_titles(candidates)
+    candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
+    levels = nest_notes(candidates, levels)
     return [Heading(title=clean_title(c.text), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
 
@@ -192,9 +207,11 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     words = text.split()
     if len(words) > MAX_WORDS:
         return None
-    if _SENTENCE_END.search(text) or _CAPTION.match(text) or _LEADERS.search(text):
+    note = _is_note_heading(row, body)
+    checked = text[:-1] if _division_with_stop(text) else text  # "Item 4. Controls and Procedures."
+    if _SENTENCE_END.search(checked) or _CAPTION.match(text) and not note or _LEADERS.search(text):
         return None
-    if text.endswith(".") and not larger and len(words) >= 3:
+    if checked.endswith(".") and not larger and len(words) >= 3:
         return None  # a sentence, or a run-in head followed by its text
     m = _RUN_IN.match(text)
     if m and _prose(m.group(1)):
@@ -203,7 +220,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if letters < 2 or letters < 0.5 * n:
         return None
     num = leading_number(text) if maybe_numbered else None
-    kind = "none"
+    kind = "keyword:note" if note else "none"
     if num is not None:
         if num.kind.startswith("keyword") and not num.rest:
             kind = num.kind  # a bare "PART II" or "Chapter 3" line
@@ -220,6 +237,27 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _joined_sentence(cand: Candidate, body: float) -> bool:
+    """An unnumbered heading of more than SENTENCE_WORDS words (its lines joined) that reads as a sentence."""
+    words = cand.text.split()
+    if cand.style[2] != "none" or len(words) <= SENTENCE_WORDS:
+        return False
+    return not _title_like(words)
+
+
+def _division_with_stop(text: str) -> bool:
+    """A keyword-numbered title closed by one full stop ("Item 1A. Risk Factors."), as some filings print them."""
+    if not text.endswith(".") or text.endswith(".."):
+        return False
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and _title_like(num.rest.split())
+
+
+def _is_note_heading(row: Row, body: float) -> bool:
+    """A "Note 4 – Debt" row set in bold or larger than the body: a numbered note, not a caption or remark."""
+    return (row.bold or row.size >= body + 1.0) and _NOTE_HEADING.match(row.text) is not None
 
 
 def _centred(rows: list[Row], i: int, left: float, right: float, body: float) -> Candidate | None:

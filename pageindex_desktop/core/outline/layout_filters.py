@@ -23,6 +23,7 @@ _SECTION_WORDS = frozenset(
 )
 LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
+NOTE_KIND = "keyword:note"  # "Note 4 – Debt": numbered notes to financial statements, never a division
 UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
 # outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
 # the nested schemes must account for before numbering overrides style
@@ -91,7 +92,7 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
     for cand, key in zip(candidates, keys):
         if key and counts[key] >= (8 if key.startswith("=") else 4):
             continue
-        m = LABEL_WORD.match(cand.text)
+        m = LABEL_WORD.match(cand.text) if cand.style[2] != NOTE_KIND else None
         if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4:
             continue
         kept.append(cand)
@@ -261,7 +262,8 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     book's "Preface" and "Index"), not when it is the common sub-head face.
     """
     kinds = Counter(c.style[2] for c in candidates)
-    division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS and k != "keyword:section"}
+    division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
+                      and k not in ("keyword:section", NOTE_KIND)}
     pages: dict[str, set[int]] = {}
     for cand in candidates:
         if cand.style[2] in division_kinds:
