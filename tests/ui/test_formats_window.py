@@ -39,7 +39,7 @@ def test_dropped_epub_opens_with_its_chapters_as_outline(window: MainWindow, tmp
 @pytest.mark.parametrize("kind", ["md", "epub"])
 def test_a_citation_to_a_markdown_file_or_an_epub_opens_its_page_with_the_passage_marked(
         window: MainWindow, tmp_path: Path, fake: FakeOpenAI, kind: str, qtbot) -> None:  # type: ignore[no-untyped-def]
-    qtbot.waitUntil(lambda: "all documents (0)" in window.assistant.scope_label.text(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: window.assistant.scope_bar.label.text() == "No document open", timeout=TIMEOUT)
     if kind == "md":
         path = tmp_path / "minutes.md"
         path.write_text(NOTES, encoding="utf-8")
@@ -57,7 +57,7 @@ def test_a_citation_to_a_markdown_file_or_an_epub_opens_its_page_with_the_passag
     pane = window.assistant
     with qtbot.waitSignal(pane.modelChanged, timeout=TIMEOUT):
         pane.refresh_model()
-    qtbot.waitUntil(lambda: title in pane.scope_label.text(), timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: title in pane.scope_bar.label.text(), timeout=TIMEOUT)
     fake.script(tool("get_page_content", {"doc": doc_id, "pages": str(page)}),
                 text(f"{sentence} [{title}, p. {page}]."))
     type_question(qtbot, pane, "What does it say?")
