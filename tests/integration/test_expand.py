@@ -1,0 +1,161 @@
+"""A finer tree against the fake server: checked headings split long sections, everything else leaves it as it was."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fake_openai import FakeOpenAI, Reply, error, text
+from libdata import add_document
+
+from pageindex_desktop.core.document import PageData
+from pageindex_desktop.core.expand import expand_document
+from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.outline.tree import Node, Outline, walk
+from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.tree_store import usage
+
+FILLER = " ".join(f"the canal board measured flow rate {i} at the weir" for i in range(15))
+HEADINGS = {13: "Water Rights", 17: "Irrigation Schedules", 21: "Drainage and Pumping"}
+
+
+def page_texts() -> list[str]:
+    """24 pages: chapter 1 on 1-11, chapter 2 on 12-24 with three printed sub-headings opening pages 13/17/21."""
+    pages = []
+    for n in range(1, 25):
+        head = "1 Founding of the Canal Board\n" if n == 1 else "2 Operations\n" if n == 12 else ""
+        head += f"{HEADINGS[n]}\n" if n in HEADINGS else ""
+        pages.append(f"{head}{FILLER} page {n}.")
+    return pages
+
+
+def nodes() -> list[Node]:
+    return [Node("0001", "Founding of the Canal Board", 1, 1, 3, True, "Founding.", [], "model"),
+            Node("0002", "Early years", 1, 4, 11, True),
+            Node("0003", "Operations", 1, 12, 24, True, "How it runs.", [], "model")]
+
+
+def client(url: str, timeout: float = 5) -> LLMClient:
+    return LLMClient(Endpoint(url, "k", "fake-index", timeout), RetryPolicy(attempts=1, scale=0.01))
+
+
+def proposing(extra: dict[str, list[dict[str, Any]]] | None = None) -> Any:
+    """A scripted model: for each section id in the prompt, the printed headings it holds, plus `extra`."""
+    def policy(body: dict[str, Any]) -> Reply:
+        prompt = body["messages"][-1]["content"]
+        out: dict[str, list[dict[str, Any]]] = {}
+        for node_id, first, last in re.findall(r"### id (\S+): .* \(pages (\d+)-(\d+)\)", prompt):
+            out[node_id] = [{"title": t, "page": p} for p, t in HEADINGS.items() if int(first) <= p <= int(last)]
+            out[node_id] += (extra or {}).get(node_id, [])
+        return text("```json\n" + json.dumps({"sections": out}) + "\n```")
+    return policy
+
+
+def tree_shape(library: Library, doc: str) -> list[tuple[str, int, int, str]]:
+    return [(n.title, n.start_page, n.end_page, n.source) for n in walk(library.tree(doc))]
+
+
+def test_printed_headings_split_the_long_section(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = add_document(library, "Canal Board", page_texts(), nodes())
+    fake_openai.policy = proposing()
+    report = expand_document(library, doc, client(fake_openai.url))
+    assert report.long_leaves == 2 and report.calls == 1 == len(fake_openai.chat_requests())  # batched
+    prompt = fake_openai.chat_requests()[0]["messages"][-1]["content"]
+    assert "--- page 17 ---" in prompt and "### id 0002: Early years (pages 4-11)" in prompt
+    tree = library.tree(doc)
+    operations = tree[2]
+    assert [(c.title, c.start_page, c.end_page, c.source, c.verified) for c in operations.children] == [
+        ("Water Rights", 13, 16, "model", True), ("Irrigation Schedules", 17, 20, "model", True),
+        ("Drainage and Pumping", 21, 24, "model", True)]
+    assert [n.node_id for n in walk(tree)] == ["0001", "0002", "0003", "0004", "0005", "0006"]
+    assert operations.summary == "How it runs." and operations.source == ""  # what was there is kept
+    assert report.expanded == 1 and report.added == 3 and report.rejected == 0
+    assert report.sentence().startswith("Finer tree: 1 of 2 long sections split (3 headings added, 0 rejected)")
+    spent = usage(library, doc)
+    assert [(u.task, u.calls) for u in spent] == [("expand", 1)] and spent[0].tokens == report.tokens > 0
+
+
+def test_unprinted_out_of_span_descending_and_duplicate_headings_are_rejected(
+        fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = add_document(library, "Canal Board", page_texts(), nodes())
+    planted = [{"title": "Groundwater Law", "page": 14},  # printed nowhere
+               {"title": "Water Rights", "page": 15},  # printed on 13: wrong page
+               {"title": "Founding of the Canal Board", "page": 1},  # outside the section (and a sibling)
+               {"title": "Operations", "page": 12},  # the parent itself
+               {"title": "Irrigation Schedules", "page": 18}]  # a repeat
+    fake_openai.policy = proposing({"0003": planted})
+    report = expand_document(library, doc, client(fake_openai.url))
+    titles = [c.title for c in library.tree(doc)[2].children]
+    assert titles == ["Water Rights", "Irrigation Schedules", "Drainage and Pumping"]
+    assert report.rejected == len(planted) and report.added == 3
+
+
+def test_a_descending_proposal_keeps_only_what_ascends(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = add_document(library, "Canal Board", page_texts(), nodes())
+    backwards = [{"title": "Drainage and Pumping", "page": 21}, {"title": "Water Rights", "page": 13}]
+    fake_openai.script(text(json.dumps({"sections": {"0003": backwards, "0002": []}})))
+    report = expand_document(library, doc, client(fake_openai.url))
+    assert report.rejected == 1 and report.expanded == 0  # one child left: nothing to navigate
+    assert tree_shape(library, doc) == [(n.title, n.start_page, n.end_page, "") for n in nodes()]
+
+
+def test_junk_and_timeouts_leave_the_tree_as_it_was(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = add_document(library, "Canal Board", page_texts(), nodes())
+    before = tree_shape(library, doc)
+    fake_openai.script(text("Sure! The sections have headings such as Water Rights on page 13."))
+    junk = expand_document(library, doc, client(fake_openai.url))
+    assert tree_shape(library, doc) == before and junk.left == 2
+    assert junk.sentence().startswith("Finer tree: left as it was (the model's reply held no")
+    fake_openai.script(Reply(text="{}", delay=3))
+    slow = expand_document(library, doc, client(fake_openai.url, timeout=0.5))
+    assert tree_shape(library, doc) == before and slow.left == 2 and "time" in slow.reason.lower()
+    assert slow.sentence().count("\n") == 0 and "left as it was" in slow.sentence()
+    fake_openai.script(error(500, "down"))
+    assert expand_document(library, doc, client(fake_openai.url)).left == 2
+    assert tree_shape(library, doc) == before
+    fake_openai.policy = proposing()  # nothing bad was cached: the next run asks and succeeds
+    assert expand_document(library, doc, client(fake_openai.url)).expanded == 1
+
+
+def test_a_reindex_makes_no_call(fake_openai: FakeOpenAI, library: Library) -> None:
+    doc = add_document(library, "Canal Board", page_texts(), nodes())
+    fake_openai.policy = proposing()
+    expand_document(library, doc, client(fake_openai.url))
+    expanded = tree_shape(library, doc)
+    calls = len(fake_openai.chat_requests())
+    data = [PageData(i + 1, str(i + 1), t, 612, 792) for i, t in enumerate(page_texts())]
+    library.save_index(doc, title="Canal Board", pages=data, outline=Outline("layout", nodes()))  # a re-index
+    again = expand_document(library, doc, client(fake_openai.url))
+    assert len(fake_openai.chat_requests()) == calls and again.calls == 0 and again.cached == 2
+    assert tree_shape(library, doc) == expanded
+    assert expand_document(library, doc, client(fake_openai.url)).calls == 0  # model children are not re-asked
+
+
+def test_a_split_no_cheaper_than_reading_is_not_kept(fake_openai: FakeOpenAI, library: Library) -> None:
+    pages = page_texts()
+    pages[11] = pages[11].replace("2 Operations\n", "2 Operations\nOverview\n")  # 12-23: nearly all of it
+    pages[23] = "Annex\n" + pages[23]  # the last page alone
+    doc = add_document(library, "Canal Board", pages, nodes())
+    fake_openai.script(text(json.dumps({"sections": {"0003": [{"title": "Overview", "page": 12},
+                                                              {"title": "Annex", "page": 24}],
+                                                     "0002": [{"title": "Irrigation", "page": 4}]}})))
+    report = expand_document(library, doc, client(fake_openai.url))
+    assert report.expanded == 0 and report.kept_whole == 1 and report.rejected == 1  # not printed on page 4
+    assert [len(n.children) for n in library.tree(doc)] == [0, 0, 0]
+    assert "1 kept whole as cheaper to read" in report.sentence()
+
+
+def test_children_on_the_same_pages_are_merged(fake_openai: FakeOpenAI, library: Library) -> None:
+    pages = page_texts()
+    pages[12] = "Water Rights\nLicences\n" + FILLER  # two headings opening page 13 and only it
+    pages[13] = "Permits\n" + FILLER
+    doc = add_document(library, "Canal Board", pages, nodes())
+    proposal = [{"title": "Water Rights", "page": 13}, {"title": "Licences", "page": 13},
+                {"title": "Permits", "page": 14}, {"title": "Irrigation Schedules", "page": 17},
+                {"title": "Drainage and Pumping", "page": 21}]
+    fake_openai.script(text(json.dumps({"sections": {"0003": proposal, "0002": []}})))
+    expand_document(library, doc, client(fake_openai.url))
+    children = [(c.title, c.start_page, c.end_page) for c in library.tree(doc)[2].children]
+    assert children == [("Water Rights", 13, 13), ("Permits", 14, 16), ("Irrigation Schedules", 17, 20),
+                        ("Drainage and Pumping", 21, 24)]
