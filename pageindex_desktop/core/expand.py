@@ -22,7 +22,7 @@ from pageindex_desktop.core.import_lock import import_lock
 from pageindex_desktop.core.llm import LLMClient
 from pageindex_desktop.core.llm_errors import ModelError
 from pageindex_desktop.core.model_headings import (
-    Spend, Unreadable, ask, cache_key, from_cache, pages_block, section_proposals, to_cache,
+    Spend, Unreadable, ask, cache_key, from_cache, pages_block, section_proposals, stored_page, to_cache,
 )
 from pageindex_desktop.core.outline.assemble import number_nodes
 from pageindex_desktop.core.outline.candidates import check_headings
@@ -145,11 +145,13 @@ def expand_document(
         raise ValueError(f"no document {doc_id}")
     stored = library.pages(doc_id)
     texts = {p.page: p.text for p in stored}
-    pages = {p.page: PageData(p.page, p.label, p.text, 612, 792) for p in stored}
+    pages = {p.page: stored_page(p.page, p.label, p.text) for p in stored}
     tokens = {page: count_tokens(text) for page, text in texts.items()}
     spend = Spend()
-    if doc.outline_source == "pages":
-        report = ExpandReport()  # page groups are no sections to split
+    if doc.outline_source == "pages":  # no structure of its own: the model writes the tree (core/model_tree.py)
+        from pageindex_desktop.core.model_tree import write_model_tree
+
+        report = write_model_tree(library, doc, pages, client, spend, cancel=cancel, progress=progress)
     else:
         report = _expand_leaves(library, doc_id, doc.title, client, texts, pages, tokens, spend, cancel, progress)
     add_usage(library, doc_id, TASK, spend.calls, spend.usage.prompt_tokens, spend.usage.completion_tokens)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.llm import LLMClient, TokenUsage
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -33,6 +34,14 @@ class Spend:
 
     calls: int = 0
     usage: TokenUsage = field(default_factory=TokenUsage)
+
+
+def stored_page(number: int, label: str, text: str) -> PageData:
+    """A stored page as the outline code reads it: its text lines stand in for the line boxes the store does not
+    keep (top-down, 14 pt apart, on a Letter page), so `assemble` can still tell a heading that opens its page."""
+    lines = [Line(line, 10.0, False, 72.0, 72.0 + 14 * i, 540.0, 82.0 + 14 * i)
+             for i, line in enumerate(t for t in text.splitlines() if t.strip())]
+    return PageData(number, label, text, 612, 792, lines)
 
 
 def cache_key(model: str, *parts: str) -> str:

@@ -159,3 +159,67 @@ def test_children_on_the_same_pages_are_merged(fake_openai: FakeOpenAI, library:
     children = [(c.title, c.start_page, c.end_page) for c in library.tree(doc)[2].children]
     assert children == [("Water Rights", 13, 13), ("Permits", 14, 16), ("Irrigation Schedules", 17, 20),
                         ("Drainage and Pumping", 21, 24)]
+
+
+def plain_pdf(path: Any, pages: list[list[str]]) -> Any:
+    """A PDF whose every line is the same 10 pt font: no bookmarks, contents or layout headings to find."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page()
+        for index, line in enumerate(lines):
+            page.insert_text((72, 72 + 14 * index), line, fontsize=10)
+    doc.save(str(path))
+    doc.close()
+    return path
+
+
+def test_a_document_without_structure_gets_a_checked_model_tree(fake_openai: FakeOpenAI, library: Library,
+                                                               tmp_path: Any) -> None:
+    from pageindex_desktop.core.indexer import import_pdf, reindex
+
+    body = [f"The survey of the northern district recorded soil sample {i} in good order." for i in range(20)]
+    spec = [["Soil Survey Results", *body], body, ["Methods of Sampling", *body], body, body,
+            ["Findings by District", *body], body, body]
+    result = import_pdf(library, plain_pdf(tmp_path / "survey.pdf", spec))
+    record = library.get(result.doc_id)
+    assert record is not None and record.outline_source == "pages"
+    proposed = [{"title": "Soil Survey Results", "page": 1, "level": 1},
+                {"title": "Methods of Sampling", "page": 3, "level": 2},
+                {"title": "Appendix on Rainfall", "page": 4, "level": 2},  # printed nowhere
+                {"title": "Findings by District", "page": 5, "level": 1},  # printed on page 6
+                {"title": "Findings by District", "page": 6, "level": 1},
+                {"title": "Methods of Sampling", "page": 2, "level": 2}]  # goes back
+    fake_openai.policy = lambda body: text(json.dumps({"headings": proposed}))
+    report = expand_document(library, result.doc_id, client(fake_openai.url))
+    assert report.model_tree == 3 and report.rejected == 3 and report.calls == 1
+    assert report.sentence().startswith("Finer tree: the model found 3 checked headings")
+    record = library.get(result.doc_id)
+    assert record is not None and record.outline_source == "model"
+    assert tree_shape(library, result.doc_id) == [("Soil Survey Results", 1, 5, "model"),
+                                                  ("Methods of Sampling", 3, 5, "model"),
+                                                  ("Findings by District", 6, 8, "model")]
+    assert all(n.verified for n in walk(library.tree(result.doc_id)))
+    assert "--- page 8 ---" in fake_openai.chat_requests()[0]["messages"][-1]["content"]
+    reindex(library, result.doc_id)  # back to page groups; the cached answer rebuilds the tree with no call
+    assert library.get(result.doc_id).outline_source == "pages"  # type: ignore[union-attr]
+    again = expand_document(library, result.doc_id, client(fake_openai.url))
+    assert again.calls == 0 and len(fake_openai.chat_requests()) == 1 and again.model_tree == 3
+    assert library.get(result.doc_id).outline_source == "model"  # type: ignore[union-attr]
+
+
+def test_a_failing_model_leaves_the_page_groups(fake_openai: FakeOpenAI, library: Library, tmp_path: Any) -> None:
+    from pageindex_desktop.core.indexer import import_pdf
+
+    body = [f"Line {i} of the ledger, entered by the clerk in the usual hand." for i in range(20)]
+    result = import_pdf(library, plain_pdf(tmp_path / "ledger.pdf", [body] * 6))
+    before = tree_shape(library, result.doc_id)
+    fake_openai.script(text("I could not find any headings, sorry!"))
+    report = expand_document(library, result.doc_id, client(fake_openai.url))
+    assert tree_shape(library, result.doc_id) == before and report.left == 1
+    assert report.sentence().startswith("Finer tree: left as it was (the model's reply held no headings")
+    fake_openai.script(text(json.dumps({"headings": [{"title": "Accounts Payable", "page": 1}]})))  # unprinted
+    report = expand_document(library, result.doc_id, client(fake_openai.url))
+    assert tree_shape(library, result.doc_id) == before and report.rejected == 1 and report.model_tree == 0
+    assert library.get(result.doc_id).outline_source == "pages"  # type: ignore[union-attr]
