@@ -30,7 +30,7 @@ class ModelUsage:
 
 def replace_tree(library: Library, doc_id: str, roots: list[Node], outline_source: str | None = None) -> None:
     """Replace the document's nodes (ids, summaries and sources as the Node objects carry them) in one
-    transaction; `outline_source` also changes the document's tree source when given."""
+    transaction, and mark the document updated; `outline_source` also changes its tree source when given."""
     with library.transaction() as conn:
         conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
         conn.executemany(
@@ -38,9 +38,9 @@ def replace_tree(library: Library, doc_id: str, roots: list[Node], outline_sourc
             " verified, summary, summary_source, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             _node_rows(doc_id, roots),
         )
-        if outline_source is not None:
-            conn.execute("UPDATE documents SET outline_source = ?, updated_at = ? WHERE id = ?",
-                         (outline_source, time.time(), doc_id))
+        # updated_at tells the window the tree it shows is stale (as after a re-index)
+        conn.execute("UPDATE documents SET outline_source = coalesce(?, outline_source), updated_at = ? WHERE id = ?",
+                     (outline_source, time.time(), doc_id))
 
 
 def add_usage(library: Library, doc_id: str, task: str, calls: int, prompt_tokens: int,

@@ -223,3 +223,33 @@ def test_a_failing_model_leaves_the_page_groups(fake_openai: FakeOpenAI, library
     report = expand_document(library, result.doc_id, client(fake_openai.url))
     assert tree_shape(library, result.doc_id) == before and report.rejected == 1 and report.model_tree == 0
     assert library.get(result.doc_id).outline_source == "pages"  # type: ignore[union-attr]
+
+
+def test_cli_expand_tree_json_and_show(fake_openai: FakeOpenAI, home: Any) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    with Library(home) as library:
+        doc = add_document(library, "Canal Board", page_texts(), nodes())
+    fake_openai.policy = proposing()
+
+    def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PAGEINDEX_DESKTOP_HOME": str(home), "OPENAI_BASE_URL": url,
+               "PAGEINDEX_CHAT_MODEL": "cli-model", "OPENAI_API_KEY": "sk-test", "PYTHONPATH": str(root)}
+        return subprocess.run([sys.executable, "-m", "pageindex_desktop.cli", *args], env=env, capture_output=True,
+                              text=True, timeout=60, cwd=root)
+
+    broken = cli("http://127.0.0.1:9/v1", "expand", "Canal")
+    assert broken.returncode == 0, broken.stderr
+    assert broken.stdout.count("\n") == 1 and "left as it was (" in broken.stdout
+    done = cli(fake_openai.url, "expand", "Canal")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{doc}: Finer tree: 1 of 2 long sections split (3 headings added")
+    tree = json.loads(cli(fake_openai.url, "tree", doc, "--json").stdout)
+    operations = tree["nodes"][2]
+    assert operations["source"] == "" and [c["source"] for c in operations["children"]] == ["model"] * 3
+    assert "Water Rights  [p. 13–16]  (model)" in cli(fake_openai.url, "tree", doc).stdout
+    assert "model:   expand 2 calls" in cli(fake_openai.url, "show", doc).stdout  # the refused one counts
