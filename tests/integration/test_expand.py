@@ -253,3 +253,33 @@ def test_cli_expand_tree_json_and_show(fake_openai: FakeOpenAI, home: Any) -> No
     assert operations["source"] == "" and [c["source"] for c in operations["children"]] == ["model"] * 3
     assert "Water Rights  [p. 13–16]  (model)" in cli(fake_openai.url, "tree", doc).stdout
     assert "model:   expand 2 calls" in cli(fake_openai.url, "show", doc).stdout  # the refused one counts
+
+
+def test_a_cancel_between_calls_keeps_what_was_done(fake_openai: FakeOpenAI, library: Library) -> None:
+    import threading
+
+    from pageindex_desktop.core import expand
+
+    doc = add_document(library, "Canal Board", page_texts(), nodes())
+    stop = threading.Event()
+    seen: list[tuple[int, int]] = []
+    answer = proposing()
+
+    def policy(body: dict[str, Any]) -> Reply:
+        stop.set()  # the reader presses Stop while the first call is out
+        return answer(body)  # type: ignore[no-any-return]
+
+    fake_openai.policy = policy
+    old = expand.BATCH_CHARS
+    expand.BATCH_CHARS = 2000  # one section per call
+    try:
+        report = expand_document(library, doc, client(fake_openai.url), cancel=stop,
+                                 progress=lambda done, total: seen.append((done, total)))
+        assert len(fake_openai.chat_requests()) == 1 and report.left == 1 and report.reason == "stopped"
+        assert seen == [(0, 2), (1, 2)]
+        assert report.sentence().startswith("Finer tree: left as it was (stopped)")  # 0002 had nothing to split
+        fake_openai.policy = answer
+        again = expand_document(library, doc, client(fake_openai.url))  # asks only for the section not reached
+    finally:
+        expand.BATCH_CHARS = old
+    assert again.calls == 1 and again.cached == 1 and again.expanded == 1
