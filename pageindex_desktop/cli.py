@@ -78,6 +78,8 @@ def _add_import(sub: SubParsers) -> None:
     p.add_argument(
         "--no-summaries", action="store_true", help="skip node summaries even when an index model is configured"
     )
+    p.add_argument("--no-expand", action="store_true",
+                   help="skip the finer tree (long sections split by the index model) even when one is configured")
     p.set_defaults(func=_cmd_import)
 
 
@@ -103,8 +105,11 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
         _report_import(path, result, args.json)
         if result.status != "ready":
             failures.append(f"{path.name}: {result.error or 'not imported'}")
-        elif not args.no_summaries and not result.already_present:
-            _summarize(library, result.doc_id)
+        elif not result.already_present:
+            if not args.no_expand:
+                _expand(library, result.doc_id)
+            if not args.no_summaries:
+                _summarize(library, result.doc_id)
     if failures:
         first = failures[0]
         more = f" (and {len(failures) - 1} more failed)" if len(failures) > 1 else ""
@@ -118,6 +123,16 @@ def _summarize(library: Library, doc_id: str) -> None:
 
     report = summarize_with_settings(library, doc_id)
     if report is not None and (report.written or report.fell_back):
+        _note(f"{doc_id}: {report.sentence()}")
+
+
+def _expand(library: Library, doc_id: str) -> None:
+    """With an index model configured, the finer tree (before summaries, so new sections get theirs); never fails
+    the import: model trouble leaves the tree as it was and says so in one line."""
+    from pageindex_desktop.core.expand import expand_with_settings
+
+    report = expand_with_settings(library, doc_id)
+    if report is not None and (report.calls or report.cached or report.expanded or report.model_tree > 0):
         _note(f"{doc_id}: {report.sentence()}")
 
 
@@ -207,6 +222,10 @@ def _cmd_show(args: argparse.Namespace, library: Library) -> int:
     print(f"  outline: {d.outline_source or '-'}")
     if d.note:
         print(f"  note:    {d.note}")
+    from pageindex_desktop.core.tree_store import usage
+
+    for spent in usage(library, d.doc_id):
+        print(f"  model:   {spent.task} {spent.calls} calls, {spent.tokens:,} tokens")
     unfinished = library.unfinished_summaries(d.doc_id).get(d.doc_id)
     if unfinished:
         print(f"  summaries: {unfinished[0]} of {unfinished[1]} written (stopped part-way; run `summarize` to "
@@ -230,6 +249,26 @@ def _cmd_summarize(args: argparse.Namespace, library: Library) -> int:
         raise CliError("no model is set up: summaries are written by the index model (see README, Setting up a "
                        "model)")
     print(f"{d.doc_id}: {report.sentence()}")
+    return 0
+
+
+def _add_expand(sub: SubParsers) -> None:
+    p = sub.add_parser("expand", help="a finer tree with the index model: split long sections at their printed "
+                                      "headings (or write the tree of a document without structure)")
+    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.set_defaults(func=_cmd_expand)
+
+
+def _cmd_expand(args: argparse.Namespace, library: Library) -> int:
+    """The finer tree for one document; what it did (or why the tree stayed as it was) in one line."""
+    from pageindex_desktop.core.expand import expand_with_settings
+
+    d = _ready(library, args.doc)
+    report = expand_with_settings(library, d.doc_id)
+    if report is None:
+        raise CliError("no model is set up: the finer tree is proposed by the index model (see README, Setting up "
+                       "a model)")
+    print(f"{d.doc_id}: {report.sentence()} ({report.total_tokens:,} tokens on this document so far)")
     return 0
 
 
@@ -263,7 +302,7 @@ def _print_nodes(nodes: list[Node], depth: int) -> None:
     for node in nodes:
         span = f"p. {node.start_page}" if node.start_page == node.end_page else f"p. {node.start_page}–{node.end_page}"
         mark = "✓" if node.verified else "?"
-        print(f"{'  ' * depth}{mark} {node.title}  [{span}]")
+        print(f"{'  ' * depth}{mark} {node.title}  [{span}]" + ("  (model)" if node.source else ""))
         _print_nodes(node.children, depth + 1)
 
 
@@ -381,6 +420,7 @@ SUBCOMMANDS: list[Callable[[SubParsers], None]] = [
     _add_list,
     _add_show,
     _add_summarize,
+    _add_expand,
     _add_tree,
     _add_pages,
     _add_search,

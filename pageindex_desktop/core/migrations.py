@@ -122,6 +122,20 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE pages ADD COLUMN ocr INTEGER NOT NULL DEFAULT 0;
     """,
+    # 8: where each node came from ('' the document's tree source, 'model' a checked heading the index model
+    # proposed: core/expand.py, core/model_tree.py), and the model tokens each document's follow-up jobs used.
+    """
+    ALTER TABLE nodes ADD COLUMN source TEXT NOT NULL DEFAULT '';
+    CREATE TABLE model_usage (
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        task TEXT NOT NULL,
+        calls INTEGER NOT NULL DEFAULT 0,
+        prompt_tokens INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (doc_id, task)
+    );
+    """,
 ]
 
 

@@ -44,3 +44,19 @@ JUDGE_PROMPT = """Judge whether each numbered claim below is backed by its passa
 Reply with one JSON object only, no prose: {{"verdicts": [{{"id": 1, "verdict": "supported|contradicted|not_stated", "quote": "<exact words copied from the passage>"}}]}}
 
 {items}"""
+
+EXPAND_PROMPT = """Below are long sections of the document "{title}", page by page ("--- page N ---" starts page N).
+For each section, list the headings printed inside it that start its parts: copy each heading's words exactly as
+printed, with the page it is printed on. Only headings printed in the text, in page order; none of the section's own
+title; no running headers, figure captions or table rows. An empty list when the section has no such headings.
+Reply with one JSON object only, no prose: {{"sections": {{"<id>": [{{"title": "<heading as printed>", "page": N}}, ...]}}}}
+
+{sections}"""
+
+MODEL_TREE_PROMPT = """Below are pages {first}-{last} of the document "{title}" ("--- page N ---" starts page N). It has no
+table of contents. List the headings printed on these pages that start its chapters and sections: copy each heading's
+words exactly as printed, with the page it is printed on and its level (1 chapter, 2 section, 3 subsection). Only
+headings printed in the text, in page order; no running headers, figure captions or table rows.
+Reply with one JSON object only, no prose: {{"headings": [{{"title": "<heading as printed>", "page": N, "level": 1}}, ...]}}
+
+{pages}"""

@@ -293,7 +293,7 @@ class Library:
             )
             conn.executemany(
                 "INSERT INTO nodes (doc_id, node_id, parent_id, ord, level, title, start_page, end_page,"
-                " verified, summary, summary_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " verified, summary, summary_source, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 _node_rows(doc_id, outline.nodes),
             )
             conn.execute(
@@ -365,8 +365,8 @@ class Library:
     def tree(self, doc_id: str) -> list[Node]:
         """The document's section tree, rebuilt from the nodes table."""
         rows = self.conn.execute(
-            "SELECT node_id, parent_id, level, title, start_page, end_page, verified, summary, summary_source"
-            " FROM nodes WHERE doc_id = ? ORDER BY ord",
+            "SELECT node_id, parent_id, level, title, start_page, end_page, verified, summary, summary_source,"
+            " source FROM nodes WHERE doc_id = ? ORDER BY ord",
             (doc_id,),
         ).fetchall()
         by_id: dict[str, Node] = {}
@@ -381,6 +381,7 @@ class Library:
                 verified=bool(r["verified"]),
                 summary=r["summary"] or "",
                 summary_source=r["summary_source"] or "",
+                source=r["source"] or "",
             )
             by_id[node.node_id] = node
             parent = by_id.get(r["parent_id"]) if r["parent_id"] else None
@@ -434,6 +435,7 @@ def _node_rows(doc_id: str, nodes: list[Node]) -> list[tuple[object, ...]]:
                     int(node.verified),
                     node.summary,
                     node.summary_source,
+                    node.source,
                 )
             )
             visit(node.children, node.node_id)

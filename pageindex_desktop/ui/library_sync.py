@@ -170,5 +170,6 @@ def _stage_text(job: Job) -> str:
         "building": "Building outline",
         "saving": "Saving",
         "summarizing": "Writing summaries",
+        "expanding": "Making the tree finer",
         "done": "Done",
     }.get(job.stage, job.stage.capitalize() or "Waiting")

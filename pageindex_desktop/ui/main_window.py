@@ -233,8 +233,8 @@ class MainWindow(QMainWindow):
         roots: list[Node] = self.library.tree(doc_id)
         labels = self.library.page_labels(doc_id)
         source = {"bookmarks": "the PDF's bookmarks", "toc_page": "its contents page", "layout": "its headings",
-                  "markdown": "its Markdown headings", "pages": "page groups (no headings found)",
-                  }.get(record.outline_source, record.outline_source)
+                  "markdown": "its Markdown headings", "model": "the model (no structure of its own)",
+                  "pages": "page groups (no headings found)"}.get(record.outline_source, record.outline_source)
         self.outline_memory.begin()
         self.outline.set_tree(roots, labels, f"{record.page_count} pages · outline from {source}",
                               keep_filter=doc_id == self.current_doc)

@@ -2,21 +2,25 @@
 
 Every index's internal pointer is a `Node` that this model keeps alive in `_roots` and `_parent`, so PySide
 never dereferences a freed object. Nodes whose title was not found printed on their start page are grey and
-italic, with a tooltip that says so.
+italic, with a tooltip that says so; nodes the index model proposed (`Node.source == 'model'`, checked as printed
+before they entered the tree) carry a small star and a tooltip line that says where they came from.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pageindex_desktop.core.outline.tree import Node, deepest_node_for_page, walk
+from pageindex_desktop.core.outline.tree import MODEL_SOURCE, Node, deepest_node_for_page, walk
 from pageindex_desktop.ui.qt import (
     QAbstractItemModel,
     QColor,
     QFont,
     QModelIndex,
+    QImage,
     QObject,
+    QPainter,
     QPersistentModelIndex,
+    QPointF,
     Qt,
 )
 
@@ -24,6 +28,26 @@ NodeRole = Qt.ItemDataRole.UserRole + 1
 StartPageRole = Qt.ItemDataRole.UserRole + 2
 AnyIndex = QModelIndex | QPersistentModelIndex
 UNVERIFIED = QColor(128, 128, 128)
+MODEL_COLOR = QColor(124, 77, 255)
+FROM_MODEL = "Found by the model: it proposed this heading, and it is printed on this page."
+_star: list[QImage] = []
+
+
+def model_icon() -> QImage:
+    """A small four-pointed star (drawn once): the mark of a section the model found."""
+    if not _star:
+        image = QImage(14, 14, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(MODEL_COLOR)
+        points = [QPointF(7, 0.5), QPointF(8.6, 5.4), QPointF(13.5, 7), QPointF(8.6, 8.6), QPointF(7, 13.5),
+                  QPointF(5.4, 8.6), QPointF(0.5, 7), QPointF(5.4, 5.4)]
+        painter.drawPolygon(points)
+        painter.end()
+        _star.append(image)
+    return _star[0]
 
 
 SUMMARY_SOURCES = {  # how a node's summary came about, as the tooltip says it
@@ -140,11 +164,15 @@ class OutlineModel(QAbstractItemModel):
             return node.title if column == 0 else self._span(node)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = f"{node.title}\n{self._span_long(node)}"
+            if node.source == MODEL_SOURCE:
+                tip += f"\n{FROM_MODEL}"
             if not node.verified:
                 tip += f"\nThis title was not found printed on page {node.start_page}; the section may start nearby."
             if node.summary:
                 tip += f"\n\n{node.summary}\n— {SUMMARY_SOURCES.get(node.summary_source, 'summary')}"
             return tip
+        if role == Qt.ItemDataRole.DecorationRole and column == 0 and node.source == MODEL_SOURCE:
+            return model_icon()
         if role == Qt.ItemDataRole.ForegroundRole and not node.verified:
             return UNVERIFIED
         if role == Qt.ItemDataRole.FontRole and not node.verified and column == 0:

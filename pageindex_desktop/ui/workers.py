@@ -30,8 +30,8 @@ _ids = itertools.count(1)
 
 @dataclass
 class Job:
-    """One queued write. `kind` is 'import' (a file), 'reindex', 'summarize', 'rename' or 'remove' (a library
-    document)."""
+    """One queued write. `kind` is 'import' (a file), 'reindex', 'expand' (the finer tree), 'summarize', 'rename'
+    or 'remove' (a library document)."""
 
     kind: str
     path: Path | None = None
@@ -58,6 +58,7 @@ class ImportWorker(JobThread):
     jobFinished = Signal(object, object)  # Job, ImportResult (None for removals and jobs cancelled while queued)
     libraryChanged = Signal()  # something was written to the store
     summariesWritten = Signal(object, object)  # Job, SummaryReport | None (None: no model, or cancelled)
+    treeExpanded = Signal(object, object)  # Job, ExpandReport | None (None: no model, or cancelled)
 
     def __init__(self, home: Path, parent: QObject | None = None) -> None:
         super().__init__("importWorker", parent)
@@ -74,6 +75,10 @@ class ImportWorker(JobThread):
     def summarize(self, doc_ids: list[str]) -> list[Job]:
         """Queue summaries for these documents (the "Summarize" action); one job per document."""
         return [self.submit(Job("summarize", doc_id=doc_id, stage="summarizing")) for doc_id in doc_ids]
+
+    def expand(self, doc_ids: list[str]) -> list[Job]:
+        """Queue the finer tree for these documents (the "Make Tree Finer" action); one job per document."""
+        return [self.submit(Job("expand", doc_id=doc_id, stage="expanding")) for doc_id in doc_ids]
 
     def jobs(self) -> list[Job]:
         """The running job (first) and the queued ones."""
@@ -134,7 +139,7 @@ class ImportWorker(JobThread):
 
     def after_job(self, job: Job, result: ImportResult | None) -> None:
         self.jobFinished.emit(job, result)
-        self._queue_summaries(job, result)
+        self._queue_followups(job, result)
         self.libraryChanged.emit()
         self.jobsChanged.emit()
 
@@ -145,8 +150,9 @@ class ImportWorker(JobThread):
             return None
         return ImportResult(job.doc_id, job.path.stem if job.path else "", 0, "", "failed", reason, False)
 
-    def _queue_summaries(self, job: Job, result: ImportResult | None) -> None:
-        """With an index model configured, a freshly indexed document gets its summaries next (same writer)."""
+    def _queue_followups(self, job: Job, result: ImportResult | None) -> None:
+        """With an index model configured, a freshly indexed document gets its finer tree and then its summaries
+        next (same writer), so the sections the model adds are summarized too."""
         fresh = result is not None and result.status == "ready" and not result.already_present
         if job.kind not in ("import", "reindex") or not fresh or job.cancel.is_set():
             return
@@ -154,6 +160,33 @@ class ImportWorker(JobThread):
             return
         assert result is not None
         self.enqueue(Job("summarize", doc_id=result.doc_id, stage="summarizing"), first=True)
+        self.enqueue(Job("expand", doc_id=result.doc_id, stage="expanding"), first=True)  # before the summaries
+
+    def _expand(self, library: Library, job: Job) -> None:
+        """The finer tree; model trouble leaves the tree as it was. A tree that changed under summaries already
+        written gets a summarize job next, for its new sections (the others come from the cache)."""
+
+        def on_progress(done: int, total: int) -> None:
+            job.stage, job.done, job.total, job.message = "expanding", done, total, "Making the tree finer"
+            self.progress.emit(job)
+
+        from pageindex_desktop.core.expand import expand_with_settings  # the model client loads on first use
+
+        report = None
+        if library.get(job.doc_id) is not None:
+            on_progress(0, 0)
+            report = expand_with_settings(library, job.doc_id, cancel=job.cancel, progress=on_progress)
+        changed = report is not None and (report.expanded > 0 or report.model_tree > 0)
+        if changed and not job.cancel.is_set() and self._has_summaries(library, job.doc_id):
+            _, waiting = self.snapshot()
+            if not any(j.kind == "summarize" and j.doc_id == job.doc_id for j in waiting):
+                self.enqueue(Job("summarize", doc_id=job.doc_id, stage="summarizing"), first=True)
+        self.treeExpanded.emit(job, None if job.cancel.is_set() else report)
+
+    @staticmethod
+    def _has_summaries(library: Library, doc_id: str) -> bool:
+        return library.conn.execute("SELECT 1 FROM nodes WHERE doc_id = ? AND summary_source != '' LIMIT 1",
+                                    (doc_id,)).fetchone() is not None
 
     def _summarize(self, library: Library, job: Job) -> None:
         """Node summaries and a description; model trouble falls back to excerpts and never fails anything."""
@@ -195,6 +228,9 @@ class ImportWorker(JobThread):
                 return None
             if job.kind == "summarize":
                 self._summarize(library, job)
+                return None
+            if job.kind == "expand":
+                self._expand(library, job)
                 return None
             if job.kind == "reindex":
                 return indexer.reindex(library, job.doc_id, password=job.password, use_bookmarks=job.use_bookmarks,

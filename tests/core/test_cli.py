@@ -114,7 +114,7 @@ def test_tree_json_shape_and_text_markers(library_with_doc: tuple[Path, str]) ->
     assert set(tree) == {"doc_id", "title", "page_count", "outline_source", "nodes"}
     assert tree["doc_id"] == doc_id and tree["outline_source"] == "bookmarks"
     first = tree["nodes"][0]
-    assert set(first) == {"node_id", "title", "level", "start_page", "end_page", "verified", "summary", "summary_source",
+    assert set(first) == {"node_id", "title", "level", "start_page", "end_page", "verified", "summary", "summary_source", "source",
                           "children"}
     assert (first["title"], first["start_page"], first["end_page"], first["verified"]) == (
         "Chapter 1 Gizmos number 1",

@@ -86,7 +86,7 @@ def test_a_schema_3_library_gains_the_table_and_keeps_its_documents(tmp_path: Pa
         conn.executescript(script)
         conn.execute(f"PRAGMA user_version = {version}")
     conn.execute("INSERT INTO documents (id, sha256, status, created_at, updated_at) VALUES ('abc', 'abc', 'ready', 1, 1)")
-    assert migrate(conn) == len(MIGRATIONS) >= 6  # every later step too (7: pages.ocr)
+    assert migrate(conn) == len(MIGRATIONS) >= 6  # every later step too (7: pages.ocr, 8: nodes.source)
     conn.execute("INSERT INTO reading_positions (doc_id, page, updated_at) VALUES ('abc', 9, 2)")
     assert conn.execute("SELECT page, fit FROM reading_positions").fetchall() == [(9, "width")]
     assert conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 1

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-OUTLINE_SOURCES = ("bookmarks", "toc_page", "layout", "pages", "markdown")
+OUTLINE_SOURCES = ("bookmarks", "toc_page", "layout", "markdown", "model", "pages")  # "model": written by the index model
+# Where one node came from: "" (the document's own tree source) or "model" (proposed by the model, then checked).
+MODEL_SOURCE = "model"
 # Title of the node added for pages before the first section (a coverage device, not a printed heading).
 FRONT_MATTER_TITLE = "Front matter"
 
@@ -33,6 +35,7 @@ class Node:
     summary: str = ""
     children: list["Node"] = field(default_factory=list)
     summary_source: str = ""  # 'model', 'excerpt', 'text' (its own short text) or '' (no summary yet)
+    source: str = ""  # '' (the outline's source) or 'model' (a heading the model proposed that passed the checks)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of the CLI contract (design §9)."""
@@ -45,6 +48,7 @@ class Node:
             "verified": self.verified,
             "summary": self.summary,
             "summary_source": self.summary_source,
+            "source": self.source,
             "children": [c.to_dict() for c in self.children],
         }
 
@@ -61,6 +65,7 @@ class Node:
             summary=str(data.get("summary") or ""),
             children=[cls.from_dict(c) for c in data.get("children", [])],
             summary_source=str(data.get("summary_source") or ""),
+            source=str(data.get("source") or ""),
         )
 
 

@@ -1,6 +1,6 @@
 """How the assistant pane plugs into the main window: citation → page + highlight, and an Assistant menu (Model
-Settings…, Summarize). Kept here so main_window.py stays a composition. The scope bar is fed by the window's own
-signals (main_window: the viewer's document, the library's settled selection).
+Settings…, Summarize, Make Tree Finer). Kept here so main_window.py stays a composition. The scope bar is fed by
+the window's own signals (main_window: the viewer's document, the library's settled selection).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from pageindex_desktop.ui.assistant._qt import QAction, QLabel, QMenu, QObject, QTimer
+from pageindex_desktop.ui.assistant.expand import TreeExpander
 from pageindex_desktop.ui.assistant.summarize import Summarizer
 
 if TYPE_CHECKING:
@@ -67,6 +68,11 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     pane.shutdown_hooks.append(summarizer.cancel)
     window.summarizer = summarizer  # type: ignore[attr-defined]
     QTimer.singleShot(0, lambda: summarizer.resume(list(window.library.unfinished_summaries())))
+    expander = TreeExpander(window.home, window.worker, window)
+    expander.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
+    expander.finished.connect(lambda _reports: window.sync.refresh())
+    pane.shutdown_hooks.append(expander.cancel)
+    window.expander = expander  # type: ignore[attr-defined]
     model_label = QLabel("", window)
     model_label.setObjectName("modelStatus")
     window.statusBar().addPermanentWidget(model_label)
@@ -94,6 +100,7 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     for text, slot, name in (
         ("&Model Settings…", pane.open_settings, "actionModelSettings"),
         ("&Summarize Selected Documents", lambda: summarizer.run(_targets(window)), "actionSummarize"),
+        ("Make Tree &Finer", lambda: expander.run(_targets(window)), "actionExpandTree"),
         ("&New Chat", pane.new_chat, "actionNewChat"),
     ):
         action = QAction(text, menu)
