@@ -25,11 +25,11 @@ from typing import Any
 from pageindex_desktop import __version__
 from pageindex_desktop.config import library_home
 from pageindex_desktop.core.errors import PageIndexError
-from pageindex_desktop.core.indexer import ImportProgress, ImportResult, import_many, pdf_paths
-from pageindex_desktop.core.limits import Limits
+from pageindex_desktop.core.ingest.indexer import ImportProgress, ImportResult, import_many, pdf_paths
+from pageindex_desktop.core.assistant.limits import Limits
 from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.pages_range import format_page_ranges, parse_page_ranges
-from pageindex_desktop.core.store import DocumentRecord, Library
+from pageindex_desktop.core.library.store import DocumentRecord, Library
 from pageindex_desktop.log import setup_logging
 
 log = logging.getLogger(__name__)
@@ -92,12 +92,15 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
             failures.append(f"{raw}: the folder contains no PDF files")
         files.extend(f for f in found if f not in files)
     show_progress = not args.json and sys.stderr.isatty()
+    from pageindex_desktop.core.assistant.settings import load_settings  # the settings say OCR's languages
+
     results = import_many(
         library,
         files,
         password=args.password,
         use_bookmarks=not args.no_bookmarks,
         on_progress=_progress_printer() if show_progress else None,
+        ocr_languages=load_settings(library.home).ocr_languages,
     )
     for path, result in results:
         if show_progress:
@@ -119,7 +122,7 @@ def _cmd_import(args: argparse.Namespace, library: Library) -> int:
 
 def _summarize(library: Library, doc_id: str) -> None:
     """With an index model configured, node summaries and a description; never fails the import."""
-    from pageindex_desktop.core.summaries import summarize_with_settings
+    from pageindex_desktop.core.assistant.summaries import summarize_with_settings
 
     report = summarize_with_settings(library, doc_id)
     if report is not None and (report.written or report.fell_back):
@@ -129,7 +132,7 @@ def _summarize(library: Library, doc_id: str) -> None:
 def _expand(library: Library, doc_id: str) -> None:
     """With an index model configured, the finer tree (before summaries, so new sections get theirs); never fails
     the import: model trouble leaves the tree as it was and says so in one line."""
-    from pageindex_desktop.core.expand import expand_with_settings
+    from pageindex_desktop.core.assistant.expand import expand_with_settings
 
     report = expand_with_settings(library, doc_id)
     if report is not None and (report.calls or report.cached or report.expanded or report.model_tree > 0):
@@ -222,7 +225,7 @@ def _cmd_show(args: argparse.Namespace, library: Library) -> int:
     print(f"  outline: {d.outline_source or '-'}")
     if d.note:
         print(f"  note:    {d.note}")
-    from pageindex_desktop.core.tree_store import usage
+    from pageindex_desktop.core.library.tree_store import usage
 
     for spent in usage(library, d.doc_id):
         print(f"  model:   {spent.task} {spent.calls} calls, {spent.tokens:,} tokens")
@@ -241,7 +244,7 @@ def _add_summarize(sub: SubParsers) -> None:
 
 def _cmd_summarize(args: argparse.Namespace, library: Library) -> int:
     """Summaries for one document; sections a stopped run wrote (or the cache holds) are not asked for again."""
-    from pageindex_desktop.core.summaries import summarize_with_settings
+    from pageindex_desktop.core.assistant.summaries import summarize_with_settings
 
     d = _ready(library, args.doc)
     report = summarize_with_settings(library, d.doc_id)
@@ -261,7 +264,7 @@ def _add_expand(sub: SubParsers) -> None:
 
 def _cmd_expand(args: argparse.Namespace, library: Library) -> int:
     """The finer tree for one document; what it did (or why the tree stayed as it was) in one line."""
-    from pageindex_desktop.core.expand import expand_with_settings
+    from pageindex_desktop.core.assistant.expand import expand_with_settings
 
     d = _ready(library, args.doc)
     report = expand_with_settings(library, d.doc_id)
@@ -384,7 +387,7 @@ def _limits(args: argparse.Namespace, library: Library) -> Limits:
     """The settings' limits with the command line's overrides."""
     from dataclasses import replace
 
-    from pageindex_desktop.core.settings import load_settings
+    from pageindex_desktop.core.assistant.settings import load_settings
 
     chosen = {"max_turns": args.max_turns, "turn_seconds": args.turn_seconds,
               "question_seconds": args.question_seconds, "answer_tokens": args.answer_tokens,
@@ -396,7 +399,7 @@ def _limits(args: argparse.Namespace, library: Library) -> Limits:
 
 
 def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
-    from pageindex_desktop.core.ask import ask
+    from pageindex_desktop.core.assistant.ask import ask
 
     out = ask(library, args.question, _scope(library, args.doc), limits=_limits(args, library))
     if args.json:

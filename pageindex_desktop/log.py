@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from pageindex_desktop.config import log_dir
-from pageindex_desktop.core.privacy import PRIVATE_FILE, private_dir, private_file
+from pageindex_desktop.core.library.privacy import PRIVATE_FILE, private_dir, private_file
 
 LOG_NAME = "pageindex-desktop.log"
 MAX_BYTES = 1_000_000

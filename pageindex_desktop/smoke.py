@@ -79,7 +79,7 @@ def run_smoke_test(timeout_s: float = TIMEOUT_S, out: TextIO | None = None) -> i
 def _no_model(home: Path) -> None:
     """Settings with no endpoint: with the user's variables unset, an import cannot send the sample to a model
     (the default OpenAI preset would pick up a key the user saved in the keychain)."""
-    from pageindex_desktop.core.settings import ModelSettings, index_endpoint, save_settings
+    from pageindex_desktop.core.assistant.settings import ModelSettings, index_endpoint, save_settings
 
     save_settings(ModelSettings(provider="custom", base_url=""), home)
     if index_endpoint(home=home) is not None:

@@ -11,7 +11,7 @@ import keyring
 import pytest
 from memory_keyring import MemoryKeyring
 
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.store import Library
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 

@@ -31,7 +31,7 @@ class PageData:
     width: float
     height: float
     lines: list[Line] = field(default_factory=list)
-    ocr: bool = False  # the text was recognised from the page's image (core/ocr_read.py), not its text layer
+    ocr: bool = False  # the text was recognised from the page's image (core/ingest/ocr_read.py), not its text layer
 
     @property
     def has_text(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pageindex_desktop.config import HOME_ENV, log_dir
-from pageindex_desktop.core.settings import settings_path
+from pageindex_desktop.core.assistant.settings import settings_path
 from pageindex_desktop.ui import settings as window_settings
 from pageindex_desktop.ui.qt import (
     QDesktopServices,

@@ -10,28 +10,28 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pageindex_desktop.config import library_home, log_dir
-from pageindex_desktop.core import extract_worker
-from pageindex_desktop.core.indexer import pdf_paths
+from pageindex_desktop.core.ingest import extract_worker
+from pageindex_desktop.core.ingest.indexer import pdf_paths
 from pageindex_desktop.core.outline.tree import Node
-from pageindex_desktop.core.positions import ReadingPosition
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.positions import ReadingPosition
+from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.ui import settings as config
 from pageindex_desktop.ui.assistant.window_link import attach_assistant
-from pageindex_desktop.ui.assistant_pane import AssistantPane
+from pageindex_desktop.ui.assistant import AssistantPane
 from pageindex_desktop.ui.about_dialog import AboutDialog
 from pageindex_desktop.ui.dialogs import ShortcutsDialog
-from pageindex_desktop.ui.document_actions import DocumentActions
-from pageindex_desktop.ui.library_panel import LibraryPanel
-from pageindex_desktop.ui.library_sync import LibrarySync
-from pageindex_desktop.ui.link_follow import LinkFollower
+from pageindex_desktop.ui.library.document_actions import DocumentActions
+from pageindex_desktop.ui.library.library_panel import LibraryPanel
+from pageindex_desktop.ui.library.library_sync import LibrarySync
+from pageindex_desktop.ui.reader.link_follow import LinkFollower
 from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
-from pageindex_desktop.ui.navigation import attach_navigation
+from pageindex_desktop.ui.reader.navigation import attach_navigation
 from pageindex_desktop.ui import open_policy
-from pageindex_desktop.ui.outline_memory import OutlineMemory
-from pageindex_desktop.ui.outline_panel import OutlinePanel
-from pageindex_desktop.ui.page_strip import attach_page_strip
+from pageindex_desktop.ui.reader.outline_memory import OutlineMemory
+from pageindex_desktop.ui.reader.outline_panel import OutlinePanel
+from pageindex_desktop.ui.reader.page_strip import attach_page_strip
 from pageindex_desktop.ui.qt import (
     QAction,
     QCloseEvent,
@@ -46,10 +46,10 @@ from pageindex_desktop.ui.qt import (
     QSplitter,
     QWidget,
 )
-from pageindex_desktop.ui.reading_tracker import ReadingTracker
-from pageindex_desktop.ui.render import RenderService
+from pageindex_desktop.ui.reader.reading_tracker import ReadingTracker
+from pageindex_desktop.ui.reader.render import RenderService
 from pageindex_desktop.ui.room import Room
-from pageindex_desktop.ui.viewer import ViewerPanel
+from pageindex_desktop.ui.reader.viewer import ViewerPanel
 from pageindex_desktop.ui.welcome import attach_welcome
 from pageindex_desktop.ui.workers import ImportWorker, Job
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pageindex_desktop.core.file_names import is_file
+from pageindex_desktop.core.library.file_names import is_file
 
 
 @dataclass(frozen=True)

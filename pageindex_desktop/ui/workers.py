@@ -1,6 +1,6 @@
 """The import worker: one QThread that runs library writes (imports, re-indexes, removals) one at a time.
 
-It owns its own `Library` connection and calls the engine (`core/indexer.py`, which runs extraction in a child
+It owns its own `Library` connection and calls the engine (`core/ingest/indexer.py`, which runs extraction in a child
 process); the engine's progress callbacks become queued signals. Each job has its own cancel event, so one
 import can be cancelled while the others wait in the queue.
 """
@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pageindex_desktop.core import indexer
+from pageindex_desktop.core.ingest import indexer
 from pageindex_desktop.core.errors import PageIndexError
-from pageindex_desktop.core.indexer import ImportProgress, ImportResult
-from pageindex_desktop.core.settings import index_endpoint, load_settings
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest.indexer import ImportProgress, ImportResult
+from pageindex_desktop.core.assistant.settings import index_endpoint, load_settings
+from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.ui.background import JobThread
 from pageindex_desktop.ui.qt import QObject, Signal
 
@@ -170,7 +170,7 @@ class ImportWorker(JobThread):
             job.stage, job.done, job.total, job.message = "expanding", done, total, "Making the tree finer"
             self.progress.emit(job)
 
-        from pageindex_desktop.core.expand import expand_with_settings  # the model client loads on first use
+        from pageindex_desktop.core.assistant.expand import expand_with_settings  # the model client loads on first use
 
         report = None
         if library.get(job.doc_id) is not None:
@@ -195,7 +195,7 @@ class ImportWorker(JobThread):
             job.stage, job.done, job.total, job.message = "summarizing", done, total, "Writing summaries"
             self.progress.emit(job)
 
-        from pageindex_desktop.core.summaries import summarize_with_settings  # the model client loads on first use
+        from pageindex_desktop.core.assistant.summaries import summarize_with_settings  # the model client loads on first use
 
         report = None
         if library.get(job.doc_id) is not None:
@@ -232,12 +232,13 @@ class ImportWorker(JobThread):
             if job.kind == "expand":
                 self._expand(library, job)
                 return None
+            languages = load_settings(self.home).ocr_languages  # the settings say OCR's languages; ingest reads none
             if job.kind == "reindex":
                 return indexer.reindex(library, job.doc_id, password=job.password, use_bookmarks=job.use_bookmarks,
-                                       on_progress=on_progress, cancel=job.cancel)
+                                       on_progress=on_progress, cancel=job.cancel, ocr_languages=languages)
             assert job.path is not None
             return indexer.import_pdf(library, job.path, password=job.password, use_bookmarks=job.use_bookmarks,
-                                      on_progress=on_progress, cancel=job.cancel)
+                                      on_progress=on_progress, cancel=job.cancel, ocr_languages=languages)
         except PageIndexError as exc:  # an expected refusal ("being imported by another process"): its sentence
             return ImportResult(job.doc_id, job.path.stem if job.path else "", 0, "", "failed", str(exc), False)
         except Exception as exc:  # an engine bug must not kill the worker; the user sees a sentence

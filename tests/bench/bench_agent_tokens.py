@@ -30,13 +30,13 @@ from rapidfuzz import fuzz
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from fake_openai import FakeOpenAI, Reply, text, tool  # noqa: E402
 
-from pageindex_desktop.core.agent import Agent  # noqa: E402
-from pageindex_desktop.core.events import Finished  # noqa: E402
-from pageindex_desktop.core.llm import Endpoint, LLMClient  # noqa: E402
+from pageindex_desktop.core.assistant.agent import Agent  # noqa: E402
+from pageindex_desktop.core.assistant.events import Finished  # noqa: E402
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient  # noqa: E402
 from pageindex_desktop.core.outline.tree import Node, walk  # noqa: E402
-from pageindex_desktop.core.store import Library  # noqa: E402
+from pageindex_desktop.core.library.store import Library  # noqa: E402
 from pageindex_desktop.core.tokens import count_tokens  # noqa: E402
-from pageindex_desktop.core.tools import ToolBox  # noqa: E402
+from pageindex_desktop.core.assistant.tools import ToolBox  # noqa: E402
 
 QUESTIONS_PER_DOC = 5
 PAGES_READ = 3
@@ -57,7 +57,7 @@ _LINE = re.compile(r"^\s*\[(?P<id>[^\]]+)\] (?P<title>.+?) p(?P<s>\d+)(?:-(?P<e>
 def _import(library: Library, path: Path) -> str:
     """The project's importer when it is available; else pages and bookmarks written straight to the store."""
     try:
-        from pageindex_desktop.core.indexer import import_pdf
+        from pageindex_desktop.core.ingest.indexer import import_pdf
 
         result = import_pdf(library, path)
         if result.status == "ready":
@@ -72,7 +72,7 @@ def _direct(library: Library, path: Path) -> str:
 
     from pageindex_desktop.core.document import PageData
     from pageindex_desktop.core.outline.tree import Outline
-    from pageindex_desktop.core.store import sha256_of
+    from pageindex_desktop.core.library.store import sha256_of
 
     with pymupdf.open(path) as pdf:
         pages = [PageData(i + 1, "", page.get_text(), page.rect.width, page.rect.height) for i, page in enumerate(pdf)]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_desktop.core.settings import ModelSettings, save_settings
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
+from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.ui.assistant import AssistantPane
 from pageindex_desktop.ui.assistant.entries import Exchange, TrailStep

@@ -26,12 +26,12 @@ from typing import Any
 import pytest
 
 from pageindex_desktop.core.document import ExtractedDocument
-from pageindex_desktop.core.expand import expand_document
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.assistant.expand import expand_document
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Node, Outline, walk
 from pageindex_desktop.core.outline.verify import is_printed, normalize
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.store import Library
 from tests.bench.tree_corpus import JUNK_OUTLINES, documents
 from tests.bench.tree_score import Entry, nested, score
 from tests.integration.fake_openai import FakeOpenAI, Reply, text

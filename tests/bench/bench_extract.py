@@ -22,10 +22,10 @@ import pytest
 
 from concurrent.futures import ProcessPoolExecutor
 
-from pageindex_desktop.core import pdf_helper
+from pageindex_desktop.core.ingest import pdf_helper
 from pageindex_desktop.core.errors import PdfError
 from pageindex_desktop.core.outline.build import build_outline
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.bench.bench_data import assemble_pdf, pypdf2_baseline
 from tests.bench.cpu import cpu_seconds, live_cpu
 
@@ -120,9 +120,9 @@ BIG_SOURCES = [CORPUS / "pdfjs__freeculture.pdf", CORPUS / "Regulation Best Inte
 _MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.build import build_outline
-from pageindex_desktop.core import pdf_helper
+from pageindex_desktop.core.ingest import pdf_helper
 start = time.perf_counter()
 doc = extract(Path(sys.argv[1]), workers=int(sys.argv[2]))
 outline = build_outline(doc)

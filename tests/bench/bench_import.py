@@ -24,9 +24,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core import extract_worker
-from pageindex_desktop.core.indexer import import_many, import_pdf
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest import extract_worker
+from pageindex_desktop.core.ingest.indexer import import_many, import_pdf
+from pageindex_desktop.core.library.store import Library
 from tests.bench.bench_data import assemble_pdf, pypdf2_baseline
 from tests.bench.cpu import cpu_seconds as _cpu_seconds  # this process plus the children it reaped
 
@@ -112,10 +112,10 @@ def _build_big(path: Path) -> int:
 MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
-from pageindex_desktop.core import extract_worker
-from pageindex_desktop.core import extract_worker
-from pageindex_desktop.core.indexer import import_many, import_pdf
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest import extract_worker
+from pageindex_desktop.core.ingest import extract_worker
+from pageindex_desktop.core.ingest.indexer import import_many, import_pdf
+from pageindex_desktop.core.library.store import Library
 start = time.perf_counter()
 with Library(Path(sys.argv[1])) as library:
     result = import_pdf(library, Path(sys.argv[2]))

@@ -23,9 +23,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core import ocr
+from pageindex_desktop.core.ingest import ocr
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.ocr_read import recognise
+from pageindex_desktop.core.ingest.ocr_read import recognise
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 SCAN_DPI = int(os.environ.get("OCR_SCAN_DPI", "200"))

@@ -22,10 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_agent_tokens import _import, corpus_file  # noqa: E402
 from fake_openai import FakeOpenAI, Reply, text  # noqa: E402
 
-from pageindex_desktop.core.llm import Endpoint, LLMClient  # noqa: E402
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient  # noqa: E402
 from pageindex_desktop.core.outline.tree import walk  # noqa: E402
-from pageindex_desktop.core.store import Library  # noqa: E402
-from pageindex_desktop.core.summaries import summarize_document  # noqa: E402
+from pageindex_desktop.core.library.store import Library  # noqa: E402
+from pageindex_desktop.core.assistant.summaries import summarize_document  # noqa: E402
 
 DOCS = ["2023-annual-report.pdf", "Regulation Best Interest_proposed rule.pdf", "pdfjs__freeculture.pdf",
         "pdfplumber__chelsea_pdta.pdf", "py-pdf__GeoTopo-komprimiert.pdf"]

@@ -58,8 +58,8 @@ def big_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     other = _assemble(root / "other.pdf", PAGES, extra_text="a different file")
     home = root / "library"
     # imported by another process, so this one's memory is the window's alone
-    code = ("import sys, json; from pathlib import Path; from pageindex_desktop.core.store import Library; "
-            "from pageindex_desktop.core.indexer import import_pdf; lib = Library(Path(sys.argv[1])); "
+    code = ("import sys, json; from pathlib import Path; from pageindex_desktop.core.library.store import Library; "
+            "from pageindex_desktop.core.ingest.indexer import import_pdf; lib = Library(Path(sys.argv[1])); "
             "print(json.dumps(import_pdf(lib, Path(sys.argv[2])).to_dict()))")
     out = subprocess.run([sys.executable, "-c", code, str(home), str(big)], capture_output=True, text=True,
                          check=True, cwd=REPO)

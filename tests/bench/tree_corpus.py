@@ -12,7 +12,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Node
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.bench.tree_score import Entry, Score, nested, truth_from_toc
 from tests.conftest import CORPUS
 

@@ -270,8 +270,8 @@ def judge_policy(case: dict[str, Any], mode: str, pages: dict[int, str] | None =
     the opposite with made-up quotes; `adversarial` says the opposite quoting the passage; `slow` answers after
     the judge's deadline; `junk` answers prose; `off` refuses (the rules alone). A claim cited to two pages (a
     mixed bracket) is told apart by the page whose text holds the passage (`pages`: page number → text)."""
-    from pageindex_desktop.core.citations.parse import parse
-    from pageindex_desktop.core.citations.text import fold
+    from pageindex_desktop.core.assistant.citations.parse import parse
+    from pageindex_desktop.core.text import fold
 
     claims = [" ".join(c.claim.split()) for c in parse(case["answer"]).citations]
     entries = list(zip(claims, case["expect"]))
@@ -306,7 +306,7 @@ def judge_policy(case: dict[str, Any], mode: str, pages: dict[int, str] | None =
 
 def _page_texts(lib: EvalLibrary, case: dict[str, Any]) -> dict[int, str]:
     """The stored text of the pages a case cites (for the scripted judge to tell two cited pages apart)."""
-    from pageindex_desktop.core.store import Library
+    from pageindex_desktop.core.library.store import Library
 
     with Library(lib.home) as library:
         wanted = {int(e["page"]) for e in case["expect"]}
@@ -406,7 +406,7 @@ def _highlight_figures(results: list[CaseResult]) -> dict[str, int]:
     viewer highlights) hold that sentence's first 50 characters (folded as the checker folds text; a quote the
     note elides with '...' is cut there). An expectation's own `support` quote wins over the note's quotes, which
     in a case with a right and a wrong claim may quote only what the wrong one gets wrong."""
-    from pageindex_desktop.core.citations.text import fold
+    from pageindex_desktop.core.text import fold
 
     def flat(text: str) -> str:
         return " ".join(fold(text).replace("-", "").split())

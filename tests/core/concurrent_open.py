@@ -16,7 +16,7 @@ READY_TIMEOUT = 120.0  # seconds for every child to be spawned and imported befo
 
 
 def _open_at(home: str, barrier: Any, results: Any) -> None:
-    from pageindex_desktop.core.store import Library
+    from pageindex_desktop.core.library.store import Library
 
     try:
         barrier.wait(READY_TIMEOUT)

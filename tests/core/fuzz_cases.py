@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core.indexer import ImportResult, import_pdf
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest.indexer import ImportResult, import_pdf
+from pageindex_desktop.core.library.store import Library
 
 # Small corpus files (a few pages, < 350 KB): xref tables and xref streams, with and without bookmarks.
 SOURCES = [

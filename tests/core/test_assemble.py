@@ -10,7 +10,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.assemble import assemble
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Heading, Node, walk
 from pageindex_desktop.core.outline.verify import is_printed, normalize, opens_page
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.core.pdf_factory import Text, body, heading, make_pdf
 
 

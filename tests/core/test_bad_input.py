@@ -9,8 +9,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core.indexer import ImportResult, import_pdf, pdf_paths, reindex
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest.indexer import ImportResult, import_pdf, pdf_paths, reindex
+from pageindex_desktop.core.library.store import Library
 from tests.conftest import corpus_file
 from tests.core.fuzz_cases import declared_page_count, surrogate_titles
 

@@ -8,7 +8,7 @@ import pytest
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.bookmarks import bookmark_headings, check_bookmarks
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.conftest import corpus_file
 from tests.core.pdf_factory import body, heading, make_pdf
 

@@ -14,7 +14,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.errors import PdfError
 from pageindex_desktop.core.outline.build import accept, build_outline, fallback_outline
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, Heading, Node, walk
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.conftest import CORPUS, corpus_file
 from tests.core.pdf_factory import Text, body, heading, make_image_only_pdf, make_pdf
 from tests.core.test_assemble import check_invariants

@@ -11,7 +11,7 @@ from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.outline import candidates
 from pageindex_desktop.core.outline.candidates import check_headings
 from pageindex_desktop.core.outline.tree import Heading
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.core.pdf_factory import Text, body, heading, make_pdf
 
 

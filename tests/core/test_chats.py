@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pageindex_desktop.core import chats
-from pageindex_desktop.core.migrations import MIGRATIONS
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library import chats
+from pageindex_desktop.core.library.migrations import MIGRATIONS
+from pageindex_desktop.core.library.store import Library
 
 
 def test_chats_are_kept_per_scope_and_reload_after_reopening(tmp_path: Path) -> None:

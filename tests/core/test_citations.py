@@ -11,14 +11,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from libdata import add_document, annual_report  # noqa: E402
 
-from pageindex_desktop.core.citations.parse import parse_citations  # noqa: E402
-from pageindex_desktop.core.citations.verify import best_passage, check_answer, verify_citations  # noqa: E402
-from pageindex_desktop.core.citations.figures import figures, same_value  # noqa: E402
-from pageindex_desktop.core.citations.rules import judge  # noqa: E402
-from pageindex_desktop.core.citations.text import sentence_spans  # noqa: E402
+from pageindex_desktop.core.assistant.citations.parse import parse_citations  # noqa: E402
+from pageindex_desktop.core.assistant.citations.verify import best_passage, check_answer, verify_citations  # noqa: E402
+from pageindex_desktop.core.assistant.citations.figures import figures, same_value  # noqa: E402
+from pageindex_desktop.core.assistant.citations.rules import judge  # noqa: E402
+from pageindex_desktop.core.text import sentence_spans  # noqa: E402
 from pageindex_desktop.core.document import PageData  # noqa: E402
 from pageindex_desktop.core.outline.tree import Node, Outline  # noqa: E402
-from pageindex_desktop.core.store import Library  # noqa: E402
+from pageindex_desktop.core.library.store import Library  # noqa: E402
 
 SEGMENTS = (
     "Segment results\n"
@@ -198,7 +198,7 @@ def test_a_printed_page_number_of_a_page_read_maps_to_its_physical_page(library:
 def test_the_highlight_covers_a_passage_hyphenated_across_lines() -> None:
     import pymupdf
 
-    from pageindex_desktop.core.citations.highlight import locate
+    from pageindex_desktop.core.assistant.citations.highlight import locate
 
     doc = pymupdf.open()
     page = doc.new_page()

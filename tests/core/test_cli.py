@@ -15,7 +15,7 @@ import pytest
 
 from pageindex_desktop import cli
 from pageindex_desktop.core.pages_range import PageRangeError, format_page_ranges, parse_page_ranges
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.store import Library
 from tests.conftest import corpus_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -323,7 +323,7 @@ def test_a_file_name_that_is_not_utf8_imports_and_lists(home: Path, tmp_path: Pa
 
 
 def test_a_library_written_by_a_newer_version_is_that_sentence(home: Path, tmp_path: Path) -> None:
-    from pageindex_desktop.core.migrations import MIGRATIONS
+    from pageindex_desktop.core.library.migrations import MIGRATIONS
 
     Library(home).close()
     with sqlite3.connect(home / "library.sqlite3") as conn:

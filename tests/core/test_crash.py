@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_desktop.core.indexer import import_pdf
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest.indexer import import_pdf
+from pageindex_desktop.core.library.store import Library
 from tests.conftest import corpus_file
 
 ROOT = Path(__file__).resolve().parents[2]

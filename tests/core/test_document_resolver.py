@@ -11,13 +11,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from libdata import add_document, annual_report  # noqa: E402
 
-from pageindex_desktop.core import document_resolver  # noqa: E402
-from pageindex_desktop.core.citations.verify import verify_citations  # noqa: E402
+from pageindex_desktop.core.library import document_resolver  # noqa: E402
+from pageindex_desktop.core.assistant.citations.verify import verify_citations  # noqa: E402
 from pageindex_desktop.core.document import PageData  # noqa: E402
 from pageindex_desktop.core.errors import DocumentNotFound  # noqa: E402
 from pageindex_desktop.core.outline.tree import Node, Outline  # noqa: E402
-from pageindex_desktop.core.store import Library, sha256_of  # noqa: E402
-from pageindex_desktop.core.tools import ToolBox  # noqa: E402
+from pageindex_desktop.core.library.store import Library, sha256_of  # noqa: E402
+from pageindex_desktop.core.assistant.tools import ToolBox  # noqa: E402
 
 MEMO = [Node("0001", "Memo", 1, 1, 1)]
 

@@ -11,8 +11,8 @@ import pymupdf
 import pytest
 
 from pageindex_desktop.core import formats
-from pageindex_desktop.core.indexer import import_pdf, pdf_paths, reindex
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.ingest.indexer import import_pdf, pdf_paths, reindex
+from pageindex_desktop.core.library.store import Library
 from tests.core.ebook_factory import CHAPTERS, write_cbz, write_epub, write_fb2, write_xps
 from tests.core.test_bad_input import assert_clean_failure
 

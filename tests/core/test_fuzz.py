@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.store import Library
 from tests.conftest import CORPUS, corpus_file
 from tests.core.fuzz_cases import SOURCES, consistency_problems, hostile_files, mutants, run_case
 

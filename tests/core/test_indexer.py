@@ -15,11 +15,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core import extract_worker
+from pageindex_desktop.core.ingest import extract_worker
 from pageindex_desktop.core.document import ExtractedDocument, Line, PageData
 from pageindex_desktop.core.errors import DocumentNotFound
-from pageindex_desktop.core.import_lock import import_lock
-from pageindex_desktop.core.indexer import (
+from pageindex_desktop.core.library.import_lock import import_lock
+from pageindex_desktop.core.ingest.indexer import (
     CANCELLED,
     MAX_AHEAD,
     ImportProgress,
@@ -28,8 +28,8 @@ from pageindex_desktop.core.indexer import (
     pdf_paths,
     reindex,
 )
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.title import choose_title, metadata_title_ok
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.ingest.title import choose_title, metadata_title_ok
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -458,8 +458,8 @@ def test_a_child_that_cannot_start_is_a_clear_failure(home: Path, tmp_path: Path
     script = (
         "import json, sys\n"
         "from pathlib import Path\n"
-        "from pageindex_desktop.core.indexer import import_pdf\n"
-        "from pageindex_desktop.core.store import Library\n"
+        "from pageindex_desktop.core.ingest.indexer import import_pdf\n"
+        "from pageindex_desktop.core.library.store import Library\n"
         f"with Library(Path({str(home)!r})) as library:\n"
         f"    result = import_pdf(library, Path({str(pdf)!r}))\n"
         "print(json.dumps(result.to_dict()))\n"
@@ -482,7 +482,7 @@ def test_a_child_that_cannot_start_is_a_clear_failure(home: Path, tmp_path: Path
     ],
 )
 def test_titles_of_corpus_files(name: str, title: str) -> None:
-    from pageindex_desktop.core.pdf import extract
+    from pageindex_desktop.core.ingest.pdf import extract
     from tests.conftest import corpus_file
 
     path = corpus_file(name)

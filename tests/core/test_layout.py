@@ -8,7 +8,7 @@ import pymupdf
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.layout import find_layout_headings
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.conftest import corpus_file
 
 FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"

@@ -13,15 +13,15 @@ from typing import Any, Iterator
 import pytest
 
 from pageindex_desktop.core.errors import DocumentBusy
-from pageindex_desktop.core.indexer import import_pdf
-from pageindex_desktop.core.store import Library, doc_id_for, sha256_of
-from pageindex_desktop.core.summaries import summarize_with_settings
-from pageindex_desktop.core.settings import ModelSettings
+from pageindex_desktop.core.ingest.indexer import import_pdf
+from pageindex_desktop.core.library.store import Library, doc_id_for, sha256_of
+from pageindex_desktop.core.assistant.summaries import summarize_with_settings
+from pageindex_desktop.core.assistant.settings import ModelSettings
 
 HOLD = """
 import sys
 from pathlib import Path
-from pageindex_desktop.core.import_lock import import_lock
+from pageindex_desktop.core.library.import_lock import import_lock
 with import_lock(Path(sys.argv[1]), sys.argv[2]) as held:
     print("held" if held else "refused", flush=True)
     sys.stdin.read()
@@ -132,7 +132,7 @@ def test_a_path_longer_than_the_system_allows_is_a_sentence(library: Library, tm
 
 
 def test_a_folder_argument_longer_than_the_system_allows_is_not_a_traceback(tmp_path: Path) -> None:
-    from pageindex_desktop.core.indexer import pdf_paths
+    from pageindex_desktop.core.ingest.indexer import pdf_paths
 
     too_long = tmp_path / ("y" * 300)
     assert pdf_paths([too_long]) == [too_long]  # taken as a file; its import then says why it cannot be read

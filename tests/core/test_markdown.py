@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core.indexer import import_pdf
-from pageindex_desktop.core.markdown_doc import lay_out, to_html
+from pageindex_desktop.core.ingest.indexer import import_pdf
+from pageindex_desktop.core.ingest.markdown_doc import lay_out, to_html
 from pageindex_desktop.core.outline.tree import Node, walk
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.store import Library
 from tests.core.test_bad_input import assert_clean_failure
 
 FILLER = "The committee reviewed the harbour accounts line by line and agreed the figures. " * 30

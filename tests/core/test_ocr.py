@@ -10,14 +10,14 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core import ocr
-from pageindex_desktop.core.chat_session import ChatSession
-from pageindex_desktop.core.events import Finished
-from pageindex_desktop.core.indexer import import_pdf
+from pageindex_desktop.core.ingest import ocr
+from pageindex_desktop.core.assistant.chat_session import ChatSession
+from pageindex_desktop.core.assistant.events import Finished
+from pageindex_desktop.core.ingest.indexer import import_pdf
 from pageindex_desktop.core.outline.tree import walk
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.tools import ToolBox, ocr_pages
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.assistant.tools import ToolBox, ocr_pages
 from tests.integration.fake_openai import FakeOpenAI, text, tool
 
 CHAPTERS = ("Harbour Finances", "Dredging Works", "Mooring Rules")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core import pdf_helper
+from pageindex_desktop.core.ingest import pdf_helper
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
-from pageindex_desktop.core.pdf import extract
-from pageindex_desktop.core.pdf_pages import _text_of
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.ingest.pdf_pages import _text_of
 from tests.conftest import corpus_file
 from tests.core.pdf_factory import Text, body, heading, make_image_only_pdf, make_pdf
 

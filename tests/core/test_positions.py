@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.migrations import MIGRATIONS, migrate
+from pageindex_desktop.core.library.migrations import MIGRATIONS, migrate
 from pageindex_desktop.core.outline.tree import Outline
-from pageindex_desktop.core.positions import (
+from pageindex_desktop.core.library.positions import (
     PositionWriter,
     ReadingPosition,
     last_document,
     load_position,
     save_positions,
 )
-from pageindex_desktop.core.store import Library, sha256_of
+from pageindex_desktop.core.library.store import Library, sha256_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,7 +155,7 @@ def test_a_position_written_while_reading_survives_the_process_being_killed(libr
     code = textwrap.dedent(f"""
         import os, signal, time
         from pathlib import Path
-        from pageindex_desktop.core.positions import PositionWriter, ReadingPosition
+        from pageindex_desktop.core.library.positions import PositionWriter, ReadingPosition
         writer = PositionWriter(Path({str(library.home)!r}), debounce_s=0.1)
         writer.start()
         writer.put({doc_id!r}, ReadingPosition(42, 17.5, "", 2.0))

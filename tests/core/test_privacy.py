@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_desktop.core.import_lock import import_lock
-from pageindex_desktop.core.settings import ModelSettings, save_settings
-from pageindex_desktop.core.store import Library, sha256_of
+from pageindex_desktop.core.library.import_lock import import_lock
+from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
+from pageindex_desktop.core.library.store import Library, sha256_of
 from pageindex_desktop.log import PrivateRotatingFileHandler
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")

@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from libdata import add_document  # noqa: E402
 
 from pageindex_desktop.core.outline.tree import Node  # noqa: E402
-from pageindex_desktop.core.search_query import MAX_TERMS, plan  # noqa: E402
-from pageindex_desktop.core.store import Library  # noqa: E402
+from pageindex_desktop.core.library.search_query import MAX_TERMS, plan  # noqa: E402
+from pageindex_desktop.core.library.store import Library  # noqa: E402
 
 FILLER = "It was what it was, and the company was where it was, as it was when it was."
 
@@ -148,7 +148,7 @@ def test_symbol_terms_are_found_on_a_real_filing_and_inside_questions(library: L
     rule = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "Regulation Best Interest_proposed rule.pdf"
     if not rule.exists():
         pytest.skip("the shared corpus is not beside the checkout")
-    from pageindex_desktop.core.indexer import import_pdf
+    from pageindex_desktop.core.ingest.indexer import import_pdf
     doc = import_pdf(library, rule).doc_id
     printed = {p.page for p in library.pages(doc) if "§ 240.15l-1" in p.text}
     hits = library.search("§ 240.15l-1", [doc], limit=500)

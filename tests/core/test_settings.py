@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from memory_keyring import MemoryKeyring
 
-from pageindex_desktop.core import settings as s
+from pageindex_desktop.core.assistant import settings as s
 
 
 def test_round_trip_and_the_key_goes_to_the_keychain_not_the_file(home: Path, memory_keyring: MemoryKeyring) -> None:

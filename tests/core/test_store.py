@@ -9,9 +9,9 @@ import pytest
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.errors import DocumentNotFound, LibraryTooNew, PageIndexError
-from pageindex_desktop.core.migrations import MIGRATIONS
+from pageindex_desktop.core.library.migrations import MIGRATIONS
 from pageindex_desktop.core.outline.tree import Node, Outline
-from pageindex_desktop.core.store import Library, sha256_of
+from pageindex_desktop.core.library.store import Library, sha256_of
 
 
 def _pages() -> list[PageData]:

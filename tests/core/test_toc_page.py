@@ -10,7 +10,7 @@ import pytest
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.toc_page import find_toc_headings
-from pageindex_desktop.core.pdf import extract
+from pageindex_desktop.core.ingest.pdf import extract
 from tests.conftest import corpus_file
 
 FILLER = "The committee reviewed the figures for the year and found them consistent with the plan."

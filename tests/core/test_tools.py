@@ -12,8 +12,8 @@ from libdata import add_document, annual_report  # noqa: E402
 
 from pageindex_desktop.core.outline.tree import Node  # noqa: E402
 from pageindex_desktop.core.pages_range import parse_page_ranges  # noqa: E402
-from pageindex_desktop.core.store import Library  # noqa: E402
-from pageindex_desktop.core.tools import ToolBox  # noqa: E402
+from pageindex_desktop.core.library.store import Library  # noqa: E402
+from pageindex_desktop.core.assistant.tools import ToolBox  # noqa: E402
 
 
 def call(box: ToolBox, name: str, **args: object) -> dict:
@@ -123,7 +123,7 @@ def test_search_names_the_document_once_not_on_every_hit(library: Library) -> No
 
 
 def test_page_text_is_reflowed_without_changing_a_word() -> None:
-    from pageindex_desktop.core.tools import reflow
+    from pageindex_desktop.core.assistant.tools import reflow
 
     raw = "Net income rose   to \nmillions in 2023.  \n\n\n\nRisk Factors\nThe main risks\n(a) rates;\n- credit\n"
     out = reflow(raw)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.outline.tree import Node, Outline
-from pageindex_desktop.core.store import Library, sha256_of
+from pageindex_desktop.core.library.store import Library, sha256_of
 
 
 def add_document(library: Library, title: str, pages: list[str], nodes: list[Node], source: str = "layout") -> str:

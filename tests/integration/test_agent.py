@@ -10,12 +10,12 @@ import pytest
 from fake_openai import FakeOpenAI, Reply, error, free_port, text, tool
 from libdata import annual_report
 
-from pageindex_desktop.core.agent import Agent
-from pageindex_desktop.core.events import Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
-from pageindex_desktop.core.limits import Limits
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.tools import ToolBox
+from pageindex_desktop.core.assistant.agent import Agent
+from pageindex_desktop.core.assistant.events import Failed, Finished, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.assistant.limits import Limits
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.assistant.tools import ToolBox
 
 FAST = RetryPolicy(attempts=3, base_delay=1.0, scale=0.01)
 

@@ -8,12 +8,12 @@ import pytest
 from fake_openai import FakeOpenAI, error, text, tool
 from libdata import add_document, annual_report
 
-from pageindex_desktop.core.ask import ask
-from pageindex_desktop.core.llm import RetryPolicy
-from pageindex_desktop.core.llm_errors import WrongApiKey
+from pageindex_desktop.core.assistant.ask import ask
+from pageindex_desktop.core.assistant.llm import RetryPolicy
+from pageindex_desktop.core.assistant.llm_errors import WrongApiKey
 from pageindex_desktop.core.outline.tree import Node
-from pageindex_desktop.core.settings import ModelSettings
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.assistant.settings import ModelSettings
+from pageindex_desktop.core.library.store import Library
 
 
 @pytest.fixture

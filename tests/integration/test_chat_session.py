@@ -7,10 +7,10 @@ from pathlib import Path
 from fake_openai import FakeOpenAI, error, text, tool
 from libdata import annual_report
 
-from pageindex_desktop.core.chat_session import ChatSession
-from pageindex_desktop.core.events import Failed, Finished
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.assistant.chat_session import ChatSession
+from pageindex_desktop.core.assistant.events import Failed, Finished
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.library.store import Library
 
 
 def test_a_two_question_chat_is_kept_and_reloaded(fake_openai: FakeOpenAI, tmp_path: Path) -> None:

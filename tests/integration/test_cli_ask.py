@@ -11,7 +11,7 @@ from pathlib import Path
 from fake_openai import FakeOpenAI, error, text, tool
 from libdata import annual_report
 
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library.store import Library
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,8 @@ import pytest
 from fake_openai import FakeOpenAI, Reply, error, text, tool
 from libdata import annual_report
 
-from pageindex_desktop.core.agent import Agent
-from pageindex_desktop.core.endpoint_modes import (
+from pageindex_desktop.core.assistant.agent import Agent
+from pageindex_desktop.core.assistant.endpoint_modes import (
     ToolSupport,
     client_for,
     connection_report,
@@ -19,10 +19,10 @@ from pageindex_desktop.core.endpoint_modes import (
     probe_tools,
     remembered,
 )
-from pageindex_desktop.core.events import Finished
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.tools import ToolBox
+from pageindex_desktop.core.assistant.events import Finished
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.assistant.tools import ToolBox
 
 ANSWER = "Net income rose to $1,234 million in 2023 [Annual Report 2023, p. 12]."
 

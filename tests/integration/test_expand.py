@@ -10,11 +10,11 @@ from fake_openai import FakeOpenAI, Reply, error, text
 from libdata import add_document
 
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.expand import expand_document
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.assistant.expand import expand_document
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.outline.tree import Node, Outline, walk
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.tree_store import usage
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.tree_store import usage
 
 FILLER = " ".join(f"the canal board measured flow rate {i} at the weir" for i in range(15))
 HEADINGS = {13: "Water Rights", 17: "Irrigation Schedules", 21: "Drainage and Pumping"}
@@ -177,7 +177,7 @@ def plain_pdf(path: Any, pages: list[list[str]]) -> Any:
 
 def test_a_document_without_structure_gets_a_checked_model_tree(fake_openai: FakeOpenAI, library: Library,
                                                                tmp_path: Any) -> None:
-    from pageindex_desktop.core.indexer import import_pdf, reindex
+    from pageindex_desktop.core.ingest.indexer import import_pdf, reindex
 
     body = [f"The survey of the northern district recorded soil sample {i} in good order." for i in range(20)]
     spec = [["Soil Survey Results", *body], body, ["Methods of Sampling", *body], body, body,
@@ -210,7 +210,7 @@ def test_a_document_without_structure_gets_a_checked_model_tree(fake_openai: Fak
 
 
 def test_a_failing_model_leaves_the_page_groups(fake_openai: FakeOpenAI, library: Library, tmp_path: Any) -> None:
-    from pageindex_desktop.core.indexer import import_pdf
+    from pageindex_desktop.core.ingest.indexer import import_pdf
 
     body = [f"Line {i} of the ledger, entered by the clerk in the usual hand." for i in range(20)]
     result = import_pdf(library, plain_pdf(tmp_path / "ledger.pdf", [body] * 6))
@@ -258,7 +258,7 @@ def test_cli_expand_tree_json_and_show(fake_openai: FakeOpenAI, home: Any) -> No
 def test_a_cancel_between_calls_keeps_what_was_done(fake_openai: FakeOpenAI, library: Library) -> None:
     import threading
 
-    from pageindex_desktop.core import expand
+    from pageindex_desktop.core.assistant import expand
 
     doc = add_document(library, "Canal Board", page_texts(), nodes())
     stop = threading.Event()

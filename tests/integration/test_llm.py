@@ -7,8 +7,8 @@ import random
 import pytest
 from fake_openai import FakeOpenAI, error, free_port, text
 
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.llm_errors import ConnectionFailed, RateLimited, ServerError, WrongApiKey
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.assistant.llm_errors import ConnectionFailed, RateLimited, ServerError, WrongApiKey
 
 
 def client(url: str, **kw: object) -> LLMClient:
@@ -81,13 +81,13 @@ def test_connection_refused_hints_at_the_local_server() -> None:
     with pytest.raises(ConnectionFailed) as caught:
         client(url, attempts=2).list_models()
     assert str(caught.value) == f"Could not reach the model at {url}. Is the local model server running?"
-    from pageindex_desktop.core.llm_errors import _hint
+    from pageindex_desktop.core.assistant.llm_errors import _hint
 
     assert _hint("http://localhost:11434/v1") == "Is Ollama running?"
 
 
 def test_check_connection_lists_models_or_pings_endpoints_without_a_list(fake_openai: FakeOpenAI) -> None:
-    from pageindex_desktop.core.llm import check_connection
+    from pageindex_desktop.core.assistant.llm import check_connection
 
     assert check_connection(client(fake_openai.url)) == ["fake-chat", "fake-index"]
     fake_openai.has_model_list = False
@@ -116,7 +116,7 @@ def test_a_stop_while_chunks_are_still_arriving_is_always_a_stop(fake_openai: Fa
     """Whether the pump or the reader notices the cancel first, the caller sees Cancelled, never an early end."""
     import threading
 
-    from pageindex_desktop.core.llm import Cancelled
+    from pageindex_desktop.core.assistant.llm import Cancelled
 
     llm = client(fake_openai.url)
     outcomes = []
@@ -139,8 +139,8 @@ def test_a_server_that_accepts_but_never_answers_fails_within_seconds() -> None:
     import threading
     import time
 
-    from pageindex_desktop.core.llm import FIRST_CONTACT_SECONDS
-    from pageindex_desktop.core.llm_errors import ModelTimeout
+    from pageindex_desktop.core.assistant.llm import FIRST_CONTACT_SECONDS
+    from pageindex_desktop.core.assistant.llm_errors import ModelTimeout
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))

@@ -12,10 +12,10 @@ from typing import Any, Callable
 import pytest
 from fake_openai import FakeOpenAI, Reply, error, free_port, rough_tokens, text
 
-from pageindex_desktop.core.citations.judge_reply import parse_verdicts, quote_in_passage
-from pageindex_desktop.core.citations.model_judge import JudgeItem, Judgement, judge_claims, make_batches
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy, TokenUsage
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.assistant.citations.judge_reply import parse_verdicts, quote_in_passage
+from pageindex_desktop.core.assistant.citations.model_judge import JudgeItem, Judgement, judge_claims, make_batches
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy, TokenUsage
+from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.tokens import count_tokens
 
 REVENUE = JudgeItem("c1", "Revenue rose 12% to $4.2 billion in 2023.",

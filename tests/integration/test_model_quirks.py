@@ -9,11 +9,11 @@ import pytest
 from fake_openai import FakeOpenAI, Reply, text, tool
 from libdata import annual_report
 
-from pageindex_desktop.core.agent import Agent
-from pageindex_desktop.core.events import Failed, Finished, TextDelta, ToolResult
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.tools import ToolBox
+from pageindex_desktop.core.assistant.agent import Agent
+from pageindex_desktop.core.assistant.events import Failed, Finished, TextDelta, ToolResult
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.assistant.tools import ToolBox
 
 ANSWER = "Net income rose to $1,234 million in 2023 [Annual Report 2023, p. 12]."
 
@@ -117,8 +117,8 @@ def test_stream_quirks_of_real_servers(fake_openai: FakeOpenAI, library: Library
 def test_an_answer_that_read_nothing_is_marked_not_grounded_and_search_results_are_offered(
     fake_openai: FakeOpenAI, library: Library
 ) -> None:
-    from pageindex_desktop.core.chat_session import ChatSession
-    from pageindex_desktop.core.events import Judged
+    from pageindex_desktop.core.assistant.chat_session import ChatSession
+    from pageindex_desktop.core.assistant.events import Judged
 
     doc = annual_report(library)
     unread = text("Zebras numbered 9 billion [Annual Report 2023, p. 490].")
@@ -207,7 +207,7 @@ def test_a_model_that_keeps_writing_unreadable_calls_gets_a_search_then_a_clear_
 
 def test_a_turn_with_hundreds_of_tool_calls_runs_only_the_cap_and_answers_the_rest(fake_openai: FakeOpenAI,
                                                                                      library: Library) -> None:
-    from pageindex_desktop.core.agent import MAX_CALLS_PER_TURN
+    from pageindex_desktop.core.assistant.agent import MAX_CALLS_PER_TURN
 
     doc = annual_report(library)
     flood = [("get_page_content", {"doc": doc, "pages": str(1 + n % 12)}) for n in range(200)]

@@ -8,10 +8,10 @@ from typing import Any
 from fake_openai import FakeOpenAI, Reply, error, text, tool
 from libdata import annual_report
 
-from pageindex_desktop.core.chat_session import ChatSession
-from pageindex_desktop.core.events import Finished, Judged
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.assistant.chat_session import ChatSession
+from pageindex_desktop.core.assistant.events import Finished, Judged
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.library.store import Library
 
 # "The main risks are interest rates, credit losses and cyber attacks." is page 20. The first claim shares most
 # words (firm); the second shares just enough words to pass the rules, so the rules are unsure of it.

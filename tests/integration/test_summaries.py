@@ -11,10 +11,10 @@ import pytest
 from fake_openai import FakeOpenAI, Reply, error, text
 from libdata import add_document
 
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.outline.tree import Node, walk
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.core.summaries import parse_json_reply, summarize_document
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.assistant.summaries import parse_json_reply, summarize_document
 
 
 def long_doc(library: Library, chapters: int = 8) -> str:
@@ -83,8 +83,8 @@ def test_junk_replies_are_read_as_far_as_possible() -> None:
 
 def test_summarize_with_settings_uses_the_index_model_or_does_nothing(fake_openai: FakeOpenAI, library: Library,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from pageindex_desktop.core.settings import ModelSettings
-    from pageindex_desktop.core.summaries import summarize_with_settings
+    from pageindex_desktop.core.assistant.settings import ModelSettings
+    from pageindex_desktop.core.assistant.summaries import summarize_with_settings
 
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
         monkeypatch.delenv(name, raising=False)

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_desktop.core import expand
-from pageindex_desktop.core.expand import expand_document
-from pageindex_desktop.core.llm import Endpoint, LLMClient, RetryPolicy
+from pageindex_desktop.core.assistant import expand
+from pageindex_desktop.core.assistant.expand import expand_document
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
 from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, MODEL_SOURCE, Node, Outline, walk
 from pageindex_desktop.core.outline.verify import is_printed
-from pageindex_desktop.core.pdf import extract
-from pageindex_desktop.core.store import Library, sha256_of
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.library.store import Library, sha256_of
 from tests.bench.tree_score import nested, score
 from tests.realmodel.test_local_model import CORPUS, MODEL, URL, _server_up
 

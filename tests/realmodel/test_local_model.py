@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_desktop.core.tool_text import names_a_tool
+from pageindex_desktop.core.assistant.tool_text import names_a_tool
 
 pytestmark = pytest.mark.realmodel
 

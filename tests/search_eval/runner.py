@@ -45,9 +45,9 @@ def load_cases(path: Path = CASES) -> list[dict[str, object]]:
 
 def evaluate(home: Path, path: Path = CASES) -> list[Outcome]:
     """Import the filings the cases name into `home` and search every question in its own document."""
-    from pageindex_desktop.core import extract_worker
-    from pageindex_desktop.core.indexer import import_pdf
-    from pageindex_desktop.core.store import Library
+    from pageindex_desktop.core.ingest import extract_worker
+    from pageindex_desktop.core.ingest.indexer import import_pdf
+    from pageindex_desktop.core.library.store import Library
 
     cases = load_cases(path)
     outcomes = []

@@ -11,13 +11,13 @@ from typing import Iterator
 
 import pytest
 
-from pageindex_desktop.core.settings import ModelSettings, save_settings
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
+from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.ui.assistant import AssistantPane, tasks
 from pageindex_desktop.ui.assistant.transcript import AMBER
 from pageindex_desktop.ui.qt import QApplication, QPoint, Qt
-from pageindex_desktop.ui.assistant._qt import QTextCursor
-from pageindex_desktop.ui.settings_dialog import SettingsDialog
+from pageindex_desktop.ui.qt import QTextCursor
+from pageindex_desktop.ui.assistant.settings_dialog import SettingsDialog
 from tests.integration.fake_openai import FakeOpenAI, error, free_port, text, tool
 from tests.integration.libdata import annual_report
 
@@ -253,7 +253,7 @@ def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(
     pane.ask("What was net income?")
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=20_000)  # after the client's backoff retries
     assert f"Could not reach the model at {url}. Is the local model server running?" in pane.browser.toPlainText()
-    retries, client_log = _RetryLog(), logging.getLogger("pageindex_desktop.core.llm")
+    retries, client_log = _RetryLog(), logging.getLogger("pageindex_desktop.core.assistant.llm")
     level = client_log.level
     client_log.addHandler(retries)
     client_log.setLevel(logging.INFO)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pageindex_desktop.core.ask import NO_MODEL_NOTE
-from pageindex_desktop.core.chats import Message
+from pageindex_desktop.core.assistant.ask import NO_MODEL_NOTE
+from pageindex_desktop.core.library.chats import Message
 from pageindex_desktop.ui.assistant.entries import Exchange, exchanges_from_messages
 from pageindex_desktop.ui.assistant.markdown import to_html
 from pageindex_desktop.ui.assistant.transcript import AMBER, Theme, answer_html, place_citations, tooltip

@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.outline_model import FROM_MODEL
+from pageindex_desktop.ui.reader.outline_model import FROM_MODEL
 from pageindex_desktop.ui.qt import QAction, QModelIndex, Qt
 from tests.integration.fake_openai import FakeOpenAI, Reply, text
 

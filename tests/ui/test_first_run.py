@@ -76,7 +76,7 @@ def test_sample_button_imports_and_opens_the_sample(window: MainWindow, qtbot) -
 
 
 def test_set_up_a_model_opens_the_model_settings(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    from pageindex_desktop.ui.settings_dialog import SettingsDialog
+    from pageindex_desktop.ui.assistant.settings_dialog import SettingsDialog
 
     window.welcome.panel.model_button.click()
     qtbot.waitUntil(lambda: any(isinstance(w, SettingsDialog) and w.isVisible()

@@ -16,8 +16,8 @@ import json, sys
 from pathlib import Path
 import pageindex_desktop.ui.qt
 from pageindex_desktop.ui.qt import QApplication, QTimer
-from pageindex_desktop.ui.render import RenderService
-from pageindex_desktop.ui.page_view import PageView
+from pageindex_desktop.ui.reader.render import RenderService
+from pageindex_desktop.ui.reader.page_view import PageView
 
 def main():
     app = QApplication([])

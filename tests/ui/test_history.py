@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core.positions import ReadingPosition
-from pageindex_desktop.ui.history import History, Place
-from pageindex_desktop.ui.pdf_links import LinkInfo, read_links
+from pageindex_desktop.core.library.positions import ReadingPosition
+from pageindex_desktop.ui.reader.history import History, Place
+from pageindex_desktop.ui.reader.pdf_links import LinkInfo, read_links
 from tests.ui.test_links import GOVERNANCE_Y, NAMED_LINK, linked_pdf
 
 

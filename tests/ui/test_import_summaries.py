@@ -54,9 +54,9 @@ def test_a_model_that_is_down_leaves_the_import_ready(monkeypatch: pytest.Monkey
 
 def _half_summarized(home: Path, report_pdf: Path) -> str:
     """A library whose summaries run stopped part-way: the document is imported, one section summarized."""
-    from pageindex_desktop.core.indexer import import_pdf
+    from pageindex_desktop.core.ingest.indexer import import_pdf
     from pageindex_desktop.core.outline.tree import walk
-    from pageindex_desktop.core.store import Library
+    from pageindex_desktop.core.library.store import Library
 
     with Library(home) as library:
         doc_id = import_pdf(library, report_pdf).doc_id

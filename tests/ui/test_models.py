@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pageindex_desktop.core.outline.tree import Node
-from pageindex_desktop.ui.library_model import LibraryModel, LibraryRow
-from pageindex_desktop.ui.outline_model import OutlineModel, StartPageRole
+from pageindex_desktop.ui.library.library_model import LibraryModel, LibraryRow
+from pageindex_desktop.ui.reader.outline_model import OutlineModel, StartPageRole
 from pageindex_desktop.ui.qt import QColor, QFont, Qt
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.page_strip import PageRole, PageStrip, PageStripModel, sheet_rect
+from pageindex_desktop.ui.reader.page_strip import PageRole, PageStrip, PageStripModel, sheet_rect
 from pageindex_desktop.ui.qt import QApplication, QImage, Qt, QTabBar
 from tests.ui.conftest import make_pdf
 from tests.ui.test_window import TIMEOUT, wait_open

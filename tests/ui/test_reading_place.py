@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pageindex_desktop.app import build_window
-from pageindex_desktop.core.positions import load_position
-from pageindex_desktop.core.store import Library
-from pageindex_desktop.ui.library_model import DocIdRole
+from pageindex_desktop.core.library.positions import load_position
+from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.ui.library.library_model import DocIdRole
 from pageindex_desktop.ui.main_window import MainWindow
 from pageindex_desktop.ui.qt import Qt
 from tests.ui.conftest import make_pdf

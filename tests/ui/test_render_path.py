@@ -13,9 +13,9 @@ from typing import Iterator
 import pytest
 
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.page_view import HOLD_MS, PageView
-from pageindex_desktop.ui.render import RenderService
-from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS
+from pageindex_desktop.ui.reader.page_view import HOLD_MS, PageView
+from pageindex_desktop.ui.reader.render import RenderService
+from pageindex_desktop.ui.reader.render_server import SLOT_BYTES, SLOTS
 from tests.ui.conftest import make_pdf
 from tests.ui.test_window import wait_open
 

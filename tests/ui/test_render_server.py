@@ -15,7 +15,7 @@ from typing import Iterator
 import pymupdf
 import pytest
 
-from pageindex_desktop.ui.render_server import SLOT_BYTES, SLOTS, _Server
+from pageindex_desktop.ui.reader.render_server import SLOT_BYTES, SLOTS, _Server
 
 
 @dataclass

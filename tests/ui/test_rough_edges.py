@@ -131,7 +131,7 @@ def test_two_documents_with_one_title_show_their_file_names(window: MainWindow, 
 def test_f2_renames_a_document_everywhere_and_a_reindex_keeps_the_name(window: MainWindow, report_pdf: Path,
                                                                        qtbot, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
                                                                        ) -> None:
-    from pageindex_desktop.core.tools import ToolBox
+    from pageindex_desktop.core.assistant.tools import ToolBox
     from pageindex_desktop.ui.qt import QInputDialog
 
     window.import_paths([report_pdf])

@@ -12,8 +12,8 @@ from typing import Any, Callable, Iterator
 import pymupdf
 import pytest
 
-from pageindex_desktop.core.settings import ModelSettings, save_settings
-from pageindex_desktop.ui.library_model import DocIdRole
+from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
+from pageindex_desktop.ui.library.library_model import DocIdRole
 from pageindex_desktop.ui.main_window import MainWindow
 from pageindex_desktop.ui.qt import QApplication, QMenu, QModelIndex, QPoint, Qt, QTimer
 from tests.integration.fake_openai import FakeOpenAI, text, tool

@@ -13,12 +13,12 @@ import pytest
 from memory_keyring import MemoryKeyring
 from keyring.backends import fail
 
-from pageindex_desktop.core.settings import KEYRING_SERVICE, ModelSettings, load_settings, save_settings, settings_path
+from pageindex_desktop.core.assistant.settings import KEYRING_SERVICE, ModelSettings, load_settings, save_settings, settings_path
 from pageindex_desktop.ui.assistant import tasks
-from pageindex_desktop.ui.settings_dialog import SettingsDialog
+from pageindex_desktop.ui.assistant.settings_dialog import SettingsDialog
 from pageindex_desktop.ui.qt import Qt
-from pageindex_desktop.core.endpoint_modes import ToolSupport, remembered
-from pageindex_desktop.core.llm import Endpoint
+from pageindex_desktop.core.assistant.endpoint_modes import ToolSupport, remembered
+from pageindex_desktop.core.assistant.llm import Endpoint
 from tests.integration.fake_openai import FakeOpenAI, error, free_port, text, tool
 
 TIMEOUT = 15_000

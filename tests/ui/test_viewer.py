@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pageindex_desktop.ui.main_window import MainWindow
 from pageindex_desktop.ui.qt import QApplication, QEvent, QImage, QMouseEvent, QPoint, QPointF, Qt
-from pageindex_desktop.ui.render import PageCache
+from pageindex_desktop.ui.reader.render import PageCache
 from tests.ui.test_window import wait_open
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.app import build_window, parse_args
-from pageindex_desktop.ui.library_model import FilterRole
+from pageindex_desktop.ui.library.library_model import FilterRole
 from pageindex_desktop.ui.main_window import MainWindow
 from pageindex_desktop.ui.qt import (
     QApplication,
@@ -115,8 +115,8 @@ def test_an_import_into_a_library_a_newer_version_upgraded_fails_with_that_sente
     refused, and each import says why instead of stopping on an internal error."""
     import sqlite3
 
-    from pageindex_desktop.core.migrations import MIGRATIONS
-    from pageindex_desktop.core.store import Library
+    from pageindex_desktop.core.library.migrations import MIGRATIONS
+    from pageindex_desktop.core.library.store import Library
     from pageindex_desktop.ui.workers import ImportWorker, Job
 
     Library(home).close()
@@ -409,7 +409,7 @@ def test_an_import_a_crash_left_unfinished_shows_as_failed_with_how_to_retry(  #
         home: Path, report_pdf: Path, qtbot) -> None:
     """The last session died mid-import: at the next start the store's writer (the import worker, not the
     window thread) turns the row into a failure that says to re-index, and the sidebar shows it."""
-    from pageindex_desktop.core.store import Library, sha256_of
+    from pageindex_desktop.core.library.store import Library, sha256_of
 
     library = Library(home)
     doc = library.add_file(report_pdf, sha256_of(report_pdf), "Sample report")

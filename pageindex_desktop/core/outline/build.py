@@ -2,7 +2,7 @@
 
 Each source is tried in that order and accepted only when it is good enough; the first accepted one wins and
 is recorded in `Outline.source`. A fifth source, `model`, sits between layout and page groups but needs the index
-model, so it runs after import (`core/model_tree.py`, through `accept` like the others). Whatever wins goes through the same assembly (spans, coverage, verification).
+model, so it runs after import (`core/assistant/model_tree.py`, through `accept` like the others). Whatever wins goes through the same assembly (spans, coverage, verification).
 """
 
 from __future__ import annotations

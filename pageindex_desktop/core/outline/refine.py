@@ -1,6 +1,6 @@
 """Splitting one section into checked sub-sections, and the cost rule that decides whether the split is kept.
 
-No model here: `core/expand.py` asks for the headings and passes them through `candidates.check_headings`
+No model here: `core/assistant/expand.py` asks for the headings and passes them through `candidates.check_headings`
 first. Costs are in page-equivalents, as PageIndex measures them: reading a page costs its tokens over
 PAGE_TOKENS (at least 1), visiting a node of the tree costs NODE_COST plus ENTRY_COST for each child entry it
 lists. A split is kept only when reaching a page

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pageindex_desktop.core.ask import NO_MODEL_NOTE
-from pageindex_desktop.core.chats import Message
-from pageindex_desktop.core.events import Finished
-from pageindex_desktop.core.tools import describe
+from pageindex_desktop.core.assistant.ask import NO_MODEL_NOTE
+from pageindex_desktop.core.library.chats import Message
+from pageindex_desktop.core.assistant.events import Finished
+from pageindex_desktop.core.assistant.tools import describe
 
 STOPPED = "Stopped."
 

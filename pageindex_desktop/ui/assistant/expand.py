@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pageindex_desktop.core.expand import ExpandReport
-from pageindex_desktop.core.settings import index_endpoint, load_settings
-from pageindex_desktop.ui.assistant._qt import QObject, Signal
+from pageindex_desktop.core.assistant.expand import ExpandReport
+from pageindex_desktop.core.assistant.settings import index_endpoint, load_settings
+from pageindex_desktop.ui.qt import QObject, Signal
 from pageindex_desktop.ui.workers import ImportWorker, Job
 
 NO_MODEL = "Set up a model first (Assistant ▸ Model Settings…): the finer tree is proposed by the index model."

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from pageindex_desktop.config import library_home
-from pageindex_desktop.ui.assistant._qt import (
+from pageindex_desktop.ui.qt import (
     QAction,
     QCoreApplication,
     QDesktopServices,
@@ -249,7 +249,7 @@ class AssistantPane(QWidget):
 
     def open_settings(self) -> None:
         """Show the model settings dialog; the pane picks up the new settings when it is saved."""
-        from pageindex_desktop.ui.settings_dialog import SettingsDialog
+        from pageindex_desktop.ui.assistant.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.home, self.window())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pageindex_desktop.ui.assistant._qt import QKeyEvent, QPlainTextEdit, Qt, QWidget, Signal
+from pageindex_desktop.ui.qt import QKeyEvent, QPlainTextEdit, Qt, QWidget, Signal
 
 
 class QuestionBox(QPlainTextEdit):

@@ -9,7 +9,7 @@ selection, and nothing else (a context menu on another row, say) can move it.
 
 from __future__ import annotations
 
-from pageindex_desktop.ui.assistant._qt import (
+from pageindex_desktop.ui.qt import (
     QButtonGroup,
     QHBoxLayout,
     QResizeEvent,

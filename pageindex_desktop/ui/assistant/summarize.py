@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pageindex_desktop.core.settings import index_endpoint, load_settings
-from pageindex_desktop.core.summaries import SummaryReport
-from pageindex_desktop.ui.assistant._qt import QObject, Signal
+from pageindex_desktop.core.assistant.settings import index_endpoint, load_settings
+from pageindex_desktop.core.assistant.summaries import SummaryReport
+from pageindex_desktop.ui.qt import QObject, Signal
 from pageindex_desktop.ui.workers import ImportWorker, Job
 
 log = logging.getLogger(__name__)

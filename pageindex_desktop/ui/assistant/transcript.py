@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pageindex_desktop.core.citations.parse import parse_citations
+from pageindex_desktop.core.assistant.citations.parse import parse_citations
 from pageindex_desktop.ui.assistant import markdown
 from pageindex_desktop.ui.assistant.entries import Exchange
 

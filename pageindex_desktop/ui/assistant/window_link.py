@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from pageindex_desktop.ui.assistant._qt import QAction, QLabel, QMenu, QObject, QTimer
+from pageindex_desktop.ui.qt import QAction, QLabel, QMenu, QObject, QTimer
 from pageindex_desktop.ui.assistant.expand import TreeExpander
 from pageindex_desktop.ui.assistant.summarize import Summarizer
 

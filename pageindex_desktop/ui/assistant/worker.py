@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pageindex_desktop.core import chats
-from pageindex_desktop.core.chat_session import ChatSession
-from pageindex_desktop.core.events import Failed, Finished, Judged, TextDelta, ToolCallStarted, ToolResult, Usage
-from pageindex_desktop.core.limits import Limits
-from pageindex_desktop.core.endpoint_modes import client_for
-from pageindex_desktop.core.llm import Endpoint, LLMClient
-from pageindex_desktop.core.settings import chat_endpoint, load_settings
-from pageindex_desktop.core.store import Library
+from pageindex_desktop.core.library import chats
+from pageindex_desktop.core.assistant.chat_session import ChatSession
+from pageindex_desktop.core.assistant.events import Failed, Finished, Judged, TextDelta, ToolCallStarted, ToolResult, Usage
+from pageindex_desktop.core.assistant.limits import Limits
+from pageindex_desktop.core.assistant.endpoint_modes import client_for
+from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient
+from pageindex_desktop.core.assistant.settings import chat_endpoint, load_settings
+from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.ui.background import JobThread
 from pageindex_desktop.ui.qt import QObject, Signal
 from pageindex_desktop.ui.assistant.entries import Exchange, exchange_from_answer, exchanges_from_messages

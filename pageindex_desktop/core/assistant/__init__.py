@@ -1,0 +1,1 @@
+"""The assistant: model client and settings, tools, the agent and chat session, citations, summaries."""

@@ -1,0 +1,1 @@
+"""The import pipeline: PDF reading in child processes, the import steps, the indexer and titles."""

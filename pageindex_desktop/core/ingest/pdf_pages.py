@@ -1,0 +1,223 @@
+"""Read one PDF page into plain data: its text, its printed label and its text lines with layout facts.
+
+`PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
+block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
+control characters and U+FFFD (unmapped glyphs) turned to spaces, runs of whitespace collapsed to one space,
+stripped. `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
+is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
+name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
+origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
+one visual line into several lines when spans are far apart (table cells, right-aligned page numbers), and it
+does not merge lines across blocks.
+
+Page text is MuPDF's reading order (blocks as the file's content stream groups them), one line per text line
+(cleaned like `Line.text`), a blank line between blocks, words hyphenated across a line break re-joined; a block
+whose "lines" are single words or cells is joined with spaces instead. Text and
+lines come from the same MuPDF text page, so lines follow the text's order; the text is always complete, while
+the lines (the costlier walk) can be skipped for pages that no tree builder will read.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import pymupdf
+
+from pageindex_desktop.core.document import Line, PageData
+from pageindex_desktop.core.errors import PdfError
+from pageindex_desktop.core.library.file_names import readable
+
+log = logging.getLogger(__name__)
+
+# Expand ligatures, normalise whitespace, clip to the media box, no images: the cheapest walk that still gives
+# fonts, sizes and boxes.
+TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# Control characters and U+FFFD (what MuPDF gives for glyphs of fonts without a Unicode map) carry nothing a
+# reader or the model can use: they become spaces.
+_CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127, 0xFFFD]}
+_BOLD_FONTS: dict[str, bool] = {}
+# A block of at least this many lines averaging fewer characters than this is words, not lines: it is read
+# with spaces between them (Type3 fonts that MuPDF splits word by word, table rows split by cell, chart axes).
+FRAGMENT_MIN_LINES = 4
+FRAGMENT_MEAN_CHARS = 5.5
+_SPACES = re.compile(r"\s+")
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+def clean_title(title: str) -> str:
+    """A bookmark or metadata title without control characters and with single spaces (they come from the file),
+    as valid Unicode: pymupdf hands a UTF-16 string's unpaired surrogate over as surrogate escapes, which SQLite
+    cannot store."""
+    return _SPACES.sub(" ", _CONTROL.sub(" ", readable(title or ""))).strip()
+
+
+def _is_bold_font(font: str) -> bool:
+    """True for font names that say bold (cached: a document uses few fonts)."""
+    bold = _BOLD_FONTS.get(font)
+    if bold is None:
+        bold = _BOLD_FONTS[font] = bool(_BOLD_NAME.search(font))
+    return bold
+
+
+def _clean(text: str) -> str:
+    """Control characters and unmapped glyphs to spaces, whitespace runs to one space, stripped."""
+    if not text.isprintable() or "\ufffd" in text:  # surrogates are not printable: made U+FFFD, then spaces
+        text = readable(text).translate(_CONTROL_TO_SPACE)
+    return " ".join(text.split())
+
+
+def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float]) -> Line | None:
+    """One Line from a MuPDF line's spans: size and weight of the dominant span, None when only whitespace."""
+    if len(spans) == 1:
+        span = spans[0]
+        text = _clean(span["text"])
+        if not text:
+            return None
+        bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
+        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3])
+    parts: list[str] = []
+    best_chars = 0
+    size = 0.0
+    bold_chars = 0
+    chars = 0
+    for span in spans:
+        text = span["text"]
+        parts.append(text)
+        n = len(text) - text.count(" ")
+        if n <= 0:
+            continue
+        chars += n
+        if span["flags"] & 16 or _is_bold_font(span["font"]):
+            bold_chars += n
+        if n > best_chars:
+            best_chars = n
+            size = span["size"]
+    text = _clean("".join(parts))
+    if not text:
+        return None
+    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3])
+
+
+def _join_block(lines: list[str]) -> str:
+    """A block's lines as text, re-joining words hyphenated across a line break ("exam-" + "ple")."""
+    out = lines[0]
+    for nxt in lines[1:]:
+        if out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and nxt[:1].islower():
+            out = out[:-1] + nxt
+        else:
+            out += "\n" + nxt
+    return out
+
+
+def _label_rules(doc: pymupdf.Document) -> list[tuple[int, str]] | None:
+    """The document's page-label rules, read once per open document (pymupdf re-reads them for every page)."""
+    cached: list[tuple[int, str]] | None | bool = getattr(doc, "_pageindex_label_rules", False)
+    if cached is not False:
+        return cached  # type: ignore[return-value]
+    rules: list[tuple[int, str]] | None
+    try:
+        rules = sorted(doc._get_page_labels())
+    except Exception:  # a private helper of pymupdf: fall back to the per-page public call
+        rules = None
+    setattr(doc, "_pageindex_label_rules", rules)
+    return rules
+
+
+def _label(page: pymupdf.Page) -> str:
+    """The page's printed label ('' when the document has none or its label tree is broken)."""
+    try:
+        rules = _label_rules(page.parent)
+        if rules is None:
+            return page.get_label() or ""
+        return pymupdf.utils.get_label_pno(page.number, rules) if rules else ""
+    except Exception:
+        return ""
+
+
+def _continues(prev: tuple[Any, ...], prev_lines: int, block: tuple[Any, ...]) -> bool:
+    """True when `block` starts right under `prev` in the same column: the next line of one paragraph."""
+    line_height = (prev[3] - prev[1]) / max(1, prev_lines)
+    gap = block[1] - prev[3]
+    return -0.5 * line_height < gap < 0.75 * line_height and max(prev[0], block[0]) < min(prev[2], block[2])
+
+
+def _text_of(blocks: list[tuple[Any, ...]]) -> str:
+    """Page text from MuPDF's text blocks: lines cleaned, words re-joined across hyphens, blank line between blocks.
+
+    Blocks that continue the previous one's paragraph (set line by line, as some typesetters do) are joined
+    with a plain line break.
+    """
+    out = ""
+    prev: tuple[Any, ...] | None = None
+    prev_lines = 0
+    for block in blocks:
+        if block[6] != 0:
+            continue
+        texts = [text for text in (_clean(raw) for raw in block[4].split("\n")) if text]
+        if not texts:
+            continue
+        if len(texts) >= FRAGMENT_MIN_LINES and sum(map(len, texts)) < FRAGMENT_MEAN_CHARS * len(texts):
+            part = " ".join(texts)  # a word or a cell per "line": fragmented fonts, table rows, axes
+        else:
+            part = _join_block(texts)
+        if not out:
+            out = part
+        elif out[-1] == "-" and len(out) > 1 and out[-2].isalpha() and part[:1].islower():
+            out = out[:-1] + part  # a paragraph MuPDF cut into blocks at a hyphen ("il-" | "lustrates")
+        else:
+            out += ("\n" if prev is not None and _continues(prev, prev_lines, block) else "\n\n") + part
+        prev, prev_lines = block, len(texts)
+    return out
+
+
+def _lines_of(data: dict[str, Any], rotation: pymupdf.Matrix | None = None) -> list[Line]:
+    """Every non-blank text line of a MuPDF dict walk, in its order; boxes turned as the page is shown."""
+    lines: list[Line] = []
+    for block in data["blocks"]:
+        if block.get("type", 0) != 0:
+            continue
+        for raw in block["lines"]:
+            bbox = raw["bbox"]
+            if rotation is not None:
+                bbox = tuple((pymupdf.Rect(bbox) * rotation).normalize())
+            line = _line_of(raw["spans"], bbox)
+            if line is not None:
+                lines.append(line)
+    return lines
+
+
+def _page_data(page: pymupdf.Page, number: int, with_lines: bool = True) -> PageData:
+    """Text, label, size and (unless `with_lines` is False) lines of one page, from one MuPDF text page."""
+    rect = page.rect
+    textpage = page.get_textpage(flags=TEXT_FLAGS)
+    text = _text_of(textpage.extractBLOCKS())
+    rotation = page.rotation_matrix if page.rotation else None
+    lines = _lines_of(textpage.extractDICT(), rotation) if with_lines and text else []
+    return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines)
+
+
+def page_data(doc: pymupdf.Document, index: int, with_lines: bool = True) -> PageData:
+    """One page (0-based index) as PageData; a page whose content cannot be interpreted comes back empty."""
+    try:
+        page = doc.load_page(index)
+    except Exception as exc:
+        raise PdfError(f"Page {index + 1} cannot be read: the PDF's page tree is damaged.") from exc
+    try:
+        return _page_data(page, index + 1, with_lines)
+    except Exception:  # a broken content stream loses that page's text, not the document
+        log.warning("text extraction failed on page %d", index + 1, exc_info=True)
+        rect = page.rect
+        return PageData(index + 1, "", "", rect.width, rect.height, [])
+
+
+def pages_of(
+    doc: pymupdf.Document, start: int, stop: int, line_pages: frozenset[int] | None = None
+) -> list[PageData]:
+    """Pages [start, stop) (0-based) of an open document; lines only on `line_pages` (1-based) unless None."""
+    return [page_data(doc, i, line_pages is None or i + 1 in line_pages) for i in range(start, stop)]

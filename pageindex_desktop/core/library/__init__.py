@@ -1,0 +1,1 @@
+"""The library: the SQLite store, its migrations, files, locks, reading positions, chats and search."""
