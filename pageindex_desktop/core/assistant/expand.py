@@ -17,8 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pageindex_desktop.core.document import PageData
-from pageindex_desktop.core.errors import DocumentBusy
-from pageindex_desktop.core.library.import_lock import import_lock
 from pageindex_desktop.core.assistant.llm import LLMClient
 from pageindex_desktop.core.assistant.llm_errors import ModelError
 from pageindex_desktop.core.assistant.model_headings import (
@@ -29,7 +27,8 @@ from pageindex_desktop.core.outline.candidates import check_headings
 from pageindex_desktop.core.outline.refine import child_nodes, worth_splitting
 from pageindex_desktop.core.outline.tree import MODEL_SOURCE, Heading, Node, walk
 from pageindex_desktop.core.assistant.prompts import EXPAND_PROMPT
-from pageindex_desktop.core.assistant.settings import ModelSettings, index_endpoint, load_settings
+from pageindex_desktop.core.assistant.index_model import with_index_model
+from pageindex_desktop.core.assistant.settings import ModelSettings
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.assistant.summaries import cache_get, cache_put
 from pageindex_desktop.core.tokens import count_tokens
@@ -244,12 +243,5 @@ def expand_with_settings(
 ) -> ExpandReport | None:
     """The import follow-up, the "Finer Tree" action and CLI `expand`: None when no index model is set up.
     Holds the document's lock, so it cannot be removed, re-indexed or summarized meanwhile (DocumentBusy)."""
-    endpoint = index_endpoint(settings or load_settings(library.home), library.home)
-    if endpoint is None:
-        return None
-    with import_lock(library.home, doc_id) as held:
-        if not held:
-            raise DocumentBusy("This document is being imported, re-indexed or summarized by another process; "
-                               "make its tree finer when that has finished.")
-        with LLMClient(endpoint) as client:
-            return expand_document(library, doc_id, client, cancel=cancel, progress=progress)
+    return with_index_model(library, doc_id, settings, "make its tree finer",
+                            lambda client: expand_document(library, doc_id, client, cancel=cancel, progress=progress))

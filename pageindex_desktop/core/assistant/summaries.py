@@ -17,12 +17,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pageindex_desktop.core.errors import DocumentBusy
-from pageindex_desktop.core.library.import_lock import import_lock
 from pageindex_desktop.core.assistant.llm import LLMClient
 from pageindex_desktop.core.assistant.llm_errors import ModelError
 from pageindex_desktop.core.outline.tree import Node, walk
-from pageindex_desktop.core.assistant.settings import ModelSettings, index_endpoint, load_settings
+from pageindex_desktop.core.assistant.index_model import with_index_model
+from pageindex_desktop.core.assistant.settings import ModelSettings
 from pageindex_desktop.core.assistant.prompts import DESCRIPTION_KEY, DESCRIPTION_TASK, SUMMARY_PROMPT
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.tokens import count_tokens
@@ -288,12 +287,5 @@ def summarize_with_settings(
     """The import step and the "Summarize" action: summaries with the index model, or None when none is set up.
     The document's lock is held throughout, so it cannot be removed or re-indexed under the summaries; when
     another process holds it, DocumentBusy says so."""
-    endpoint = index_endpoint(settings or load_settings(library.home), library.home)
-    if endpoint is None:
-        return None
-    with import_lock(library.home, doc_id) as held:
-        if not held:
-            raise DocumentBusy("This document is being imported, re-indexed or summarized by another process; "
-                               "summarize it when that has finished.")
-        with LLMClient(endpoint) as client:
-            return summarize_document(library, doc_id, client, cancel=cancel, progress=progress)
+    return with_index_model(library, doc_id, settings, "summarize it",
+                            lambda client: summarize_document(library, doc_id, client, cancel=cancel, progress=progress))
