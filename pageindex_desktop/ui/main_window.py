@@ -125,7 +125,8 @@ class MainWindow(QMainWindow):
         self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
         self.room = Room(self, DEFAULT_SIZES)  # View ▸ panels and full screen
         self.actions_list = build_menus(self)
-        self.actions_list += attach_assistant(self)
+        self.assistant_link = attach_assistant(self)  # citations → page, Summarize, Make Tree Finer, its menu
+        self.actions_list += self.assistant_link.actions
         self.navigation = attach_navigation(self)  # Back / Forward over every jump
         self.actions_list += self.navigation.actions()
         self.link_follower = LinkFollower(self, self.navigation)

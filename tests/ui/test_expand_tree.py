@@ -105,14 +105,14 @@ def test_make_tree_finer_from_the_menu_and_a_model_that_is_down(
     qtbot.waitUntil(lambda: [r[0] for r in rows(window)] == list(CHAPTERS.values()), timeout=TIMEOUT)
     action = window.findChild(QAction, "actionExpandTree")
     assert action is not None and action.text().replace("&", "") == "Make Tree Finer"
-    with qtbot.waitSignal(window.expander.finished, timeout=TIMEOUT):  # type: ignore[attr-defined]
+    with qtbot.waitSignal(window.assistant_link.expander.finished, timeout=TIMEOUT):
         action.trigger()
     assert "left as it was" in window.statusBar().currentMessage()
     assert [r[0] for r in rows(window)] == list(CHAPTERS.values())
     monkeypatch.setenv("OPENAI_BASE_URL", fake.url)
     fake.policy = model
     said = lambda message: message.startswith("Finer tree:")  # noqa: E731 - the status line the expander shows
-    with qtbot.waitSignal(window.expander.message, timeout=TIMEOUT, check_params_cb=said) as shown:  # type: ignore[attr-defined]
+    with qtbot.waitSignal(window.assistant_link.expander.message, timeout=TIMEOUT, check_params_cb=said) as shown:
         action.trigger()
     assert shown.args[0].startswith("Finer tree: 1 of 1 long section split (2 headings added, 1 rejected)")
     qtbot.waitUntil(lambda: "Lending Standards" in [r[0] for r in rows(window)], timeout=TIMEOUT)

@@ -6,6 +6,7 @@ the window's own signals (main_window: the viewer's document, the library's sett
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pageindex_desktop.ui.qt import QAction, QLabel, QMenu, QObject, QTimer
@@ -53,11 +54,21 @@ class CitationNavigator(QObject):
         view.setFocus()
 
 
-def attach_assistant(window: "MainWindow") -> list[QAction]:
-    """Connect the window's assistant pane; returns the Assistant menu's actions (for the shortcuts list)."""
+@dataclass
+class AssistantLink:
+    """What `attach_assistant` made: the window keeps it as one declared attribute (nothing is patched onto the
+    window itself)."""
+
+    citations: CitationNavigator
+    summarizer: Summarizer
+    expander: TreeExpander
+    actions: list[QAction] = field(default_factory=list)  # the Assistant menu's, for the shortcuts list
+
+
+def attach_assistant(window: "MainWindow") -> AssistantLink:
+    """Connect the window's assistant pane and make the Assistant menu."""
     pane = window.assistant
     navigator = CitationNavigator(window)
-    window.citations = navigator  # type: ignore[attr-defined]
     pane.citationActivated.connect(navigator.show)
 
     window.worker.libraryChanged.connect(pane.refresh_scope)  # document counts and titles in the scope label
@@ -66,13 +77,11 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
     summarizer.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
     summarizer.finished.connect(lambda _reports: window.sync.refresh())
     pane.shutdown_hooks.append(summarizer.cancel)
-    window.summarizer = summarizer  # type: ignore[attr-defined]
     QTimer.singleShot(0, lambda: summarizer.resume(list(window.library.unfinished_summaries())))
     expander = TreeExpander(window.home, window.worker, window)
     expander.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
     expander.finished.connect(lambda _reports: window.sync.refresh())
     pane.shutdown_hooks.append(expander.cancel)
-    window.expander = expander  # type: ignore[attr-defined]
     model_label = QLabel("", window)
     model_label.setObjectName("modelStatus")
     window.statusBar().addPermanentWidget(model_label)
@@ -108,7 +117,7 @@ def attach_assistant(window: "MainWindow") -> list[QAction]:
         action.triggered.connect(lambda _checked=False, s=slot: s())
         menu.addAction(action)
         actions.append(action)
-    return actions
+    return AssistantLink(navigator, summarizer, expander, actions)
 
 
 def _targets(window: "MainWindow") -> list[str]:
