@@ -123,7 +123,9 @@ class MainWindow(QMainWindow):
         self.documents = DocumentActions(self)
         self.outline_memory = OutlineMemory(self.outline)  # the tree's folding per document
         self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
-        self.room = Room(self, DEFAULT_SIZES)  # View ▸ panels and full screen
+        self.room = Room(self, self.splitter,  # View ▸ panels and full screen
+                         {"library": self.library_panel, "outline": self.outline, "assistant": self.assistant},
+                         self.viewer, self.viewer.view, DEFAULT_SIZES)
         self.actions_list = build_menus(self)
         self.assistant_link = attach_assistant(self)  # citations → page, Summarize, Make Tree Finer, its menu
         self.actions_list += self.assistant_link.actions

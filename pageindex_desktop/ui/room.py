@@ -9,12 +9,8 @@ the splitter's own state at the next start. Full screen (F11) keeps the menu bar
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
-from pageindex_desktop.ui.qt import QAction, QEvent, QKeySequence, QMenu, QObject, Qt, QWidget
-
-if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+from pageindex_desktop.ui.qt import QAction, QEvent, QKeySequence, QMenu, QObject, QSplitter, Qt, QWidget
 
 MAC = sys.platform == "darwin"
 PANEL_MODIFIERS = "Ctrl+Alt+" if MAC else "Ctrl+Shift+"  # ⌘⇧3 and ⌘⇧4 are macOS's screenshot keys: ⌘⌥ there
@@ -34,15 +30,19 @@ def full_screen_keys() -> list[QKeySequence]:
 class Room(QObject):
     """The panel and full-screen toggles of one window; `add_actions` puts them in its View menu."""
 
-    def __init__(self, window: "MainWindow", default_widths: list[int]) -> None:
+    def __init__(self, window: QWidget, splitter: QSplitter, panels: dict[str, QWidget], page: QWidget,
+                 page_focus: QWidget, default_widths: list[int]) -> None:
+        """`panels` by name ('library', 'outline', 'assistant') on `splitter`, beside `page`; a hidden panel's
+        keyboard goes to `page_focus`; `window` is the one full screen applies to."""
         super().__init__(window)
         self.window = window
-        self._widgets: dict[str, QWidget] = {
-            "library": window.library_panel, "outline": window.outline, "assistant": window.assistant}
+        self.splitter = splitter
+        self.page, self.page_focus = page, page_focus
+        self._widgets = dict(panels)
         self._default_widths = list(default_widths)
         self._actions: dict[str, QAction] = {}
         self.full_screen_action: QAction | None = None
-        window.splitter.splitterMoved.connect(lambda _pos, _index: self._sync_checks())
+        splitter.splitterMoved.connect(lambda _pos, _index: self._sync_checks())
         window.installEventFilter(self)
 
     def add_actions(self, menu: QMenu) -> list[QAction]:
@@ -69,28 +69,28 @@ class Room(QObject):
     def shown(self, name: str) -> bool:
         """Whether the reader sees the panel: not hidden and wider than nothing on the splitter."""
         widget = self._widgets[name]
-        splitter = self.window.splitter
+        splitter = self.splitter
         return not widget.isHidden() and splitter.sizes()[splitter.indexOf(widget)] > 0
 
     def set_shown(self, name: str, show: bool) -> None:
         """Hide a panel (the keyboard goes to the page if it was in it) or bring it back with a width."""
         widget = self._widgets[name]
-        splitter = self.window.splitter
+        splitter = self.splitter
         index = splitter.indexOf(widget)
         if show:
             widget.show()
             sizes = splitter.sizes()
             if sizes[index] == 0:  # dragged shut, or a state saved while hidden: its default width from the page
-                page = splitter.indexOf(self.window.viewer)
+                page = splitter.indexOf(self.page)
                 width = self._default_widths[index]
                 sizes[index] = width
-                sizes[page] = max(self.window.viewer.minimumWidth(), sizes[page] - width)
+                sizes[page] = max(self.page.minimumWidth(), sizes[page] - width)
                 splitter.setSizes(sizes)
         else:
             had_focus = widget.isAncestorOf(self.window.focusWidget()) if self.window.focusWidget() else False
             widget.hide()
             if had_focus:
-                self.window.viewer.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                self.page_focus.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self._sync_checks()
 
     def reveal(self, name: str) -> None:
