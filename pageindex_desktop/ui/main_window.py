@@ -129,7 +129,8 @@ class MainWindow(QMainWindow):
         self.actions_list = build_menus(self)
         self.assistant_link = attach_assistant(self)  # citations → page, Summarize, Make Tree Finer, its menu
         self.actions_list += self.assistant_link.actions
-        self.navigation = attach_navigation(self)  # Back / Forward over every jump
+        self.navigation = attach_navigation(  # Back / Forward over every jump
+            self, self.viewer, self._open_place, [self.outline.view.viewport(), self.library_panel.view.viewport()])
         self.actions_list += self.navigation.actions()
         self.link_follower = LinkFollower(self, self.navigation)
         self.pages = attach_page_strip(self)  # the tree panel's Pages view: thumbnails
@@ -215,6 +216,13 @@ class MainWindow(QMainWindow):
         config.remember_document(config.app_settings(), doc_id)
         self.setWindowTitle(f"{record.title} — PageIndex Desktop")
         return True
+
+    def _open_place(self, doc_id: str, position: ReadingPosition) -> bool:
+        """Back / Forward into another document: open it there, unless it is gone or not ready."""
+        record = self.library.get(doc_id)
+        if record is None or record.status != "ready":
+            return False
+        return self.open_document(doc_id, position=position)
 
     def reopen_last_document(self) -> bool:
         """At start-up: show the document read last, where the reader left it; False when there is none."""

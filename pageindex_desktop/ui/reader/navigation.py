@@ -20,16 +20,21 @@ from pageindex_desktop.ui.qt import (
     QEvent,
     QIcon,
     QKeySequence,
+    QMainWindow,
     QMenu,
     QMouseEvent,
     QObject,
     QStyle,
     Qt,
     QToolButton,
+    QWidget,
 )
 
 if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.core.library.positions import ReadingPosition
+    from pageindex_desktop.ui.reader.viewer import ViewerPanel
+
+OpenPlace = Callable[[str, "ReadingPosition"], bool]  # open a document at a place; False when it cannot be shown
 
 
 def _keys(*names: str) -> list[QKeySequence]:
@@ -45,10 +50,15 @@ FORWARD_KEYS = _keys("Alt+Right", "Forward", *(["Ctrl+]"] if sys.platform == "da
 class Navigation(QObject):
     """The window's history of jumps and the Back / Forward actions over it."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: QWidget, viewer: "ViewerPanel", open_place: OpenPlace,
+                 watched: list[QObject]) -> None:
+        """`viewer` shows the places; `open_place` opens another document at one (the window's open rule);
+        the mouse's back / forward buttons are read on `window` and the `watched` item views' viewports."""
         super().__init__(window)
         self.window = window
-        self.view = window.viewer.view
+        self.viewer = viewer
+        self.view = viewer.view
+        self.open_place = open_place
         self.history = History()
         self._moving = False  # True while Back / Forward move the reader: that is not a new jump
         style = window.style()
@@ -57,19 +67,19 @@ class Navigation(QObject):
         self.forward_action = self._action("&Forward", "actionForward",
                                            style.standardIcon(QStyle.StandardPixmap.SP_ArrowForward),
                                            FORWARD_KEYS, self.forward)
-        bar = window.viewer.toolbar
+        bar = viewer.toolbar
         for index, action in enumerate((self.back_action, self.forward_action)):
-            button = QToolButton(window.viewer)
+            button = QToolButton(viewer)
             button.setObjectName(action.objectName().replace("action", "button"))
             button.setDefaultAction(action)
             button.setAutoRaise(True)
             bar.insertWidget(index, button)
-        window.viewer.aboutToJump.connect(lambda page: self.about_to_jump(self.view.key, page))
-        window.viewer.find_bar.aboutToJump.connect(lambda page: self.about_to_jump(self.view.key, page))
+        viewer.aboutToJump.connect(lambda page: self.about_to_jump(self.view.key, page))
+        viewer.find_bar.aboutToJump.connect(lambda page: self.about_to_jump(self.view.key, page))
         # the mouse's back / forward buttons: the page view and most widgets pass them on to the window; the item
         # views take every button, so their viewports are watched too
-        for watched in (window, window.outline.view.viewport(), window.library_panel.view.viewport()):
-            watched.installEventFilter(self)
+        for target in (window, *watched):
+            target.installEventFilter(self)
         self._update()
 
     def _action(self, text: str, name: str, icon: QIcon, keys: list[QKeySequence],
@@ -120,14 +130,11 @@ class Navigation(QObject):
         """Show a place: scroll to it, or open its document there; False when the document cannot be shown."""
         self._moving = True
         try:
-            if place.doc_id == self.view.key and not self.window.viewer.is_opening():
+            if place.doc_id == self.view.key and not self.viewer.is_opening():
                 self.view.go_to_page(place.position.page, place.position.top, at=0.0)
                 self.view.setFocus()
                 return True
-            record = self.window.library.get(place.doc_id)
-            if record is None or record.status != "ready":
-                return False
-            return self.window.open_document(place.doc_id, position=place.position)
+            return self.open_place(place.doc_id, place.position)
         finally:
             self._moving = False
 
@@ -146,9 +153,10 @@ class Navigation(QObject):
         return False
 
 
-def attach_navigation(window: "MainWindow") -> Navigation:
+def attach_navigation(window: QMainWindow, viewer: "ViewerPanel", open_place: OpenPlace,
+                      watched: list[QObject]) -> Navigation:
     """Give the window Back and Forward, in the View menu and in front of the viewer's toolbar."""
-    navigation = Navigation(window)
+    navigation = Navigation(window, viewer, open_place, watched)
     view_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View"), None)
     if isinstance(view_menu, QMenu):
         view_menu.addSeparator()
