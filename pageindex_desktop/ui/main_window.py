@@ -23,7 +23,7 @@ from pageindex_desktop.ui.dialogs import ShortcutsDialog
 from pageindex_desktop.ui.library.document_actions import DocumentActions
 from pageindex_desktop.ui.library.library_panel import LibraryPanel
 from pageindex_desktop.ui.library.library_sync import LibrarySync
-from pageindex_desktop.ui.reader.link_follow import LinkFollower
+from pageindex_desktop.ui.reader.link_follow import MESSAGE_MS as LINK_MESSAGE_MS, LinkFollower
 from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
 from pageindex_desktop.ui.menus import build_menus
@@ -132,7 +132,9 @@ class MainWindow(QMainWindow):
         self.navigation = attach_navigation(  # Back / Forward over every jump
             self, self.viewer, self._open_place, [self.outline.view.viewport(), self.library_panel.view.viewport()])
         self.actions_list += self.navigation.actions()
-        self.link_follower = LinkFollower(self, self.navigation)
+        self.link_follower = LinkFollower(self, self.viewer.view, self.navigation, self.library)
+        self.link_follower.openRequested.connect(self.open_document)
+        self.link_follower.message.connect(lambda text: self.statusBar().showMessage(text, LINK_MESSAGE_MS))
         self.pages = attach_page_strip(self)  # the tree panel's Pages view: thumbnails
         self._connect()
         self.welcome = attach_welcome(self)  # first run: what to do while the library is empty

@@ -12,11 +12,12 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from pageindex_desktop.ui.reader.pdf_links import LinkInfo
-from pageindex_desktop.ui.qt import QDesktopServices, QMessageBox, QObject, QUrl
+from pageindex_desktop.ui.qt import QDesktopServices, QMessageBox, QObject, QUrl, QWidget, Signal
 
 if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.core.library.store import Library
     from pageindex_desktop.ui.reader.navigation import Navigation
+    from pageindex_desktop.ui.reader.page_view import PageView
 
 TARGET_MARGIN = 12.0  # points shown above a link's target, so a heading's top is not cut
 WEB_SCHEMES = ("http", "https", "mailto")
@@ -24,13 +25,20 @@ MESSAGE_MS = 8000
 
 
 class LinkFollower(QObject):
-    """Follows the links the page view reports (`PageLinks.activated`)."""
+    """Follows the links the page view reports (`PageLinks.activated`); what the window must do (open another
+    document, show a sentence) it asks for by signal."""
 
-    def __init__(self, window: "MainWindow", navigation: "Navigation") -> None:
-        super().__init__(window)
-        self.window = window
+    openRequested = Signal(str, int)  # doc id, page: a link into another PDF of the library
+    message = Signal(str)  # why a link is not followed, for the status bar
+
+    def __init__(self, parent: QWidget, view: "PageView", navigation: "Navigation", library: "Library") -> None:
+        """`library` is the window's reading connection (a link into another PDF looks for it there); `parent`
+        owns the "Open Link" question."""
+        super().__init__(parent)
+        self.parent_widget = parent
         self.navigation = navigation
-        self.view = window.viewer.view
+        self.library = library
+        self.view = view
         self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # the browser (tests put a fake here)
         self.view.links.activated.connect(self.follow)
 
@@ -70,7 +78,7 @@ class LinkFollower(QObject):
     def _other_pdf(self, link: LinkInfo) -> None:
         """A link into another PDF: followed when that file is in the library (or is this document)."""
         name = PurePosixPath(link.file.replace("\\", "/")).name.casefold()
-        library = self.window.library
+        library = self.library
         current = library.get(self.view.key)
         if current is not None and current.file_name.casefold() == name:
             self.go(link.page or 1, link.y)
@@ -80,7 +88,7 @@ class LinkFollower(QObject):
             self._say(f"This link opens another file, {link.file}, which is not in the library; add it to follow "
                       "the link.")
             return
-        self.window.open_document(match.doc_id, link.page or 1)  # a jump: open_document tells the navigation
+        self.openRequested.emit(match.doc_id, link.page or 1)  # a jump: opening tells the navigation
 
     def _web(self, uri: str) -> None:
         """Open a web address in the browser, after the reader said yes (a PDF's links can point anywhere)."""
@@ -89,7 +97,7 @@ class LinkFollower(QObject):
             self._say(f"This link is not a web address and is not opened: {uri}")
             return
         box = QMessageBox(QMessageBox.Icon.Question, "Open Link",
-                          "Open this address in your web browser?", QMessageBox.StandardButton.NoButton, self.window)
+                          "Open this address in your web browser?", QMessageBox.StandardButton.NoButton, self.parent_widget)
         box.setObjectName("openLinkDialog")
         box.setInformativeText(uri)
         open_button = box.addButton("Open in Browser", QMessageBox.ButtonRole.AcceptRole)
@@ -100,4 +108,4 @@ class LinkFollower(QObject):
             self.open_url(url)
 
     def _say(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, MESSAGE_MS)
+        self.message.emit(text)
