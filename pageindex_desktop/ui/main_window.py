@@ -127,11 +127,10 @@ class MainWindow(QMainWindow):
                          {"library": self.library_panel, "outline": self.outline, "assistant": self.assistant},
                          self.viewer, self.viewer.view, DEFAULT_SIZES)
         self.actions_list = build_menus(self)
-        self.assistant_link = attach_assistant(self)  # citations → page, Summarize, Make Tree Finer, its menu
-        self.actions_list += self.assistant_link.actions
         self.navigation = attach_navigation(  # Back / Forward over every jump
             self, self.viewer, self._open_place, [self.outline.view.viewport(), self.library_panel.view.viewport()])
-        self.actions_list += self.navigation.actions()
+        self.assistant_link = attach_assistant(self)  # citations → page, Summarize, Make Tree Finer, its menu
+        self.actions_list += self.assistant_link.actions + self.navigation.actions()
         self.link_follower = LinkFollower(self, self.viewer.view, self.navigation, self.library)
         self.link_follower.openRequested.connect(self.open_document)
         self.link_follower.message.connect(lambda text: self.statusBar().showMessage(text, LINK_MESSAGE_MS))

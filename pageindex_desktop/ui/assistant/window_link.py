@@ -6,6 +6,7 @@ the window's own signals (main_window: the viewer's document, the library's sett
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,8 @@ from pageindex_desktop.ui.assistant.summarize import Summarizer
 
 if TYPE_CHECKING:
     from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.ui.reader.navigation import Navigation
+    from pageindex_desktop.ui.reader.viewer import ViewerPanel
 
 log = logging.getLogger(__name__)
 
@@ -22,21 +25,25 @@ log = logging.getLogger(__name__)
 class CitationNavigator(QObject):
     """Opens a cited document at its page and highlights the passage once the viewer has laid it out."""
 
-    def __init__(self, window: "MainWindow") -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, parent: QObject, viewer: "ViewerPanel", navigation: "Navigation",
+                 open_document: Callable[[str, int], bool]) -> None:
+        """`open_document(doc_id, page)` is the window's open rule (False when it cannot be shown)."""
+        super().__init__(parent)
+        self.viewer = viewer
+        self.navigation = navigation
+        self.open_document = open_document
         self._pending: tuple[str, int, str] | None = None
-        window.viewer.documentShown.connect(self._shown)
+        viewer.documentShown.connect(self._shown)
 
     def show(self, doc_id: str, page: int, passage: str) -> None:
         """Show `page` of `doc_id` with `passage` highlighted (just the page when there is no passage)."""
-        view = self.window.viewer.view
-        self.window.navigation.about_to_jump(doc_id, page)  # a jump: Back returns to where the reader was
-        if self.window.current_doc == doc_id and view.key == doc_id and view.page_count() > 0:
+        view = self.viewer.view
+        self.navigation.about_to_jump(doc_id, page)  # a jump: Back returns to where the reader was
+        if view.key == doc_id and view.page_count() > 0 and not self.viewer.is_opening():
             self._highlight(page, passage)
             return
         self._pending = (doc_id, page, passage)
-        if not self.window.open_document(doc_id, page):
+        if not self.open_document(doc_id, page):
             self._pending = None
 
     def _shown(self, key: str) -> None:
@@ -46,7 +53,7 @@ class CitationNavigator(QObject):
             self._highlight(page, passage)
 
     def _highlight(self, page: int, passage: str) -> None:
-        view = self.window.viewer.view
+        view = self.viewer.view
         if passage.strip():
             view.show_passage(page, passage)
         else:
@@ -68,7 +75,7 @@ class AssistantLink:
 def attach_assistant(window: "MainWindow") -> AssistantLink:
     """Connect the window's assistant pane and make the Assistant menu."""
     pane = window.assistant
-    navigator = CitationNavigator(window)
+    navigator = CitationNavigator(window, window.viewer, window.navigation, window.open_document)
     pane.citationActivated.connect(navigator.show)
 
     window.worker.libraryChanged.connect(pane.refresh_scope)  # document counts and titles in the scope label
