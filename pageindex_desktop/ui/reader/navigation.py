@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from pageindex_desktop.ui.menu_bar import add_to_menu
 from pageindex_desktop.ui.reader.history import History, Place
 from pageindex_desktop.ui.qt import (
     QAction,
@@ -21,7 +22,6 @@ from pageindex_desktop.ui.qt import (
     QIcon,
     QKeySequence,
     QMainWindow,
-    QMenu,
     QMouseEvent,
     QObject,
     QStyle,
@@ -157,11 +157,5 @@ def attach_navigation(window: QMainWindow, viewer: "ViewerPanel", open_place: Op
                       watched: list[QObject]) -> Navigation:
     """Give the window Back and Forward, in the View menu and in front of the viewer's toolbar."""
     navigation = Navigation(window, viewer, open_place, watched)
-    view_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View"), None)
-    if isinstance(view_menu, QMenu):
-        view_menu.addSeparator()
-        for action in navigation.actions():
-            view_menu.addAction(action)
-    else:
-        window.addActions(navigation.actions())
+    add_to_menu(window, "View", navigation.actions(), separated=True)
     return navigation

@@ -25,7 +25,6 @@ from pageindex_desktop.ui.qt import (
     QKeyEvent,
     QKeySequence,
     QListView,
-    QMenu,
     QModelIndex,
     QObject,
     QPainter,
@@ -45,6 +44,7 @@ from pageindex_desktop.ui.qt import (
     QWidget,
     Signal,
 )
+from pageindex_desktop.ui.menu_bar import add_to_menu
 from pageindex_desktop.ui.reader.render import RenderService, scale_key
 
 if TYPE_CHECKING:
@@ -351,11 +351,7 @@ def attach_page_strip(window: "MainWindow") -> PageStrip:
     action.setObjectName("actionPageThumbnails")
     action.setShortcut(QKeySequence("Ctrl+Shift+T"))
     action.triggered.connect(lambda _checked=False: toggle())
-    view_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View"), None)
-    if isinstance(view_menu, QMenu):
-        view_menu.addAction(action)
-    else:
-        window.addAction(action)
+    add_to_menu(window, "View", [action])
     window.actions_list.append(action)
 
     def shown(key: str) -> None:
