@@ -120,7 +120,10 @@ class MainWindow(QMainWindow):
         self.page_status = QLabel("", self)
         self.statusBar().addPermanentWidget(self.page_status)
         self.sync = LibrarySync(self.library, self.worker, self.library_panel)
-        self.documents = DocumentActions(self)
+        self.documents = DocumentActions(self, self.library, self.worker)
+        self.documents.importRequested.connect(self.import_paths)
+        self.documents.openRequested.connect(self.open_document)
+        self.documents.message.connect(self.statusBar().showMessage)
         self.outline_memory = OutlineMemory(self.outline)  # the tree's folding per document
         self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
         self.room = Room(self, self.splitter,  # View ▸ panels and full screen

@@ -8,11 +8,21 @@ from typing import TYPE_CHECKING
 from pageindex_desktop.core import formats
 from pageindex_desktop.core.ingest.indexer import ImportResult
 from pageindex_desktop.ui import settings as window_settings
-from pageindex_desktop.ui.qt import QDesktopServices, QFileDialog, QInputDialog, QLineEdit, QMessageBox, QUrl
-from pageindex_desktop.ui.workers import Job
+from pageindex_desktop.ui.qt import (
+    QDesktopServices,
+    QFileDialog,
+    QInputDialog,
+    QLineEdit,
+    QMessageBox,
+    QObject,
+    QUrl,
+    QWidget,
+    Signal,
+)
+from pageindex_desktop.ui.workers import ImportWorker, Job
 
 if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.core.library.store import Library
 
 log = logging.getLogger(__name__)
 
@@ -22,11 +32,20 @@ def needs_password(error: str) -> bool:
     return "password" in error.lower()
 
 
-class DocumentActions:
-    """Dialog-driven document operations; every store write goes through the import worker."""
+class DocumentActions(QObject):
+    """Dialog-driven document operations; every store write goes through the import worker, and what only the
+    window can do (import chosen paths, open a document, show a sentence) is asked for by signal."""
 
-    def __init__(self, window: "MainWindow") -> None:
+    importRequested = Signal(list)  # paths the user chose (files, or one folder)
+    openRequested = Signal(str)  # a document whose password was just typed
+    message = Signal(str, int)  # a sentence for the status bar, how long to show it (ms)
+
+    def __init__(self, window: QWidget, library: "Library", worker: ImportWorker) -> None:
+        """`window` parents the dialogs; `library` is its reading connection; `worker` the store's writer."""
+        super().__init__(window)
         self.window = window
+        self.library = library
+        self.worker = worker
         self.passwords: dict[str, str] = {}  # for this session only, never saved
 
     def choose_files(self) -> None:
@@ -36,7 +55,7 @@ class DocumentActions:
                                                 window_settings.dialog_folder(settings), formats.dialog_filter())
         if files:
             window_settings.remember_dialog_folder(settings, files[0])
-            self.window.import_paths(files)
+            self.importRequested.emit(list(files))
 
     def choose_folder(self) -> None:
         """Pick a folder whose PDFs are imported."""
@@ -45,29 +64,29 @@ class DocumentActions:
                                                   window_settings.dialog_folder(settings))
         if folder:
             window_settings.remember_dialog_folder(settings, folder)
-            self.window.import_paths([folder])
+            self.importRequested.emit([folder])
 
     def rename(self, doc_id: str) -> None:
         """Ask for a new title (F2 or Rename… in the library); the writer thread stores it."""
-        record = self.window.library.get(doc_id)
+        record = self.library.get(doc_id)
         if record is None or record.status != "ready":
             return
         title, ok = QInputDialog.getText(self.window, "Rename Document", "Title (used in the library, the window "
                                          "and citations):", QLineEdit.EchoMode.Normal, record.title)
         if ok and " ".join(title.split()) and title.strip() != record.title:
-            self.window.worker.submit(Job("rename", doc_id=doc_id, title=title))
+            self.worker.submit(Job("rename", doc_id=doc_id, title=title))
 
     def reindex(self, doc_ids: list[str]) -> None:
         """Queue a re-index of each document."""
         for doc_id in doc_ids:
-            self.window.worker.submit(Job("reindex", doc_id=doc_id, password=self.passwords.get(doc_id)))
+            self.worker.submit(Job("reindex", doc_id=doc_id, password=self.passwords.get(doc_id)))
 
     def remove(self, doc_ids: list[str], confirm: bool = True) -> bool:
         """Remove documents (their copy, pages and tree) after asking; running imports of them are cancelled."""
         if not doc_ids:
             return False
         if confirm:
-            names = [r.title for r in (self.window.library.get(d) for d in doc_ids) if r is not None]
+            names = [r.title for r in (self.library.get(d) for d in doc_ids) if r is not None]
             listing = "\n".join(f"• {n}" for n in names[:8]) + ("\n…" if len(names) > 8 else "")
             box = QMessageBox(QMessageBox.Icon.Question, "Remove from Library",
                               f"Remove {len(doc_ids)} document{'s' if len(doc_ids) != 1 else ''} from the library?"
@@ -80,15 +99,15 @@ class DocumentActions:
             if box.clickedButton() is not remove:
                 return False
         for doc_id in doc_ids:
-            self.window.worker.cancel(doc_id=doc_id)
-            self.window.worker.submit(Job("remove", doc_id=doc_id))
+            self.worker.cancel(doc_id=doc_id)
+            self.worker.submit(Job("remove", doc_id=doc_id))
         return True
 
     def show_file(self, doc_id: str) -> None:
         """Open the folder that holds the library's copy of the PDF."""
-        path = self.window.library.pdf_path(doc_id)
+        path = self.library.pdf_path(doc_id)
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
-        self.window.statusBar().showMessage(str(path), 10000)
+        self.message.emit(str(path), 10000)
 
     def ask_password(self, name: str, again: bool) -> str | None:
         """Ask for a PDF's password (masked); None when the user cancels."""
@@ -110,16 +129,16 @@ class DocumentActions:
         self.passwords[result.doc_id] = password
         # the answer opens the document only if the import it retries would have (ui/open_policy.py): a
         # password for one file of a folder must not take the reader off their page
-        self.window.worker.submit(Job("reindex", doc_id=result.doc_id, password=password,
+        self.worker.submit(Job("reindex", doc_id=result.doc_id, password=password,
                                       open_when_done=job.open_when_done, open_if_empty=job.open_if_empty))
 
     def open_failed(self, key: str, error: str) -> None:
         """The viewer could not open the PDF: ask for a password or say why."""
         if error == "password":
-            record = self.window.library.get(key)
+            record = self.library.get(key)
             password = self.ask_password(record.title if record else key, again=key in self.passwords)
             if password is not None:
                 self.passwords[key] = password
-                self.window.open_document(key)
+                self.openRequested.emit(key)
             return
         QMessageBox.warning(self.window, "Cannot show the PDF", error)
