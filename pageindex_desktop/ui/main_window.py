@@ -137,7 +137,9 @@ class MainWindow(QMainWindow):
         self.link_follower = LinkFollower(self, self.viewer.view, self.navigation, self.library)
         self.link_follower.openRequested.connect(self.open_document)
         self.link_follower.message.connect(lambda text: self.statusBar().showMessage(text, LINK_MESSAGE_MS))
-        self.pages = attach_page_strip(self)  # the tree panel's Pages view: thumbnails
+        self.pages, thumbnails = attach_page_strip(  # the tree panel's Pages view: thumbnails
+            self, self.renderer, self.outline, self.viewer, self.navigation, self.room)
+        self.actions_list.append(thumbnails)
         self._connect()
         self.welcome = attach_welcome(self)  # first run: what to do while the library is empty
         self._restore_settings()

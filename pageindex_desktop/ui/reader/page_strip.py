@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from pageindex_desktop.ui.qt import (
     QAbstractItemView,
     QAction,
+    QMainWindow,
     QAbstractListModel,
     QColor,
     QFontMetrics,
@@ -48,7 +49,10 @@ from pageindex_desktop.ui.menu_bar import add_to_menu
 from pageindex_desktop.ui.reader.render import RenderService, scale_key
 
 if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.ui.reader.navigation import Navigation
+    from pageindex_desktop.ui.reader.outline_panel import OutlinePanel
+    from pageindex_desktop.ui.reader.viewer import ViewerPanel
+    from pageindex_desktop.ui.room import Room
 
 THUMB_W, THUMB_H = 96, 124  # the box a page's thumbnail fits in, logical pixels (a letter page fills it)
 PAD = 6
@@ -329,17 +333,17 @@ class PageStrip(QListView):
         self.schedule_request()
 
 
-def attach_page_strip(window: "MainWindow") -> PageStrip:
+def attach_page_strip(window: QMainWindow, renderer: RenderService, outline: "OutlinePanel",
+                      viewer: "ViewerPanel", navigation: "Navigation", room: "Room") -> tuple[PageStrip, QAction]:
     """Give the tree panel its Pages view and wire it: the document shown, the reader's page, jumps (recorded for
     Back / Forward like a click in the tree), the mouse's back / forward buttons over it, and View ▸ Page
-    Thumbnails (Ctrl+Shift+T), which switches between it and the sections with the keyboard in the one shown."""
-    viewer = window.viewer
-    outline = window.outline
-    strip = PageStrip(window.renderer, outline)
+    Thumbnails (Ctrl+Shift+T), which switches between it and the sections with the keyboard in the one shown.
+    Returns the strip and that action (for the shortcuts list)."""
+    strip = PageStrip(renderer, outline)
     outline.add_view("Pages", strip)
 
     def toggle() -> None:
-        window.room.reveal("outline")
+        room.reveal("outline")
         if outline.view_shown() == "Pages" and strip.hasFocus():
             outline.show_view("Sections")
             outline.view.setFocus()
@@ -352,7 +356,6 @@ def attach_page_strip(window: "MainWindow") -> PageStrip:
     action.setShortcut(QKeySequence("Ctrl+Shift+T"))
     action.triggered.connect(lambda _checked=False: toggle())
     add_to_menu(window, "View", [action])
-    window.actions_list.append(action)
 
     def shown(key: str) -> None:
         view = viewer.view
@@ -361,11 +364,11 @@ def attach_page_strip(window: "MainWindow") -> PageStrip:
                            [viewer.label(p) for p in range(1, count + 1)], view.current_page())
 
     def jump(page: int) -> None:
-        window.navigation.about_to_jump(viewer.view.key, page)
+        navigation.about_to_jump(viewer.view.key, page)
         viewer.go_to_page(page)  # the keyboard stays in the strip: arrows walk on, Enter jumps again
 
     viewer.documentShown.connect(shown)
     viewer.view.currentPageChanged.connect(strip.follow_page)
     strip.pageActivated.connect(jump)
-    strip.viewport().installEventFilter(window.navigation)
-    return strip
+    strip.viewport().installEventFilter(navigation)
+    return strip, action
