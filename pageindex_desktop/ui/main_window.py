@@ -50,7 +50,7 @@ from pageindex_desktop.ui.reader.reading_tracker import ReadingTracker
 from pageindex_desktop.ui.reader.render import RenderService
 from pageindex_desktop.ui.room import Room
 from pageindex_desktop.ui.reader.viewer import ViewerPanel
-from pageindex_desktop.ui.welcome import attach_welcome
+from pageindex_desktop.ui.welcome import WelcomeController
 from pageindex_desktop.ui.workers import ImportWorker, Job
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,12 @@ class MainWindow(QMainWindow):
             self, self.renderer, self.outline, self.viewer, self.navigation, self.room)
         self.actions_list.append(thumbnails)
         self._connect()
-        self.welcome = attach_welcome(self)  # first run: what to do while the library is empty
+        self.welcome = WelcomeController(  # first run: what to do while the library is empty
+            self, self.viewer, self.library, self.worker, self.sync, lambda: self.current_doc,
+            lambda path: bool(self.import_paths([path], open_when_done=True)))
+        self.welcome.panel.openRequested.connect(self.choose_files)
+        self.welcome.panel.modelRequested.connect(self.assistant.open_settings)
+        self.welcome.message.connect(self.statusBar().showMessage)
         self._restore_settings()
         self.sync.refresh()
         self.worker.start()

@@ -7,6 +7,7 @@ own layout is untouched; it hides as soon as a document is open and comes back w
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,10 @@ from pageindex_desktop.ui.qt import (
 )
 
 if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.core.library.store import Library
+    from pageindex_desktop.ui.library.library_sync import LibrarySync
+    from pageindex_desktop.ui.reader.viewer import ViewerPanel
+    from pageindex_desktop.ui.workers import ImportWorker
 
 log = logging.getLogger(__name__)
 
@@ -120,18 +124,23 @@ class WelcomePanel(QFrame):
 
 
 class WelcomeController(QObject):
-    """Shows the panel over the page view while the library has no readable document and none is open."""
+    """Shows the panel over the page view while the library has no readable document and none is open. The
+    panel's buttons are its `openRequested` and `modelRequested`; the sample is imported through `import_sample`
+    (the window's import, which opens it when ready: True when a job was queued)."""
 
-    def __init__(self, window: "MainWindow") -> None:
-        super().__init__(window)
-        self.window = window
-        self.panel = WelcomePanel(window.viewer)
-        self.panel.openRequested.connect(window.choose_files)
+    message = Signal(str, int)  # a sentence for the status bar, how long to show it (ms)
+
+    def __init__(self, parent: QObject, viewer: "ViewerPanel", library: "Library", worker: "ImportWorker",
+                 sync: "LibrarySync", current_doc: Callable[[], str],
+                 import_sample: Callable[[Path], bool]) -> None:
+        super().__init__(parent)
+        self.viewer, self.library, self.worker, self.sync = viewer, library, worker, sync
+        self.current_doc, self.import_sample = current_doc, import_sample
+        self.panel = WelcomePanel(viewer)
         self.panel.sampleRequested.connect(self.try_sample)
-        self.panel.modelRequested.connect(window.assistant.open_settings)
         # with documents in the library but none open, the empty page view says what to do instead of staying grey
         self.hint = QLabel("Choose a document in the library to read it,\nor drop PDFs anywhere on this window.",
-                           window.viewer)
+                           viewer)
         self.hint.setObjectName("viewerEmptyHint")
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setStyleSheet("#viewerEmptyHint { color: palette(light); font-size: 12pt; }")
@@ -142,28 +151,28 @@ class WelcomeController(QObject):
         self._pending.setSingleShot(True)
         self._pending.setInterval(0)
         self._pending.timeout.connect(self.update)
-        window.viewer.view.installEventFilter(self)
-        for signal in (window.worker.libraryChanged, window.worker.jobsChanged, window.viewer.documentShown):
+        viewer.view.installEventFilter(self)
+        for signal in (worker.libraryChanged, worker.jobsChanged, viewer.documentShown):
             signal.connect(lambda *_: self._pending.start())
         self.update()
 
     def should_show(self) -> bool:
         """True while nothing is open and the library holds no document that can be read."""
-        if self.window.current_doc:
+        if self.current_doc():
             return False
-        return not any(record.status == "ready" for record in self.window.library.documents())
+        return not any(record.status == "ready" for record in self.library.documents())
 
     def update(self) -> None:
         """Show or hide the panel, and say whether the sample is being imported."""
-        if not self.window.sync.active:
+        if not self.sync.active:
             return
         show = self.should_show()
-        importing = any(j.kind in ("import", "reindex") for j in self.window.worker.jobs())
+        importing = any(j.kind in ("import", "reindex") for j in self.worker.jobs())
         if self._sample_jobs and not importing:
             self._sample_jobs = False
         self.panel.status.setText("Importing the sample document…" if self._sample_jobs else "")
         self.panel.sample_button.setEnabled(sample_pdf() is not None and not self._sample_jobs)
-        hint = not show and not self.window.current_doc
+        hint = not show and not self.current_doc()
         if show or hint:
             self._place()
             (self.panel if show else self.hint).raise_()
@@ -174,14 +183,14 @@ class WelcomeController(QObject):
         """Import the shipped sample through the normal import path; it opens when ready."""
         path = sample_pdf()
         if path is None:
-            self.window.statusBar().showMessage("The sample document is missing from this installation.", 8000)
+            self.message.emit("The sample document is missing from this installation.", 8000)
             return
         log.info("importing the sample document")
-        self._sample_jobs = bool(self.window.import_paths([path], open_when_done=True))
+        self._sample_jobs = self.import_sample(path)
         self.update()
 
     def _place(self) -> None:
-        geometry = self.window.viewer.view.geometry()
+        geometry = self.viewer.view.geometry()
         self.panel.setGeometry(geometry)
         self.hint.setGeometry(geometry)
 
@@ -190,8 +199,3 @@ class WelcomeController(QObject):
                                                                              self.hint.isHidden()):
             self._place()
         return False
-
-
-def attach_welcome(window: "MainWindow") -> WelcomeController:
-    """Add the first-run welcome to the window's viewer area."""
-    return WelcomeController(window)
