@@ -53,6 +53,7 @@ from PySide6.QtCore import (
     QUrl,
     Qt,
     Signal,
+    SignalInstance,
     Slot,
 )
 from PySide6.QtGui import (
@@ -217,5 +218,6 @@ __all__ = [
     "QWidget",
     "Qt",
     "Signal",
+    "SignalInstance",
     "Slot",
 ]

@@ -1,0 +1,106 @@
+"""One run of an index-model action over some documents (Summarize, Make Tree Finer): it queues one job per
+document on the store's writer (`ui/workers.ImportWorker`), collects each document's report as its job ends, and
+says how the run went in one sentence. The two actions differ only in their job, their report and their words,
+which a subclass gives; the bookkeeping is here once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pageindex_desktop.core.assistant.settings import index_endpoint, load_settings
+from pageindex_desktop.ui.qt import QObject, Signal, SignalInstance
+from pageindex_desktop.ui.workers import ImportWorker, Job
+
+
+def plural(count: int, word: str) -> str:
+    """'1 document', '3 documents'."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+class ModelRun(QObject):
+    """Runs one action at a time; `message` carries progress and the outcome as sentences."""
+
+    message = Signal(str)
+    finished = Signal(object)  # list of the documents' reports (empty when nothing ran)
+
+    # what a subclass says
+    NO_MODEL = ""
+    STILL_RUNNING = ""
+    NOTHING_CHOSEN = ""
+    STARTED = ""  # with {documents}: "3 documents"
+    STOPPED_EARLY = ""
+
+    def __init__(self, home: Path, worker: ImportWorker, reported: SignalInstance,
+                 parent: QObject | None = None) -> None:
+        """`reported(job, report)` is the worker's signal for one document's report (None when cancelled)."""
+        super().__init__(parent)
+        self.home = Path(home)
+        self.worker = worker
+        self._pending: set[int] = set()
+        self._reports: list[Any] = []
+        reported.connect(self._on_report)
+        worker.jobFinished.connect(self._on_finished)
+
+    @property
+    def busy(self) -> bool:
+        """True while the last run's documents are still being worked on."""
+        return bool(self._pending)
+
+    def has_model(self) -> bool:
+        """An index model is set up (the actions need one)."""
+        return index_endpoint(load_settings(self.home), self.home) is not None
+
+    def run(self, doc_ids: list[str]) -> bool:
+        """Start on these documents; False when there is nothing to do or a run is already going."""
+        if self.busy:
+            self.message.emit(self.STILL_RUNNING)
+            return False
+        if not doc_ids:
+            self.message.emit(self.NOTHING_CHOSEN)
+            return False
+        if not self.has_model():
+            self.message.emit(self.NO_MODEL)
+            self.finished.emit([])
+            return True
+        self.start(doc_ids, self.STARTED)
+        return True
+
+    def start(self, doc_ids: list[str], sentence: str) -> None:
+        """Queue the jobs and say `sentence` (its {documents} filled in)."""
+        self._reports = []
+        self._pending = {job.job_id for job in self.submit(list(doc_ids))}
+        self.message.emit(sentence.format(documents=plural(len(self._pending), "document")))
+
+    def cancel(self) -> None:
+        """Stop this run (what is already done stays)."""
+        for job_id in list(self._pending):
+            self.worker.cancel(job_id=job_id)
+
+    def submit(self, doc_ids: list[str]) -> list[Job]:
+        """Queue one job per document on the writer."""
+        raise NotImplementedError
+
+    def sum_up(self, reports: list[Any]) -> str:
+        """The sentence for a run over several documents (one document's report says its own)."""
+        raise NotImplementedError
+
+    def _on_report(self, job: Job, report: object) -> None:
+        if job.job_id in self._pending and report is not None:
+            self._reports.append(report)
+
+    def _on_finished(self, job: Job, _result: object) -> None:
+        if job.job_id not in self._pending:
+            return
+        self._pending.discard(job.job_id)
+        if self._pending:
+            return
+        reports = self._reports
+        if not reports:
+            self.message.emit(self.STOPPED_EARLY)
+        elif len(reports) == 1:
+            self.message.emit(reports[0].sentence())
+        else:
+            self.message.emit(self.sum_up(reports))
+        self.finished.emit(reports)
