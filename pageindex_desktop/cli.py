@@ -258,7 +258,7 @@ def _cmd_summarize(args: argparse.Namespace, library: Library) -> int:
 def _add_expand(sub: SubParsers) -> None:
     p = sub.add_parser("expand", help="a finer tree with the index model: split long sections at their printed "
                                       "headings (or write the tree of a document without structure)")
-    p.add_argument("doc", metavar="DOC", help="doc id or unambiguous title prefix")
+    p.add_argument("doc", metavar="DOC", help=DOC_HELP)
     p.set_defaults(func=_cmd_expand)
 
 

@@ -12,7 +12,9 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pageindex_desktop.core.ingest import indexer
 from pageindex_desktop.core.errors import PageIndexError
@@ -23,6 +25,7 @@ from pageindex_desktop.ui.background import JobThread
 from pageindex_desktop.ui.qt import QObject, Signal
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PROGRESS_INTERVAL_S = 0.1
 _ids = itertools.count(1)
@@ -166,22 +169,30 @@ class ImportWorker(JobThread):
         """The finer tree; model trouble leaves the tree as it was. A tree that changed under summaries already
         written gets a summarize job next, for its new sections (the others come from the cache)."""
 
-        def on_progress(done: int, total: int) -> None:
-            job.stage, job.done, job.total, job.message = "expanding", done, total, "Making the tree finer"
-            self.progress.emit(job)
-
         from pageindex_desktop.core.assistant.expand import expand_with_settings  # the model client loads on first use
 
-        report = None
-        if library.get(job.doc_id) is not None:
-            on_progress(0, 0)
-            report = expand_with_settings(library, job.doc_id, cancel=job.cancel, progress=on_progress)
+        report = self._model_step(library, job, "expanding", "Making the tree finer", lambda progress:
+                                  expand_with_settings(library, job.doc_id, cancel=job.cancel, progress=progress))
         changed = report is not None and (report.expanded > 0 or report.model_tree > 0)
         if changed and not job.cancel.is_set() and self._has_summaries(library, job.doc_id):
             _, waiting = self.snapshot()
             if not any(j.kind == "summarize" and j.doc_id == job.doc_id for j in waiting):
                 self.enqueue(Job("summarize", doc_id=job.doc_id, stage="summarizing"), first=True)
         self.treeExpanded.emit(job, None if job.cancel.is_set() else report)
+
+    def _model_step(self, library: Library, job: Job, stage: str, message: str,
+                    run: Callable[[Callable[[int, int], None]], T]) -> T | None:
+        """An index-model job on a document still in the library: `run(progress)`, its progress shown on the
+        job's row as `stage` with `message`; None when the document is gone."""
+
+        def on_progress(done: int, total: int) -> None:
+            job.stage, job.done, job.total, job.message = stage, done, total, message
+            self.progress.emit(job)
+
+        if library.get(job.doc_id) is None:
+            return None
+        on_progress(0, 0)
+        return run(on_progress)
 
     @staticmethod
     def _has_summaries(library: Library, doc_id: str) -> bool:
@@ -191,16 +202,10 @@ class ImportWorker(JobThread):
     def _summarize(self, library: Library, job: Job) -> None:
         """Node summaries and a description; model trouble falls back to excerpts and never fails anything."""
 
-        def on_progress(done: int, total: int) -> None:
-            job.stage, job.done, job.total, job.message = "summarizing", done, total, "Writing summaries"
-            self.progress.emit(job)
-
         from pageindex_desktop.core.assistant.summaries import summarize_with_settings  # the model client loads on first use
 
-        report = None
-        if library.get(job.doc_id) is not None:
-            on_progress(0, 0)
-            report = summarize_with_settings(library, job.doc_id, cancel=job.cancel, progress=on_progress)
+        report = self._model_step(library, job, "summarizing", "Writing summaries", lambda progress:
+                                  summarize_with_settings(library, job.doc_id, cancel=job.cancel, progress=progress))
         self.summariesWritten.emit(job, None if job.cancel.is_set() else report)
 
     def _run_job(self, library: Library, job: Job) -> ImportResult | None:
