@@ -8,10 +8,13 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import pymupdf
 import pytest
+
+if TYPE_CHECKING:
+    from tests.integration.fake_openai import FakeOpenAI
 
 import pageindex_desktop.ui.qt  # noqa: F401  (applies the PySide6/3.11 refcount workaround first)
 from pageindex_desktop.ui.qt import QSettings, QThread
@@ -107,3 +110,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/ui/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.qt_log_ignore("propagateSizeHints"))
+
+
+@pytest.fixture
+def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No model from the environment: the tests that use this say which endpoint the assistant talks to."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def fake() -> Iterator["FakeOpenAI"]:
+    """A scripted Chat Completions server on 127.0.0.1 (tests/integration/fake_openai.py)."""
+    from tests.integration.fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server

@@ -25,16 +25,7 @@ TIMEOUT = 15_000
 NET_INCOME = "Net income rose to $1,234 million in 2023"
 
 
-@pytest.fixture(autouse=True)
-def _no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
+pytestmark = pytest.mark.usefixtures("no_model_env")
 
 
 @pytest.fixture

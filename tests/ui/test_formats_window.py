@@ -13,7 +13,7 @@ from pageindex_desktop.ui.main_window import MainWindow
 from tests.core.ebook_factory import CHAPTERS, write_epub
 from tests.core.test_markdown import NOTES
 from tests.integration.fake_openai import FakeOpenAI, text, tool
-from tests.ui.test_assistant_pane import TIMEOUT, anchors, click_anchor, fake, type_question, use_fake  # noqa: F401
+from tests.ui.test_assistant_pane import TIMEOUT, anchors, click_anchor, type_question, use_fake
 from tests.ui.test_window import drop, wait_open
 
 

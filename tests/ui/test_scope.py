@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pymupdf
 import pytest
@@ -24,16 +24,7 @@ TITLES = ("Alpha Report", "Beta Report", "Gamma Report", "Delta Report")
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
-@pytest.fixture(autouse=True)
-def _no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAGEINDEX_CHAT_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
+pytestmark = pytest.mark.usefixtures("no_model_env")
 
 
 def titled_pdf(path: Path, title: str) -> Path:

@@ -43,12 +43,6 @@ def no_keychain() -> Iterator[None]:
     keyring.set_keyring(previous)
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
 def open_dialog(home: Path, qtbot) -> SettingsDialog:  # type: ignore[no-untyped-def]
     dialog = SettingsDialog(home)
     qtbot.addWidget(dialog)
