@@ -14,6 +14,7 @@ from pageindex_desktop import __version__
 from pageindex_desktop.config import APP_AUTHOR, APP_NAME
 
 if TYPE_CHECKING:
+    from pageindex_desktop.ui.file_open import FileOpenFilter
     from pageindex_desktop.ui.main_window import MainWindow
     from pageindex_desktop.ui.qt import QCoreApplication
 
@@ -59,6 +60,16 @@ def install_crash_handler() -> None:
     from pageindex_desktop.ui.crash_dialog import install_crash_handler as install
 
     install()
+
+
+def accept_handed_over_files(window: "MainWindow") -> "FileOpenFilter":
+    """Files the system hands over while the app runs (macOS Finder's "Open With" events) are imported and opened
+    by the window: the application's event filter says them by signal, start-up connects it to the window."""
+    from pageindex_desktop.ui.file_open import accept_file_open_events
+
+    handler = accept_file_open_events(window)
+    handler.filesOpened.connect(window.open_handed_over)
+    return handler
 
 
 def _quit_on_signals(app: "QCoreApplication") -> None:
@@ -126,9 +137,7 @@ def main(argv: list[str] | None = None) -> int:
 
         QMessageBox.critical(None, "PageIndex Desktop", str(exc))
         return 1
-    from pageindex_desktop.ui.file_open import accept_file_open_events
-
-    accept_file_open_events(window)  # macOS: "Open With" from Finder arrives as events, not arguments
+    accept_handed_over_files(window)  # macOS: "Open With" from Finder arrives as events, not arguments
     app.aboutToQuit.connect(window.save_settings)  # however the loop ends (Quit, last window, SIGTERM) ...
     app.aboutToQuit.connect(window.shutdown)  # ... threads and child processes stop
     _quit_on_signals(app)

@@ -205,6 +205,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("No documents found there (PDFs, e-books, text or Markdown).", 5000)
         return jobs
 
+    def open_handed_over(self, paths: list[Path]) -> None:
+        """Files the system handed over (macOS "Open With", `ui/file_open.py`): imported, the first one opened,
+        and the window comes to the front, as the user asked to read them here."""
+        self.import_paths(paths, open_when_done=True)
+        self.raise_()
+        self.activateWindow()
+
     def open_document(self, doc_id: str, page: int | None = None, position: ReadingPosition | None = None) -> bool:
         """Show a library document (its outline and pages): at the top of `page`, else at `position`, else where the
         reader left it (the first page if never read); False if it cannot be shown."""

@@ -233,9 +233,9 @@ def test_a_file_handed_over_by_the_system_is_imported_and_opened(  # type: ignor
         window: MainWindow, report_pdf: Path, qtbot) -> None:
     from PySide6.QtGui import QFileOpenEvent
 
-    from pageindex_desktop.ui.file_open import accept_file_open_events
+    from pageindex_desktop.app import accept_handed_over_files
 
-    handler = accept_file_open_events(window)
+    handler = accept_handed_over_files(window)  # the filter's signal, connected as app start-up does
     try:
         assert QApplication.sendEvent(QApplication.instance(), QFileOpenEvent(str(report_pdf)))
         qtbot.waitUntil(lambda: window.viewer.view.was_shown(1), timeout=TIMEOUT)
