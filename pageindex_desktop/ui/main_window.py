@@ -16,7 +16,8 @@ from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.library.positions import ReadingPosition
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.ui import settings as config
-from pageindex_desktop.ui.assistant.window_link import attach_assistant
+from pageindex_desktop.ui.assistant.model_status import ModelStatus
+from pageindex_desktop.ui.assistant.window_link import AssistantLink
 from pageindex_desktop.ui.assistant import AssistantPane
 from pageindex_desktop.ui.about_dialog import AboutDialog
 from pageindex_desktop.ui.dialogs import ShortcutsDialog
@@ -26,7 +27,7 @@ from pageindex_desktop.ui.library.library_sync import LibrarySync
 from pageindex_desktop.ui.reader.link_follow import MESSAGE_MS as LINK_MESSAGE_MS, LinkFollower
 from pageindex_desktop.ui.locations_dialog import LocationsDialog
 from pageindex_desktop.ui.log_view import LogDialog
-from pageindex_desktop.ui.menus import build_menus
+from pageindex_desktop.ui.menus import WindowCommands, build_menus
 from pageindex_desktop.ui.reader.navigation import attach_navigation
 from pageindex_desktop.ui import open_policy
 from pageindex_desktop.ui.reader.outline_memory import OutlineMemory
@@ -41,9 +42,9 @@ from pageindex_desktop.ui.qt import (
     QKeySequence,
     QLabel,
     QMainWindow,
-    QMenu,
     Qt,
     QSplitter,
+    QTimer,
     QWidget,
 )
 from pageindex_desktop.ui.reader.reading_tracker import ReadingTracker
@@ -101,7 +102,6 @@ class MainWindow(QMainWindow):
         self.library = Library(self.home)  # the window's connection reads; the import worker writes (and recovers)
         self.current_doc = ""
         self._shown_version = 0.0
-        self.recent_menu: QMenu | None = None
         self.renderer = RenderService(self)
         self.worker = ImportWorker(self.home, self)
         self.library_panel = LibraryPanel(self)
@@ -129,10 +129,22 @@ class MainWindow(QMainWindow):
         self.room = Room(self, self.splitter,  # View ▸ panels and full screen
                          {"library": self.library_panel, "outline": self.outline, "assistant": self.assistant},
                          self.viewer, self.viewer.view, DEFAULT_SIZES)
-        self.actions_list = build_menus(self)
+        self.menus = build_menus(self.menuBar(), WindowCommands(
+            open_files=self.choose_files, open_folder=self.choose_folder, reindex=self.reindex_selected,
+            remove=self.remove_selected, quit=self.close, ask=self.assistant.focus_question,
+            filter_sections=self.outline.focus_filter, shortcuts=self.show_shortcuts, show_log=self.show_log,
+            locations=self.show_locations, about=self.show_about), self.viewer, self.room)
+        self.recent_menu = self.menus.recent
+        self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
+        self.actions_list = list(self.menus.actions)
         self.navigation = attach_navigation(  # Back / Forward over every jump
             self, self.viewer, self._open_place, [self.outline.view.viewport(), self.library_panel.view.viewport()])
-        self.assistant_link = attach_assistant(self)  # citations → page, Summarize, Make Tree Finer, its menu
+        self.assistant_link = AssistantLink(  # citations → page, Summarize, Make Tree Finer, their menu items
+            self, self.assistant, self.viewer, self.navigation, self.open_document, self.home, self.worker,
+            self._chosen_documents)
+        self.menus.assistant.addActions(self.assistant_link.actions)
+        self.model_status = ModelStatus(self)  # the model and the tokens used, beside the page number
+        self.statusBar().addPermanentWidget(self.model_status)
         self.actions_list += self.assistant_link.actions + self.navigation.actions()
         self.link_follower = LinkFollower(self, self.viewer.view, self.navigation, self.library)
         self.link_follower.openRequested.connect(self.open_document)
@@ -150,6 +162,7 @@ class MainWindow(QMainWindow):
         self._restore_settings()
         self.sync.refresh()
         self.worker.start()
+        QTimer.singleShot(0, lambda: self.assistant_link.resume_summaries(list(self.library.unfinished_summaries())))
 
     def _connect(self) -> None:
         panel = self.library_panel
@@ -174,6 +187,11 @@ class MainWindow(QMainWindow):
         self.viewer.documentShown.connect(scope.set_document)
         self.viewer.documentClosed.connect(lambda: scope.set_document(""))
         panel.selectionSettled.connect(scope.set_selection)
+        self.worker.libraryChanged.connect(self.assistant.refresh_scope)  # counts and titles in the scope label
+        self.assistant.modelChanged.connect(self.model_status.show_model)
+        self.assistant.tokensUsed.connect(self.model_status.add_tokens)
+        self.assistant_link.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.assistant_link.libraryWritten.connect(self.sync.refresh)
         remove = QAction("Remove", panel.view)
         remove.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         remove.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -281,17 +299,21 @@ class MainWindow(QMainWindow):
         """File ▸ Open Folder…"""
         self.documents.choose_folder()
 
+    def _chosen_documents(self) -> list[str]:
+        """What File ▸ Re-index / Remove and Assistant ▸ Summarize / Make Tree Finer act on: the selected
+        documents, else the open one."""
+        return self.library_panel.selected_doc_ids() or ([self.current_doc] if self.current_doc else [])
+
     def reindex_selected(self) -> None:
         """File ▸ Re-index: the selected documents, or the open one."""
-        self.documents.reindex(self.library_panel.selected_doc_ids() or ([self.current_doc] if self.current_doc else []))
+        self.documents.reindex(self._chosen_documents())
 
     def remove_selected(self) -> None:
         """File ▸ Remove from Library…: the selected documents (or the open one), after confirmation."""
-        self.documents.remove(self.library_panel.selected_doc_ids() or ([self.current_doc] if self.current_doc else []))
+        self.documents.remove(self._chosen_documents())
 
     def fill_recent_menu(self) -> None:
         """Open Recent lists the documents opened last that are still in the library."""
-        assert self.recent_menu is not None
         self.recent_menu.clear()
         for doc_id in config.recent_documents(config.app_settings()):
             record = self.library.get(doc_id)
@@ -412,6 +434,7 @@ class MainWindow(QMainWindow):
         """Write the reader's place, stop the import worker (cancelling its job) and the render process; idempotent."""
         self.reading.shutdown()
         self.sync.active = False
+        self.assistant_link.shutdown()  # a running Summarize or Make Tree Finer is cancelled first
         self.assistant.shutdown()
         self.worker.stop()
         self.renderer.shutdown()

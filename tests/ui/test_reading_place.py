@@ -102,7 +102,6 @@ def test_a_document_opened_again_is_where_it_was_left(window: MainWindow, report
     qtbot.waitUntil(lambda: view.key == report and view.page_count() == 25, timeout=TIMEOUT)
     assert window.viewer.page_box.text() == "9" and window.viewer.zoom_box.currentText() == "Fit width"
 
-    assert window.recent_menu is not None
     window.fill_recent_menu()  # Open Recent
     entry = next(a for a in window.recent_menu.actions() if a.text() == window.library.get(second).title)  # type: ignore[union-attr]
     entry.trigger()

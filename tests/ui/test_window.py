@@ -335,7 +335,6 @@ def test_reindex_recent_menu_and_shortcuts(window: MainWindow, report_pdf: Path,
     assert job.kind == "reindex" and result.status == "ready" and result.page_count == 25
     # the row is refreshed by the libraryChanged/jobsChanged signals queued right after jobFinished
     qtbot.waitUntil(lambda: window.library_panel.model.rows()[0].status == "ready", timeout=TIMEOUT)
-    assert window.recent_menu is not None
     window.fill_recent_menu()
     titles = [a.text() for a in window.recent_menu.actions()]
     assert titles == [window.library.get(doc_id).title]  # type: ignore[union-attr]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 from pageindex_desktop.config import library_home
 from pageindex_desktop.ui.qt import (
@@ -84,7 +84,6 @@ class AssistantPane(QWidget):
         self._cache: dict[int, str] = {}
         self._live_start: int | None = None  # where the streamed answer starts in the transcript document
         self._refresh_after = False  # the library changed while an answer was running
-        self.shutdown_hooks: list[Callable[[], object]] = []  # run by shutdown() (e.g. cancel a Summarize)
         self._build()
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
@@ -263,8 +262,6 @@ class AssistantPane(QWidget):
     def shutdown(self) -> None:
         """Stop the worker thread (the window is closing); idempotent."""
         self._render_timer.stop()
-        for hook in self.shutdown_hooks:
-            hook()
         self.worker.stop()
         tasks.wait_all(5.0)
 

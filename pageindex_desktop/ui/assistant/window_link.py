@@ -1,21 +1,27 @@
-"""How the assistant pane plugs into the main window: citation → page + highlight, and an Assistant menu (Model
-Settings…, Summarize, Make Tree Finer). Kept here so main_window.py stays a composition. The scope bar is fed by
-the window's own signals (main_window: the viewer's document, the library's settled selection).
+"""What the assistant adds to the window besides its pane: citation → page + highlight (`CitationNavigator`),
+Summarize and Make Tree Finer (`Summarizer`, `TreeExpander`) and the Assistant menu's actions.
+
+`AssistantLink` is handed what it works on (the pane, the viewer and Navigation, the window's open rule and the
+documents a menu item acts on as callables, the library folder and the store writer) and says what only the
+window can do by signal: a sentence for the status bar (`message`), the library re-read after a run wrote to it
+(`libraryWritten`). main_window connects those and places the actions in its Assistant menu; the scope bar is
+fed by the window's own signals (main_window: the viewer's document, the library's settled selection).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pageindex_desktop.ui.qt import QAction, QLabel, QMenu, QObject, QTimer
+from pageindex_desktop.ui.qt import QAction, QObject, Signal
 from pageindex_desktop.ui.assistant.expand import TreeExpander
 from pageindex_desktop.ui.assistant.summarize import Summarizer
+from pageindex_desktop.ui.workers import ImportWorker
 
 if TYPE_CHECKING:
-    from pageindex_desktop.ui.main_window import MainWindow
+    from pageindex_desktop.ui.assistant.pane import AssistantPane
     from pageindex_desktop.ui.reader.navigation import Navigation
     from pageindex_desktop.ui.reader.viewer import ViewerPanel
 
@@ -61,72 +67,43 @@ class CitationNavigator(QObject):
         view.setFocus()
 
 
-@dataclass
-class AssistantLink:
-    """What `attach_assistant` made: the window keeps it as one declared attribute (nothing is patched onto the
-    window itself)."""
+class AssistantLink(QObject):
+    """The citations, Summarize and Make Tree Finer of one window, and the Assistant menu's actions (the window
+    keeps it as one declared attribute; nothing is patched onto the window or the pane)."""
 
-    citations: CitationNavigator
-    summarizer: Summarizer
-    expander: TreeExpander
-    actions: list[QAction] = field(default_factory=list)  # the Assistant menu's, for the shortcuts list
+    message = Signal(str)  # a sentence for the status bar (a run's progress and outcome)
+    libraryWritten = Signal()  # a run finished writing summaries or a finer tree: re-read the library
 
+    def __init__(self, parent: QObject, pane: "AssistantPane", viewer: "ViewerPanel", navigation: "Navigation",
+                 open_document: Callable[[str, int], bool], home: Path, worker: ImportWorker,
+                 targets: Callable[[], list[str]]) -> None:
+        """`open_document(doc_id, page)` is the window's open rule; `targets()` the documents Summarize and Make
+        Tree Finer work on (the selected ones, else the open one)."""
+        super().__init__(parent)
+        self.citations = CitationNavigator(self, viewer, navigation, open_document)
+        pane.citationActivated.connect(self.citations.show)
+        self.summarizer = Summarizer(home, worker, self)
+        self.expander = TreeExpander(home, worker, self)
+        for run in (self.summarizer, self.expander):
+            run.message.connect(self.message)
+            run.finished.connect(lambda _reports: self.libraryWritten.emit())
+        self.actions: list[QAction] = []  # the Assistant menu's, in order (also for the shortcuts list)
+        for text, slot, name in (
+            ("&Model Settings…", pane.open_settings, "actionModelSettings"),
+            ("&Summarize Selected Documents", lambda: self.summarizer.run(targets()), "actionSummarize"),
+            ("Make Tree &Finer", lambda: self.expander.run(targets()), "actionExpandTree"),
+            ("&New Chat", pane.new_chat, "actionNewChat"),
+        ):
+            action = QAction(text, self)
+            action.setObjectName(name)
+            action.triggered.connect(lambda _checked=False, s=slot: s())
+            self.actions.append(action)
 
-def attach_assistant(window: "MainWindow") -> AssistantLink:
-    """Connect the window's assistant pane and make the Assistant menu."""
-    pane = window.assistant
-    navigator = CitationNavigator(window, window.viewer, window.navigation, window.open_document)
-    pane.citationActivated.connect(navigator.show)
+    def resume_summaries(self, doc_ids: list[str]) -> bool:
+        """At start-up: finish the Summarize runs that stopped part-way (`Summarizer.resume`)."""
+        return self.summarizer.resume(doc_ids)
 
-    window.worker.libraryChanged.connect(pane.refresh_scope)  # document counts and titles in the scope label
-
-    summarizer = Summarizer(window.home, window.worker, window)
-    summarizer.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
-    summarizer.finished.connect(lambda _reports: window.sync.refresh())
-    pane.shutdown_hooks.append(summarizer.cancel)
-    QTimer.singleShot(0, lambda: summarizer.resume(list(window.library.unfinished_summaries())))
-    expander = TreeExpander(window.home, window.worker, window)
-    expander.message.connect(lambda text: window.statusBar().showMessage(text, 10000))
-    expander.finished.connect(lambda _reports: window.sync.refresh())
-    pane.shutdown_hooks.append(expander.cancel)
-    model_label = QLabel("", window)
-    model_label.setObjectName("modelStatus")
-    window.statusBar().addPermanentWidget(model_label)
-    used = [0]
-
-    def show_model(text: str) -> None:
-        tokens = f" · {used[0]:,} tokens used" if used[0] else ""
-        model_label.setText((f"Model: {text}" if text else "No model") + tokens)
-
-    def add_tokens(prompt: int, completion: int) -> None:
-        used[0] += prompt + completion
-        show_model(pane.model)
-
-    pane.modelChanged.connect(show_model)
-    pane.tokensUsed.connect(add_tokens)
-
-    bar = window.menuBar()
-    menu = QMenu("&Assistant", bar)
-    help_action = next((a for a in bar.actions() if a.text().replace("&", "") == "Help"), None)
-    if help_action is not None:
-        bar.insertMenu(help_action, menu)
-    else:
-        bar.addMenu(menu)
-    actions = []
-    for text, slot, name in (
-        ("&Model Settings…", pane.open_settings, "actionModelSettings"),
-        ("&Summarize Selected Documents", lambda: summarizer.run(_targets(window)), "actionSummarize"),
-        ("Make Tree &Finer", lambda: expander.run(_targets(window)), "actionExpandTree"),
-        ("&New Chat", pane.new_chat, "actionNewChat"),
-    ):
-        action = QAction(text, menu)
-        action.setObjectName(name)
-        action.triggered.connect(lambda _checked=False, s=slot: s())
-        menu.addAction(action)
-        actions.append(action)
-    return AssistantLink(navigator, summarizer, expander, actions)
-
-
-def _targets(window: "MainWindow") -> list[str]:
-    """The documents Summarize works on: the selected ones, else the open one."""
-    return window.library_panel.selected_doc_ids() or ([window.current_doc] if window.current_doc else [])
+    def shutdown(self) -> None:
+        """The window is closing: cancel a running Summarize or Make Tree Finer (before the writer stops)."""
+        self.summarizer.cancel()
+        self.expander.cancel()
