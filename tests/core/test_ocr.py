@@ -17,7 +17,7 @@ from pageindex_desktop.core.ingest.indexer import import_pdf
 from pageindex_desktop.core.outline.tree import walk
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
-from pageindex_desktop.core.assistant.tools import ToolBox, ocr_pages
+from pageindex_desktop.core.assistant.tools import ToolBox
 from tests.integration.fake_openai import FakeOpenAI, text, tool
 
 CHAPTERS = ("Harbour Finances", "Dredging Works", "Mooring Rules")
@@ -59,7 +59,7 @@ def test_a_mixed_document_gets_ocr_on_its_scanned_pages_only(home: Path, tmp_pat
         result = import_pdf(library, pdf)
         assert result.status == "ready", result.error
         assert "3 of 4 pages had no text layer and were read by OCR" in result.warning
-        assert ocr_pages(library, result.doc_id) == {2, 3, 4}  # page 1 keeps its own text layer
+        assert library.ocr_pages(result.doc_id) == {2, 3, 4}  # page 1 keeps its own text layer
         assert library.get(result.doc_id).note == ""  # type: ignore[union-attr]
         hits = library.search("dredging works")
         assert hits and hits[0].page == 3
@@ -80,7 +80,7 @@ def test_the_assistant_cites_a_scanned_page_and_the_citation_is_checked(home: Pa
     pdf = scanned_report(tmp_path / "board-report.pdf", first_page_text=False)
     with Library(home) as library, FakeOpenAI() as fake:
         result = import_pdf(library, pdf)
-        assert result.status == "ready" and ocr_pages(library, result.doc_id) == {1, 2, 3, 4}
+        assert result.status == "ready" and library.ocr_pages(result.doc_id) == {1, 2, 3, 4}
         claim = "The board reviewed the mooring rules in the spring meeting"
         fake.script(tool("get_page_content", {"doc": result.doc_id, "pages": "4"}),
                     text(f"{claim} [{result.title}, p. 4]."))
@@ -107,7 +107,7 @@ def test_without_tesseract_a_scan_imports_and_its_row_says_what_to_install(
         note = library.get(result.doc_id).note  # type: ignore[union-attr]
         assert note.startswith("No page has a text layer; install Tesseract OCR") and ocr.install_hint() in note
         assert "install Tesseract OCR" in result.warning
-        assert ocr_pages(library, result.doc_id) == set()
+        assert library.ocr_pages(result.doc_id) == set()
 
 
 def test_a_tesseract_that_lists_no_languages_counts_as_missing(tmp_path: Path,

@@ -16,7 +16,7 @@ from pageindex_desktop.core.assistant.citations.second_opinion import askable, s
 from pageindex_desktop.core.assistant.events import Event, Failed, Finished, Judged
 from pageindex_desktop.core.assistant.limits import Limits
 from pageindex_desktop.core.assistant.llm import LLMClient
-from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store import DocumentRecord, Library
 from pageindex_desktop.core.assistant.tools import ToolBox
 
 
@@ -48,6 +48,15 @@ class ChatSession:
             chat_id = latest.id if latest else None
         self.chat_id = chat_id
         self.history: list[dict[str, str]] = []  # the unsaved chat's exchanges, when not persisting
+
+    def configure(self, client: LLMClient | None, limits: Limits, judge: bool) -> None:
+        """New model settings for the chat's next question (the window's settings dialog saved): the caller owns
+        the client it replaces, and closes it."""
+        self.client, self.limits, self.judge = client, limits, judge
+
+    def in_scope(self) -> list[DocumentRecord]:
+        """The documents the tools can read now (ready ones in the scope), what the pane names under its bar."""
+        return self.toolbox.in_scope()
 
     def new_chat(self) -> None:
         """Start over: the next question opens a fresh chat (the old one stays in the history)."""

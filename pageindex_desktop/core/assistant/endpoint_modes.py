@@ -93,13 +93,12 @@ def remember(home: Path, endpoint: Endpoint, support: ToolSupport) -> None:
 def client_for(endpoint: Endpoint, home: Path, retry: RetryPolicy | None = None) -> LLMClient:
     """A client that starts in the remembered mode and writes down a mode it learns."""
     known = remembered(home, endpoint)
-    client = LLMClient(endpoint, retry or RetryPolicy(), tools_mode=known.mode if known else NATIVE)
 
     def learned(mode: str) -> None:
         remember(home, endpoint, ToolSupport(mode, "refused" if mode == PROMPT else NATIVE))
 
-    client.on_tools_mode = learned
-    return client
+    return LLMClient(endpoint, retry or RetryPolicy(), tools_mode=known.mode if known else NATIVE,
+                     on_tools_mode=learned)
 
 
 def probe_tools(client: LLMClient) -> ToolSupport:

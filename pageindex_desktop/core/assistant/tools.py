@@ -219,7 +219,7 @@ class ToolBox:
                             [f"pages='1-{min(3, d.page_count)}'", f"pages='{d.page_count}'"])
         texts: list[dict[str, Any]] = []
         used = 0
-        recognised = ocr_pages(self.library, d.doc_id)
+        recognised = self.library.ocr_pages(d.doc_id)
         for page in self.library.pages(d.doc_id, wanted):
             body = reflow(page.text)
             if texts and used + len(body) > self.page_budget:
@@ -310,9 +310,3 @@ def describe(name: str, args: Any, titles: dict[str, str] | None = None) -> str:
     if name == "search_document":
         return f"Searched {doc + ' ' if doc else ''}for '{args.get('query', '')}'"
     return f"Called {name}"
-
-
-def ocr_pages(library: Library, doc_id: str) -> set[int]:
-    """The document's pages whose text was recognised by OCR (schema 7's `pages.ocr`)."""
-    rows = library.conn.execute("SELECT page FROM pages WHERE doc_id = ? AND ocr = 1", (doc_id,))
-    return {int(row[0]) for row in rows}

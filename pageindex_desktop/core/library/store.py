@@ -406,6 +406,17 @@ class Library:
                 ).fetchall()
         return [PageText(int(r["page"]), r["label"] or "", r["text"] or "") for r in rows]
 
+    def ocr_pages(self, doc_id: str) -> set[int]:
+        """The document's pages whose text was recognised by OCR (schema 7's `pages.ocr`): the assistant marks
+        them, since a word read from a scan may be misrecognised."""
+        rows = self.conn.execute("SELECT page FROM pages WHERE doc_id = ? AND ocr = 1", (doc_id,))
+        return {int(row[0]) for row in rows}
+
+    def data_version(self) -> int:
+        """SQLite's `data_version` on this connection: it changes when another connection commits (a CLI import,
+        the window's writer), which is how a reader notices the library changed elsewhere."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def page_labels(self, doc_id: str) -> list[str]:
         """Printed labels of every page in order (empty string where the PDF has none)."""
         rows = self.conn.execute("SELECT label FROM pages WHERE doc_id = ? ORDER BY page", (doc_id,)).fetchall()

@@ -63,7 +63,7 @@ def close_client(client: LLMClient | None) -> None:
     """Close the HTTP connections a model client keeps open (keep-alive), e.g. before the thread ends."""
     if client is not None:
         try:
-            client.client.close()
+            client.close()
         except Exception:  # noqa: BLE001 - closing is best effort
             log.debug("closing the model client failed", exc_info=True)
 
@@ -145,8 +145,7 @@ class AssistantWorker(JobThread):
             for session in self._sessions.values():
                 if session.client is not client:
                     close_client(session.client)
-                session.client = client
-                session.judge, session.limits = self._judge, self._limits
+                session.configure(client, self._limits, self._judge)
             self.modelChanged.emit(describe_endpoint(self._endpoint))
         elif kind == "scope":
             self._scope = None if payload is None else self._admissible(library, payload)
@@ -183,7 +182,7 @@ class AssistantWorker(JobThread):
             return ScopeInfo("", "nothing", 0, [], ())
         session = self._session(library)
         titles = self._titles(library)
-        readable = tuple(d.title or d.file_name for d in session.toolbox.in_scope())
+        readable = tuple(d.title or d.file_name for d in session.in_scope())
         if self._scope is None:
             label, waiting = f"all documents ({len(readable)})", 0
         else:
@@ -194,7 +193,7 @@ class AssistantWorker(JobThread):
                          self._scope is None, waiting)
 
     def _ask(self, library: Library, qid: int, question: str) -> None:
-        if self._scope == [] or (self._scope is not None and not self._session(library).toolbox.in_scope()):
+        if self._scope == [] or (self._scope is not None and not self._session(library).in_scope()):
             self.failed.emit(qid, NOTHING_IN_SCOPE, False)  # never "every document" by accident
             return
         session = self._session(library)

@@ -56,7 +56,7 @@ class LibrarySync(QObject):
 
     def _read_data_version(self) -> int:
         try:
-            return int(self.library.conn.execute("PRAGMA data_version").fetchone()[0])
+            return self.library.data_version()
         except sqlite3.Error:  # a closed or busy connection: try again at the next tick
             return self._data_version if hasattr(self, "_data_version") else 0
 
