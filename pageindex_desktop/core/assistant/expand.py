@@ -30,7 +30,7 @@ from pageindex_desktop.core.assistant.prompts import EXPAND_PROMPT
 from pageindex_desktop.core.assistant.index_model import with_index_model
 from pageindex_desktop.core.assistant.settings import ModelSettings
 from pageindex_desktop.core.library.store import Library
-from pageindex_desktop.core.assistant.summaries import cache_get, cache_put
+from pageindex_desktop.core.library.llm_cache import cache_get, cache_put
 from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.core.library.tree_store import add_usage, replace_tree, usage
 

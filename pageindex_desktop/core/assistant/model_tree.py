@@ -26,7 +26,7 @@ from pageindex_desktop.core.outline.candidates import check_headings
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, MODEL_SOURCE, Heading, walk
 from pageindex_desktop.core.assistant.prompts import MODEL_TREE_PROMPT
 from pageindex_desktop.core.library.store import DocumentRecord, Library
-from pageindex_desktop.core.assistant.summaries import cache_get, cache_put
+from pageindex_desktop.core.library.llm_cache import cache_get, cache_put
 from pageindex_desktop.core.library.tree_store import replace_tree
 
 if TYPE_CHECKING:

@@ -23,6 +23,7 @@ from pageindex_desktop.core.outline.tree import Node, walk
 from pageindex_desktop.core.assistant.index_model import with_index_model
 from pageindex_desktop.core.assistant.settings import ModelSettings
 from pageindex_desktop.core.assistant.prompts import DESCRIPTION_KEY, DESCRIPTION_TASK, SUMMARY_PROMPT
+from pageindex_desktop.core.library.llm_cache import cache_get, cache_put
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.tokens import count_tokens
 
@@ -73,25 +74,6 @@ class SummaryReport:
 def _key(model: str, *parts: str) -> str:
     digest = hashlib.sha256("\x1f".join((PROMPT_VERSION, model, *parts)).encode("utf-8"))
     return digest.hexdigest()
-
-
-def cache_get(library: Library, keys: list[str]) -> dict[str, str]:
-    """Cached values for the keys that have one."""
-    found: dict[str, str] = {}
-    for start in range(0, len(keys), 500):
-        chunk = keys[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in library.conn.execute(f"SELECT key, value FROM llm_cache WHERE key IN ({marks})", chunk):
-            found[row["key"]] = row["value"]
-    return found
-
-
-def cache_put(library: Library, values: dict[str, str]) -> None:
-    """Store model outputs by content key (one transaction)."""
-    if values:
-        with library.transaction() as conn:
-            conn.executemany("INSERT OR REPLACE INTO llm_cache (key, value, created_at) VALUES (?, ?, ?)",
-                             [(k, v, time.time()) for k, v in values.items()])
 
 
 def excerpt(text: str, limit: int = 240) -> str:

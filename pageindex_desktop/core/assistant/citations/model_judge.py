@@ -45,7 +45,7 @@ from pageindex_desktop.core.assistant.llm_errors import (
 )
 from pageindex_desktop.core.assistant.prompts import JUDGE_PROMPT
 from pageindex_desktop.core.library.store import Library
-from pageindex_desktop.core.assistant.summaries import cache_get, cache_put
+from pageindex_desktop.core.library.llm_cache import cache_get, cache_put
 from pageindex_desktop.core.tokens import count_tokens
 
 log = logging.getLogger(__name__)
