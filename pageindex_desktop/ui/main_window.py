@@ -433,7 +433,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Write the reader's place, stop the import worker (cancelling its job) and the render process; idempotent."""
         self.reading.shutdown()
-        self.sync.active = False
+        self.sync.stop()
         self.assistant_link.shutdown()  # a running Summarize or Make Tree Finer is cancelled first
         self.assistant.shutdown()
         self.worker.stop()

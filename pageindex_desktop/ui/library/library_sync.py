@@ -54,6 +54,11 @@ class LibrarySync(QObject):
         worker.jobFinished.connect(self._on_finished)
         panel.cancelRequested.connect(self.cancel)
 
+    def stop(self) -> None:
+        """The window is closing: ignore the worker's late queued signals and stop watching for other writers."""
+        self.active = False
+        self._watch.stop()
+
     def _read_data_version(self) -> int:
         try:
             return self.library.data_version()
