@@ -70,7 +70,14 @@ def add_words(page: pymupdf.Page, words: Sequence[Sequence[object]]) -> int:
             placed += 1
         if placed:
             writer.write_text(page, render_mode=INVISIBLE)
+            _compress(page, page.get_contents()[-1])  # the stream just appended: ~100 bytes a word uncompressed
         return placed
     finally:
         if rotation:
             page.set_rotation(rotation)
+
+
+def _compress(page: pymupdf.Page, xref: int) -> None:
+    """Deflate one content stream of the page (the layer's), leaving every other stream of the file as it was."""
+    doc = page.parent
+    doc.update_stream(xref, doc.xref_stream(xref), compress=True)
