@@ -151,6 +151,20 @@ def test_the_viewers_pdf_has_the_ocr_words_over_the_printed_ones_and_the_origina
         assert list((home / "files").iterdir()) == []
 
 
+@needs_tesseract
+def test_the_copy_with_ocr_text_of_an_encrypted_scan_stays_encrypted(home: Path, tmp_path: Path) -> None:
+    plain = scanned_report(tmp_path / "plain.pdf", first_page_text=False)
+    locked = tmp_path / "locked.pdf"
+    pymupdf.open(plain).save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="tide", owner_pw="harbour")
+    with Library(home) as library:
+        result = import_pdf(library, locked, password="tide")
+        assert result.status == "ready", result.error
+        shown = pymupdf.open(library.pdf_path(result.doc_id))
+        assert library.pdf_path(result.doc_id).name.endswith(".ocr.pdf")
+        assert shown.needs_pass and shown.authenticate("tide")  # the viewer still asks for the password
+        assert shown[3].search_for("mooring rules")
+
+
 def test_words_on_a_rotated_page_are_written_where_extraction_reads_them() -> None:
     doc = pymupdf.open()
     page = doc.new_page(width=320, height=420)

@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
+from pymupdf import mupdf
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.ingest import ocr_layer
@@ -78,9 +79,11 @@ def recognise(
 
 
 def save_layered(doc: "pymupdf.Document", target: Path) -> None:
-    """Save `doc` (its OCR text written in) to `target` whole or not at all; a failure is logged, not raised (the
-    viewer then shows the PDF without the layer, as before)."""
+    """Save `doc` (its OCR text written in) to `target` whole or not at all, an encrypted PDF still encrypted with
+    its passwords (pymupdf's default would save it decrypted); a failure is logged, not raised (the viewer then
+    shows the PDF without the layer, as before)."""
     try:
-        library_files.write_with(target, lambda partial: doc.save(str(partial), garbage=1))
+        library_files.write_with(
+            target, lambda partial: doc.save(str(partial), garbage=1, encryption=mupdf.PDF_ENCRYPT_KEEP))
     except Exception as exc:  # a full disk, or MuPDF refusing to write this file
         log.warning("the OCR text could not be written into a copy of the PDF: %s", exc)
