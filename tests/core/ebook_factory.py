@@ -100,3 +100,54 @@ def write_xps(path: Path, texts: tuple[str, ...] = ("Quarterly tide tables", "Ap
                              'OriginX="96" OriginY="120" FontRenderingEmSize="20" FontUri="/Resources/font.otf" '
                              f'UnicodeString="{text}" Fill="#FF000000"/></FixedPage>')
     return path
+
+
+MOBI_RECORD = 4096  # PalmDOC text records hold at most this many bytes of the book's text
+MOBI_HEADER = 232  # the MOBI header's length in a version 6 file (the fields written here)
+NO_INDEX = 0xFFFFFFFF  # "no such record" in the MOBI header
+
+
+def write_mobi(path: Path, title: str = "The Lighthouse Almanac", author: str = "A. Keeper",
+               chapters: tuple[tuple[str, str], ...] = CHAPTERS) -> Path:
+    """A Mobipocket book as the MobileRead wiki describes the format (wiki.mobileread.com/wiki/PDB, /wiki/MOBI):
+    a PalmDB header ("BOOKMOBI") and record list; record 0 with the PalmDOC header (compression 1: none), the
+    MOBI header (UTF-8, version 6), an EXTH block (author, title) and the full name; the book's HTML (one <h1>
+    per chapter, a page break between them) cut into uncompressed 4096-byte text records; an end-of-file
+    record. No trailing entries on the text records (extra data flags 0), no index, images or DRM."""
+    import struct
+
+    parts = [f"<h1>{name}</h1><p>{body}</p>" for name, body in chapters]
+    html = (f"<html><head><title>{title}</title></head><body>" + "<mbp:pagebreak/>".join(parts)
+            + "</body></html>").encode("utf-8")
+    texts = [html[i:i + MOBI_RECORD] for i in range(0, len(html), MOBI_RECORD)]
+    eof_record = len(texts) + 1
+    exth_records = b"".join(struct.pack(">II", kind, 8 + len(data)) + data
+                            for kind, data in ((100, author.encode()), (503, title.encode())))
+    exth = b"EXTH" + struct.pack(">II", 12 + len(exth_records), 2) + exth_records
+    exth += b"\0" * (-len(exth) % 4)
+    name = title.encode("utf-8")
+    name_offset = 16 + MOBI_HEADER + len(exth)
+    palmdoc = struct.pack(">HHIHHHH", 1, 0, len(html), len(texts), MOBI_RECORD, 0, 0)
+    mobi = bytearray(MOBI_HEADER)
+    struct.pack_into(">4sIIIII", mobi, 0, b"MOBI", MOBI_HEADER, 2, 65001, 0x5EED, 6)  # type 2: a book
+    struct.pack_into(">10I", mobi, 24, *([NO_INDEX] * 10))  # no dictionary or extra indexes
+    struct.pack_into(">IIIIIIIIIIIII", mobi, 64, eof_record, name_offset, len(name), 9, 0, 0, 6, eof_record,
+                     0, 0, 0, 0, 0x40)  # first non-book record, full name, English, min version, no images,
+    # no Huffman tables, EXTH present
+    struct.pack_into(">IIIII", mobi, 148, NO_INDEX, NO_INDEX, 0, 0, 0)  # no DRM
+    struct.pack_into(">HHI", mobi, 176, 1, len(texts), 1)  # first and last content records
+    struct.pack_into(">IIII", mobi, 184, NO_INDEX, 1, NO_INDEX, 1)  # no FCIS, no FLIS
+    struct.pack_into(">IIIIII", mobi, 208, NO_INDEX, 0, NO_INDEX, NO_INDEX, 0, NO_INDEX)  # extra data flags 0
+    record0 = palmdoc + bytes(mobi) + exth + name + b"\0" * (4 - len(name) % 4)
+    records = [record0, *texts, b"\xe9\x8e\r\n"]
+    header_size = 78 + 8 * len(records) + 2
+    offsets, at = [], header_size
+    for record in records:
+        offsets.append(at)
+        at += len(record)
+    db_name = title.replace(" ", "_").encode("ascii", "replace")[:31]
+    header = struct.pack(">32sHHIIIIII4s4sIIH", db_name, 0, 0, 0x5EED0000, 0x5EED0000, 0, 0, 0, 0, b"BOOK", b"MOBI",
+                         2 * len(records), 0, len(records))
+    listing = b"".join(struct.pack(">II", offset, 2 * i) for i, offset in enumerate(offsets))  # attributes 0
+    path.write_bytes(header + listing + b"\0\0" + b"".join(records))
+    return path

@@ -13,7 +13,7 @@ import pytest
 from pageindex_desktop.core import formats
 from pageindex_desktop.core.ingest.indexer import import_pdf, pdf_paths, reindex
 from pageindex_desktop.core.library.store import Library
-from tests.core.ebook_factory import CHAPTERS, write_cbz, write_epub, write_fb2, write_xps
+from tests.core.ebook_factory import CHAPTERS, MOBI_RECORD, write_cbz, write_epub, write_fb2, write_mobi, write_xps
 from tests.core.test_bad_input import assert_clean_failure
 
 
@@ -40,6 +40,37 @@ def test_epub_imports_with_its_contents_as_tree_and_is_searchable(home: Path, tm
         second = tree[1]
         hits = library.search("squall pressure millibars")
         assert hits and all(second.start_page <= h.page <= second.end_page for h in hits)
+        assert "pelicans" in library.pages(result.doc_id, [1])[0].text
+
+
+def test_a_mobi_built_here_is_what_mupdf_reads_as_a_mobi_book(tmp_path: Path) -> None:
+    book = write_mobi(tmp_path / "almanac.mobi")
+    assert formats.problem(book) is None
+    raw = book.read_bytes()
+    assert raw[60:68] == b"BOOKMOBI" and int.from_bytes(raw[76:78], "big") == 5  # header, 3 text records, EOF
+    opened = pymupdf.open(str(book), filetype="mobi")
+    assert opened.metadata["format"] == "MOBI" and opened.is_reflowable  # not taken for some other format
+    text = "".join(page.get_text() for page in opened)
+    assert "pelicans" in text and "millibars" in text and "pilings" in text  # every text record, joined
+    assert [title for _, title, _ in opened.get_toc()] == [name for name, _ in CHAPTERS]
+
+
+def test_mobi_imports_with_its_chapters_as_tree_and_is_searchable(home: Path, tmp_path: Path) -> None:
+    book = write_mobi(tmp_path / "almanac.mobi")
+    with Library(home) as library:
+        result = import_pdf(library, book)
+        assert result.status == "ready", result.error
+        assert result.title == "The Lighthouse Almanac" and result.outline_source == "bookmarks"
+        tree = library.tree(result.doc_id)
+        assert [n.title for n in tree] == [name for name, _ in CHAPTERS]
+        assert [n.start_page for n in tree] == sorted(n.start_page for n in tree) and tree[0].start_page == 1
+        sha = library.get(result.doc_id).sha256  # type: ignore[union-attr]
+        assert files_of(home) == [f"{sha}.mobi", f"{sha}.pdf"]
+        assert (home / "files" / f"{sha}.mobi").read_bytes() == book.read_bytes()
+        last = tree[-1]  # its text starts past the first text record and runs on into the third
+        assert book.read_bytes().find(b"Cormorants returned") - book.read_bytes().find(b"<html>") > MOBI_RECORD
+        hits = library.search("cormorants nested pilings")
+        assert hits and all(last.start_page <= h.page <= last.end_page for h in hits)
         assert "pelicans" in library.pages(result.doc_id, [1])[0].text
 
 

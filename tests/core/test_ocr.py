@@ -1,6 +1,8 @@
 """OCR of pages without a text layer: a scanned PDF built here (text pages rendered to images) comes out
 searchable with a tree from its printed headings, pages marked as OCR for the tools, only the scanned pages of a
-mixed document read; without Tesseract the document imports and its row says what to install."""
+mixed document read, and the PDF the viewer opens carries the recognised words as invisible text over the printed
+ones (the imported file and the library's copy of it unchanged); without Tesseract the document imports and its
+row says what to install."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import pytest
 from pageindex_desktop.core.ingest import ocr
 from pageindex_desktop.core.assistant.chat_session import ChatSession
 from pageindex_desktop.core.assistant.events import Finished
-from pageindex_desktop.core.ingest.indexer import import_pdf
+from pageindex_desktop.core.ingest.indexer import import_pdf, reindex
+from pageindex_desktop.core.ingest.ocr_layer import add_words
 from pageindex_desktop.core.outline.tree import walk
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient, RetryPolicy
@@ -33,13 +36,19 @@ def text_page(doc: pymupdf.Document, heading: str, body: str) -> None:
         page.insert_text((36, 100 + 18 * line), body, fontsize=11)
 
 
-def scanned_report(path: Path, first_page_text: bool) -> Path:
-    """Chapters rendered to 150 dpi greyscale images, one image-only page each; page 1 keeps its text layer
-    when `first_page_text` (a mixed document)."""
+def report_source() -> pymupdf.Document:
+    """The report as text pages: a title page, then one page per chapter (what `scanned_report` scans)."""
     source = pymupdf.open()
     text_page(source, "Harbour Board Report", "A summary of the year for the members of the board.")
     for number, title in enumerate(CHAPTERS, start=1):
         text_page(source, f"{number}. {title}", f"The board reviewed the {title.lower()} in the spring meeting.")
+    return source
+
+
+def scanned_report(path: Path, first_page_text: bool) -> Path:
+    """Chapters rendered to 150 dpi greyscale images, one image-only page each; page 1 keeps its text layer
+    when `first_page_text` (a mixed document)."""
+    source = report_source()
     out = pymupdf.open()
     for index, page in enumerate(source):
         if index == 0 and first_page_text:
@@ -93,6 +102,85 @@ def test_the_assistant_cites_a_scanned_page_and_the_citation_is_checked(home: Pa
         assert "mooring rules" in cite.passage.lower()
 
 
+def overlap(a: pymupdf.Rect, b: pymupdf.Rect) -> float:
+    """Intersection over union of two boxes."""
+    inter = abs(pymupdf.Rect(a) & b)
+    return inter / (abs(a) + abs(b) - inter) if inter else 0.0
+
+
+def word_boxes(page: pymupdf.Page) -> dict[str, list[pymupdf.Rect]]:
+    """Each word of the page's text (punctuation stripped) and where it is printed."""
+    boxes: dict[str, list[pymupdf.Rect]] = {}
+    for x0, y0, x1, y1, word, *_ in page.get_text("words"):
+        boxes.setdefault(word.strip(".,"), []).append(pymupdf.Rect(x0, y0, x1, y1))
+    return boxes
+
+
+@needs_tesseract
+def test_the_viewers_pdf_has_the_ocr_words_over_the_printed_ones_and_the_original_is_unchanged(
+        home: Path, tmp_path: Path) -> None:
+    pdf = scanned_report(tmp_path / "board-report.pdf", first_page_text=True)
+    imported = pdf.read_bytes()
+    with Library(home) as library:
+        result = import_pdf(library, pdf)
+        assert result.status == "ready", result.error
+        shown, copy = library.pdf_path(result.doc_id), library.source_pdf(result.doc_id)
+        assert shown != copy and shown.name.endswith(".ocr.pdf")
+        assert copy.read_bytes() == imported and pdf.read_bytes() == imported  # only the viewer's copy has text
+        assert not list((home / "files").glob("*.part")) and shown.stat().st_mode & 0o077 == 0  # whole, private
+        source, scan, layered = report_source(), pymupdf.open(copy), pymupdf.open(shown)
+        assert layered.page_count == scan.page_count == 4
+        assert layered[0].get_text() == scan[0].get_text()  # the text page as it was
+        for index in (1, 2, 3):
+            assert scan[index].get_text().strip() == ""
+            printed, read = word_boxes(source[index]), word_boxes(layered[index])
+            words = [w for w in printed if len(w) > 3]
+            assert sum(w in read for w in words) >= 0.9 * len(words), (words, sorted(read))
+            for word in words:  # each recognised word lies over the same word printed on the page
+                if word in read:
+                    assert max(overlap(p, r) for p in printed[word] for r in read[word]) > 0.5, word
+            image_xref = scan[index].get_images()[0][0]
+            assert layered[index].get_images()[0][0] == image_xref  # the scan itself untouched
+            assert layered.xref_stream_raw(image_xref) == scan.xref_stream_raw(image_xref)
+        assert layered[2].search_for("dredging works")  # what the viewer's find and citation highlight use
+        assert library.sweep_files() == []  # the copy with text is the document's, not litter
+        again = reindex(library, result.doc_id)  # reads the copy as imported, so the pages are still OCR pages
+        assert again.status == "ready" and library.ocr_pages(result.doc_id) == {2, 3, 4}
+        assert copy.read_bytes() == imported and pymupdf.open(shown)[2].search_for("dredging works")
+        library.remove(result.doc_id)
+        assert list((home / "files").iterdir()) == []
+
+
+@needs_tesseract
+def test_the_copy_with_ocr_text_of_an_encrypted_scan_stays_encrypted(home: Path, tmp_path: Path) -> None:
+    plain = scanned_report(tmp_path / "plain.pdf", first_page_text=False)
+    locked = tmp_path / "locked.pdf"
+    pymupdf.open(plain).save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="tide", owner_pw="harbour")
+    with Library(home) as library:
+        result = import_pdf(library, locked, password="tide")
+        assert result.status == "ready", result.error
+        shown = pymupdf.open(library.pdf_path(result.doc_id))
+        assert library.pdf_path(result.doc_id).name.endswith(".ocr.pdf")
+        assert shown.needs_pass and shown.authenticate("tide")  # the viewer still asks for the password
+        assert shown[3].search_for("mooring rules")
+
+
+def test_words_on_a_rotated_page_are_written_where_extraction_reads_them() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=320, height=420)
+    page.set_rotation(90)  # shown 420 wide, 320 high
+    words = [(60.0, 300.0, 80.0, 390.0, "Harbour"), (100.0, 40.0, 112.0, 150.0, "Ünïcode"),
+             (130.0, 200.0, 142.0, 260.0, "Привет")]  # unrotated boxes of text running down the page
+    assert add_words(page, words) == 3
+    saved = pymupdf.open("pdf", doc.tobytes())
+    read = saved[0].get_text("words")
+    assert [w[4] for w in read] == ["Harbour", "Ünïcode", "Привет"]
+    for want, got in zip(words, read):
+        assert overlap(pymupdf.Rect(want[:4]), pymupdf.Rect(got[:4])) > 0.9, (want, got)
+    pixmap = saved[0].get_pixmap()
+    assert set(pixmap.samples) == {255}  # invisible: nothing is drawn
+
+
 def test_without_tesseract_a_scan_imports_and_its_row_says_what_to_install(
         home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     empty = tmp_path / "no-programs"
@@ -108,6 +196,8 @@ def test_without_tesseract_a_scan_imports_and_its_row_says_what_to_install(
         assert note.startswith("No page has a text layer; install Tesseract OCR") and ocr.install_hint() in note
         assert "install Tesseract OCR" in result.warning
         assert library.ocr_pages(result.doc_id) == set()
+        assert library.pdf_path(result.doc_id) == library.source_pdf(result.doc_id)  # no copy with text
+        assert library.pdf_path(result.doc_id).read_bytes() == pdf.read_bytes()
 
 
 def test_a_tesseract_that_lists_no_languages_counts_as_missing(tmp_path: Path,

@@ -122,7 +122,8 @@ def run_job(
     """Extract and build one document; returns the final ("result", ...) or ("error", ...) message.
 
     `workers` goes to pdf.extract: None lets it split a long document over two processes, 1 keeps it here
-    (a batch already runs one child per core). `ocr`: read pages without text with Tesseract (core/ingest/ocr_read.py).
+    (a batch already runs one child per core). `ocr`: read pages without text with Tesseract (core/ingest/ocr_read.py)
+    and save the PDF with their words written in as invisible text beside the one read (`files/<sha>.ocr.pdf`).
     """
     from pageindex_desktop.core import formats
     from pageindex_desktop.core.ingest import convert
@@ -152,8 +153,11 @@ def run_job(
         if ocr is not None and any(not p.has_text for p in doc.pages):
             from pageindex_desktop.core.ingest.ocr_read import recognise
 
+            from pageindex_desktop.core.library.library_files import with_text_layer
+
             doc.pages, ocr_problem = recognise(path, password, doc.pages, ocr, frozenset(doc.unreadable_pages),
-                                               lambda done, total: progress(done, total, "ocr"))
+                                               lambda done, total: progress(done, total, "ocr"),
+                                               layer=with_text_layer(path))
         if conn is not None:
             conn.send(("progress", "building", 0, 1))
         outline = heading_outline(doc) if fmt is formats.MARKDOWN else None

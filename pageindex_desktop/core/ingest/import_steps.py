@@ -116,10 +116,11 @@ def begin(
 
 
 def source_copy(library: Library, record: DocumentRecord) -> Path:
-    """The library's copy extraction starts from: the PDF, or an e-book's, text or Markdown file's source (laid out to
+    """The library's copy extraction starts from: the PDF as imported (not the copy with OCR text, which the child
+    writes again), or an e-book's, text or Markdown file's source (laid out to
     the PDF beside it in the child, `core/ingest/convert.py`), by the file name it was imported under."""
     fmt = format_of(record.file_name)
-    return library.pdf_path(record.doc_id) if fmt.is_pdf else library.files_dir / f"{record.sha256}.{fmt.suffix}"
+    return library.source_pdf(record.doc_id) if fmt.is_pdf else library.files_dir / f"{record.sha256}.{fmt.suffix}"
 
 
 def sweep(library: Library, started: list[DocumentRecord]) -> None:

@@ -207,7 +207,14 @@ class Library:
         raise DocumentNotFound(f"'{ref}' matches {len(found.candidates)} documents: {names}. Use a doc id.")
 
     def pdf_path(self, doc_id_or_sha: str) -> Path:
-        """Where the library keeps its copy of the document's PDF."""
+        """The PDF the viewer shows for the document: the library's copy with OCR text written in over its scanned
+        pages when it has one (`library_files.shown_pdf`), else its copy as imported or laid out."""
+        doc = self.get(doc_id_or_sha)
+        sha = doc.sha256 if doc else doc_id_or_sha
+        return library_files.shown_pdf(self.files_dir, sha)
+
+    def source_pdf(self, doc_id_or_sha: str) -> Path:
+        """The library's copy of the document's PDF as imported (or laid out): what indexing reads."""
         doc = self.get(doc_id_or_sha)
         sha = doc.sha256 if doc else doc_id_or_sha
         return self.files_dir / f"{sha}.pdf"
