@@ -27,10 +27,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from pageindex_desktop.core.library.search_vocabulary import WHOLE_HEAD
+
 K1 = 1.2  # FTS5's bm25() constants
 B = 0.75
 OPTIONAL_WEIGHT = 0.5
 NEAR_CHARS = 160  # all concepts inside this many characters: "near" (about a sentence)
+HEAD_LINES = 4  # a page's heading: its first lines (a running header, the company, the statement's title)
+TITLE_CHARS = 60  # a title line is short; a longer one is wrapped prose
+WHOLE_BOOST = 1.5  # a whole-company question's page headed "Consolidated …": as if it printed a third more
 _TOKEN = re.compile(r"[^\W_]+")
 _ACCENTED = re.compile(r"[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]")  # letters that decompose, and marks
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -81,8 +86,10 @@ def idf(df: int, total: int) -> float:
     return math.log(1 + (total - df + 0.5) / (df + 0.5))
 
 
-def rank(texts: list[str], concepts: list[Concept], dfs: list[int], total: int) -> list[float]:
-    """A score per text (higher is better): weighted BM25 per concept plus the proximity bonus."""
+def rank(texts: list[str], concepts: list[Concept], dfs: list[int], total: int,
+         whole: bool = False) -> list[float]:
+    """A score per text (higher is better): weighted BM25 per concept plus the proximity bonus; with `whole`
+    (the question asks for the whole company) a page headed as the company's own figures gains WHOLE_BOOST."""
     if not texts or not concepts:
         return [0.0] * len(texts)
     weights = [0.0 if c.printed else idf(df, total) * (OPTIONAL_WEIGHT if c.optional else 1.0)
@@ -101,8 +108,17 @@ def rank(texts: list[str], concepts: list[Concept], dfs: list[int], total: int) 
         score = sum(w * len(at) * (K1 + 1) / (len(at) + norm) for w, at in zip(weights, places) if at)
         if len(near) > 1 and required and all(places[i] for i in near):
             score += bonus * max(0.0, 1 - _tightest([places[i] for i in near]) / NEAR_CHARS)
+        if whole and _headed_whole(text):
+            score *= WHOLE_BOOST
         scores.append(score)
     return scores
+
+
+def _headed_whole(text: str) -> bool:
+    """Whether one of a page's first HEAD_LINES lines is a short title naming the whole company ("Condensed
+    Consolidated Statement of Income"); a longer line is prose ("The consolidated financial statements include")."""
+    lines = [" ".join(line.split()) for line in text.lstrip().split("\n", HEAD_LINES)[:HEAD_LINES]]
+    return any(len(line) <= TITLE_CHARS and WHOLE_HEAD.search(line) for line in lines)
 
 
 def _places(text: str, forms: list[re.Pattern[str]]) -> list[int]:
