@@ -22,6 +22,7 @@ to the others, and counting tokens in Python cost more than the rest of the rank
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -61,10 +62,17 @@ class Concept:
     def patterns(self) -> list[re.Pattern[str]]:
         """One regex per form over folded page text, each starting with its literal word (which `re` scans for
         fast; a combined alternation was 8x slower), the start's word boundary checked by `_places`."""
-        if self.printed:
-            return [re.compile(self.printed)]
-        return [re.compile(r"[\W_]+".join(re.escape(w) for w in words) + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
-                for words, prefix in self.forms]
+        return list(_patterns(self.forms, self.printed))
+
+
+@functools.lru_cache(maxsize=512)
+def _patterns(forms: tuple[tuple[tuple[str, ...], bool], ...], printed: str) -> tuple[re.Pattern[str], ...]:
+    """A concept's regexes, built once per concept: escaping and compiling a period's dozen forms for every
+    candidate and every snippet was a tenth of such a question's search."""
+    if printed:
+        return (re.compile(printed),)
+    return tuple(re.compile(r"[\W_]+".join(re.escape(w) for w in words) + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
+                 for words, prefix in forms)
 
 
 def fold(text: str) -> str:
@@ -140,11 +148,18 @@ def _places(text: str, forms: list[re.Pattern[str]]) -> list[int]:
 
 def snippet(text: str, concepts: list[Concept], width: int = 110) -> str:
     """A short passage of `text` where most concepts are printed, matches wrapped in [[ ]] as FTS5's snippet()
-    wraps them (made here for the hits shown: one FTS5 snippet query per hit was a quarter of a search)."""
+    wraps them (made here for the hits shown: one FTS5 snippet query per hit was a quarter of a search). An
+    page is searched lower-cased with the compiled forms when that keeps every place (no letter whose lower case
+    is longer, as "İ"): `re.IGNORECASE` over the page was most of a snippet's cost, and a period's dozen forms
+    made it a third of such a question's search."""
     spans: list[tuple[int, int, int]] = []
+    lowered: str | None = text.lower()
+    if lowered is not None and len(lowered) != len(text):
+        lowered = None
     for index, concept in enumerate(concepts):
         for pattern in concept.patterns():
-            for found in re.finditer(pattern.pattern, text, re.IGNORECASE):
+            found_all = pattern.finditer(lowered) if lowered is not None else re.finditer(pattern.pattern, text, re.I)
+            for found in found_all:
                 at = found.start()
                 if not (at and text[at - 1].isalnum() and found.group()[:1].isalnum()) and found.end() > at:
                     spans.append((at, found.end(), index))
