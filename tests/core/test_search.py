@@ -135,6 +135,61 @@ def test_a_quarter_ranks_where_printed_but_is_not_required(library: Library) -> 
     assert plan("What was EPS in the second quarter?").optional_groups()  # "second quarter" is the same period
 
 
+def test_a_quarter_is_found_by_the_span_its_statement_heads_the_column_with(library: Library) -> None:
+    # the release's first page prints "second quarter" with a growth rate; the statement only its weeks and dates
+    pages = [f"Initrode Inc. Item {n}: commentary on strategy in 2023." for n in range(1, 20)]
+    pages[0] = ("Initrode Reports Second-Quarter Results. Net revenue growth was 10.4% in 2023, and we are pleased "
+                "with our performance, our momentum and our people; volume rose in most of our markets. The "
+                "chief executive said that the business remains strong and that the investments in innovation, brand "
+                "building and digitalization are working, and thanked the associates around the world.")
+    pages[4] = ("Initrode Inc. and Subsidiaries. Statement of Income (in millions, unaudited). 12 Weeks Ended "
+                "24 Weeks Ended 6/17/2023 6/11/2022 6/17/2023 6/11/2022. Net Revenue $ 22,322 $ 20,225 $ 40,168. "
+                "Cost of sales 10,121 9,415. Gross profit 12,201 10,810. Operating profit 3,659 2,077. Net income "
+                "2,771 1,446. Shares 1,384 1,389. Selling expenses 8,542 7,387. Interest 201 236. Taxes 747.")
+    pages[6] = ("Initrode Inc. and Subsidiaries. Statement of Income (unaudited). 24 Weeks Ended 6/17/2023 "
+                "6/11/2022. Net Revenue $ 40,168 $ 36,425. Cost of sales 18,109. Operating profit 6,288.")  # the half
+    doc = add_document(library, "Initrode Q2 2023 earnings", pages, [Node("0001", "All", 1, 1, 19)])
+    assert library.search("What were Initrode's net revenues in Q2 2023?", [doc])[0].page == 5
+    q2 = plan("What was EPS in Q2?").concepts[-1]
+    assert {"second quarter", "three months ended", "13 weeks", "16 weeks"} <= set(q2)
+    assert "six months ended" not in q2  # the half-year is another period
+    assert {"first half", "six months ended", "26 weeks"} <= set(plan("Net sales in H1 2023?").concepts[-2])
+    assert plan("How much cash did Acme generate in the quarter?").optional_groups()  # printed or not
+
+
+def test_a_whole_company_question_prefers_the_page_headed_as_the_companys_own(library: Library) -> None:
+    # a bank prints "Headcount" in every segment's table the same way; only the heading says whose it is
+    segment = ("Selected metrics. As of or for the three months ended March 31 (in millions, except headcount). "
+               "Total assets $ 486,183. Deposits 1,148,110. Headcount 68,292 62,772 9%.")
+    pages = [f"Globex Corp. Item {n}: discussion of the businesses." for n in range(1, 31)]
+    pages[19], pages[22], pages[27] = segment, segment.replace("68,292", "57,217"), segment.replace("68,292", "21")
+    pages[2] = ("Globex Corp.\nConsolidated financial highlights (unaudited)\nAs of or for the period ended (in "
+                "millions, except per share, ratio and headcount data). Selected income statement data: total net "
+                "revenue 30,717; total noninterest expense 19,191; pre-provision profit 11,526; provision for credit "
+                "losses 1,463; net income 8,282. Selected balance sheet data: total assets 4,089,975; loans "
+                "1,073,285; deposits 2,561,207; long-term debt 293,239; equity 285,899. Headcount 273,948 271,025.")
+    # a note's running title and "consolidated" in prose name no one's figures: boosted, these would come first
+    pages[11] = "Globex Corp.\nNotes to Consolidated Financial Statements\n" + segment
+    pages[12] = "Globex Corp.\nThe results below are those of the consolidated Firm's segments, by business:\n" + segment
+    doc = add_document(library, "Globex 10-Q", pages, [Node("0001", "All", 1, 1, 30)])
+    assert library.search("What is Globex's total headcount?", [doc])[0].page == 3
+    assert library.search("What is Globex's firm-wide headcount?", [doc])[0].page == 3
+    assert library.search("What is Globex's headcount?", [doc])[0].page != 3  # employees are no statement figure
+    assert plan("What is Globex's firm-wide headcount?").whole and plan("Globex total sales?").whole
+    assert not plan("What is Globex's headcount?").whole
+
+
+def test_a_companys_statement_figure_prefers_its_consolidated_statement(library: Library) -> None:
+    pages = [f"Hooli Inc. Item {n}: discussion of the businesses." for n in range(1, 31)]
+    pages[5] = "Hooli Inc.\nSegment results\nSearch segment net revenue $ 5,904 $ 5,181; operating profit 1,647."
+    pages[8] = ("Hooli Inc.\nCondensed Consolidated Statement of Income\n(in millions except per share amounts, "
+                "unaudited) Net Revenue $ 22,322 $ 20,225. Cost of sales 10,121 9,415. Gross profit 12,201 10,810. "
+                "Selling, general and administrative expenses 8,542 7,387. Operating profit 3,659 2,077.")
+    doc = add_document(library, "Hooli earnings", pages, [Node("0001", "All", 1, 1, 30)])
+    assert library.search("What were Hooli's net revenues?", [doc])[0].page == 9
+    assert library.search("What were the Search segment's net revenues?", [doc])[0].page == 6  # a segment named
+
+
 def test_a_share_question_prefers_the_page_that_prints_a_percentage_by_the_terms(library: Library) -> None:
     pages = [f"Vandelay Industries. Item {n}: other matters." for n in range(1, 31)]
     pages[6] = "Net sales by customer: U.S. Government $ 48,515; international 16,931."  # shorter, no share

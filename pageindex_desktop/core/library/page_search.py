@@ -82,18 +82,20 @@ def _question(conn: sqlite3.Connection, wanted: SearchPlan, scope: _Scope, limit
         optional = frozenset()
     concepts = wanted.ranked_concepts(optional, names)
     dfs = [_count(conn, c.fts(), scope) if c.forms else 0 for c in concepts]  # a printed "73%" is not indexed
-    hits = _ranked(conn, wanted.fts_all(optional | names), scope, limit, wanted, concepts, dfs, total)
+    # the whole company: asked for in words, or a statement figure of the documents' own company (no segment named)
+    whole = wanted.whole or (wanted.asks_statement_item() and bool(names) and names.issuperset(wanted.name_groups()))
+    hits = _ranked(conn, wanted.fts_all(optional | names), scope, limit, wanted, concepts, dfs, total, whole)
     if several and len(hits) < limit:
         seen = {(h.doc_id, h.page) for h in hits}
-        more = _ranked(conn, wanted.fts_any(), scope, limit + len(seen), wanted, concepts, dfs, total)
+        more = _ranked(conn, wanted.fts_any(), scope, limit + len(seen), wanted, concepts, dfs, total, whole)
         hits += [_partial(h) for h in more if (h.doc_id, h.page) not in seen][: limit - len(hits)]
     return hits
 
 
 def _ranked(conn: sqlite3.Connection, match: str, scope: _Scope, limit: int, wanted: SearchPlan,
-            concepts: list[Concept], dfs: list[int], total: int) -> list[SearchHit]:
+            concepts: list[Concept], dfs: list[int], total: int, whole: bool) -> list[SearchHit]:
     rows = _candidates(conn, match, scope, RERANK, wanted, snippets=False)
-    scores = rank([r["text"] or "" for r in rows], concepts, dfs, total)
+    scores = rank([r["text"] or "" for r in rows], concepts, dfs, total, whole)
     order = sorted(range(len(rows)), key=lambda i: -scores[i])[:limit]
     return [_hit(rows[i], wanted, -scores[i], None if wanted.symbols else snippet(rows[i]["text"] or "", concepts))
             for i in order]

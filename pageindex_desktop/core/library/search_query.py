@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from pageindex_desktop.core.library.search_rank import Concept, words_of
-from pageindex_desktop.core.library.search_vocabulary import PERIODS, base_word, concepts, country
+from pageindex_desktop.core.library.search_vocabulary import (PERIODS, STATEMENT_ITEMS, WHOLE_WORDS, base_word,
+                                                              concepts, country)
 
 MAX_TERMS = 8
 MAX_TERM_CHARS = 80
@@ -43,6 +44,7 @@ class SearchPlan:
     concepts: list[list[str]] = field(default_factory=list)  # a question's words with their alternatives
     names: frozenset[str] = frozenset()  # words written with a capital inside a question: names ("Nike", "Intel")
     proportion: bool = False  # asks for a share ("what share of", "what percentage of"): the answer prints a "%"
+    whole: bool = False  # asks for the whole company ("total headcount", "firm-wide"): its own pages preferred
 
     def optional_groups(self) -> list[int]:
         """Positions in `groups()` of the concepts that rank but are never required: a question's quarter ("Q2",
@@ -61,6 +63,10 @@ class SearchPlan:
         out = [Concept(tuple(f for f in group if f[0]), i in optional) for i, group in enumerate(forms)
                if i not in ignored]
         return out + [Concept((), True, PERCENTAGE)] if self.proportion else out
+
+    def asks_statement_item(self) -> bool:
+        """Whether a question asks for a figure the financial statements print (revenue, net income, EPS, …)."""
+        return any(group[0] in STATEMENT_ITEMS for group in self.concepts)
 
     def name_groups(self) -> list[int]:
         """Positions in `groups()` of the concepts that are names (the company a question is about)."""
@@ -111,6 +117,7 @@ def plan(query: str) -> SearchPlan:
     raw = [t for t in _TERM.findall(query) if t.strip('"').strip()]
     phrases, words, symbols = [], [], []
     names: set[str] = set()
+    whole = False
     natural = len(raw) >= 4 or query.rstrip().endswith("?")
     for position, token in enumerate(raw):
         if token.startswith('"') and token.endswith('"') and len(token) > 2:
@@ -129,6 +136,9 @@ def plan(query: str) -> SearchPlan:
             continue
         if natural:
             folded = base_word(folded)
+            if folded in WHOLE_WORDS:
+                whole = True
+                continue
             if folded in STOPWORDS:
                 continue
             if position > 0 and token[:1].isupper() and not token.isupper():
@@ -138,7 +148,7 @@ def plan(query: str) -> SearchPlan:
         words = [t.strip('"?!.,').casefold() for t in raw if any(ch.isalnum() for ch in t)]
     words = _unique(_without_year_qualifiers(words) if natural else words)
     return SearchPlan(words, _unique(phrases), _unique(symbols), natural, concepts(words) if natural else [],
-                      frozenset(names), proportion and natural)
+                      frozenset(names), proportion and natural, whole)
 
 
 _YEAR_QUALIFIERS = frozenset({"fiscal", "calendar", "financial", "fy", "year", "end", "year-end"})

@@ -22,15 +22,21 @@ to the others, and counting tokens in Python cost more than the rest of the rank
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
 from dataclasses import dataclass
 
+from pageindex_desktop.core.library.search_vocabulary import WHOLE_HEAD
+
 K1 = 1.2  # FTS5's bm25() constants
 B = 0.75
 OPTIONAL_WEIGHT = 0.5
 NEAR_CHARS = 160  # all concepts inside this many characters: "near" (about a sentence)
+HEAD_LINES = 4  # a page's heading: its first lines (a running header, the company, the statement's title)
+TITLE_CHARS = 60  # a title line is short; a longer one is wrapped prose
+WHOLE_BOOST = 1.5  # a whole-company question's page headed "Consolidated …": as if it printed a third more
 _TOKEN = re.compile(r"[^\W_]+")
 _ACCENTED = re.compile(r"[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]")  # letters that decompose, and marks
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -56,10 +62,17 @@ class Concept:
     def patterns(self) -> list[re.Pattern[str]]:
         """One regex per form over folded page text, each starting with its literal word (which `re` scans for
         fast; a combined alternation was 8x slower), the start's word boundary checked by `_places`."""
-        if self.printed:
-            return [re.compile(self.printed)]
-        return [re.compile(r"[\W_]+".join(re.escape(w) for w in words) + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
-                for words, prefix in self.forms]
+        return list(_patterns(self.forms, self.printed))
+
+
+@functools.lru_cache(maxsize=512)
+def _patterns(forms: tuple[tuple[tuple[str, ...], bool], ...], printed: str) -> tuple[re.Pattern[str], ...]:
+    """A concept's regexes, built once per concept: escaping and compiling a period's dozen forms for every
+    candidate and every snippet was a tenth of such a question's search."""
+    if printed:
+        return (re.compile(printed),)
+    return tuple(re.compile(r"[\W_]+".join(re.escape(w) for w in words) + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
+                 for words, prefix in forms)
 
 
 def fold(text: str) -> str:
@@ -81,8 +94,10 @@ def idf(df: int, total: int) -> float:
     return math.log(1 + (total - df + 0.5) / (df + 0.5))
 
 
-def rank(texts: list[str], concepts: list[Concept], dfs: list[int], total: int) -> list[float]:
-    """A score per text (higher is better): weighted BM25 per concept plus the proximity bonus."""
+def rank(texts: list[str], concepts: list[Concept], dfs: list[int], total: int,
+         whole: bool = False) -> list[float]:
+    """A score per text (higher is better): weighted BM25 per concept plus the proximity bonus; with `whole`
+    (the question asks for the whole company) a page headed as the company's own figures gains WHOLE_BOOST."""
     if not texts or not concepts:
         return [0.0] * len(texts)
     weights = [0.0 if c.printed else idf(df, total) * (OPTIONAL_WEIGHT if c.optional else 1.0)
@@ -101,8 +116,17 @@ def rank(texts: list[str], concepts: list[Concept], dfs: list[int], total: int) 
         score = sum(w * len(at) * (K1 + 1) / (len(at) + norm) for w, at in zip(weights, places) if at)
         if len(near) > 1 and required and all(places[i] for i in near):
             score += bonus * max(0.0, 1 - _tightest([places[i] for i in near]) / NEAR_CHARS)
+        if whole and _headed_whole(text):
+            score *= WHOLE_BOOST
         scores.append(score)
     return scores
+
+
+def _headed_whole(text: str) -> bool:
+    """Whether one of a page's first HEAD_LINES lines is a short title naming the whole company ("Condensed
+    Consolidated Statement of Income"); a longer line is prose ("The consolidated financial statements include")."""
+    lines = [" ".join(line.split()) for line in text.lstrip().split("\n", HEAD_LINES)[:HEAD_LINES]]
+    return any(len(line) <= TITLE_CHARS and WHOLE_HEAD.search(line) for line in lines)
 
 
 def _places(text: str, forms: list[re.Pattern[str]]) -> list[int]:
@@ -124,11 +148,18 @@ def _places(text: str, forms: list[re.Pattern[str]]) -> list[int]:
 
 def snippet(text: str, concepts: list[Concept], width: int = 110) -> str:
     """A short passage of `text` where most concepts are printed, matches wrapped in [[ ]] as FTS5's snippet()
-    wraps them (made here for the hits shown: one FTS5 snippet query per hit was a quarter of a search)."""
+    wraps them (made here for the hits shown: one FTS5 snippet query per hit was a quarter of a search). An
+    page is searched lower-cased with the compiled forms when that keeps every place (no letter whose lower case
+    is longer, as "İ"): `re.IGNORECASE` over the page was most of a snippet's cost, and a period's dozen forms
+    made it a third of such a question's search."""
     spans: list[tuple[int, int, int]] = []
+    lowered: str | None = text.lower()
+    if lowered is not None and len(lowered) != len(text):
+        lowered = None
     for index, concept in enumerate(concepts):
         for pattern in concept.patterns():
-            for found in re.finditer(pattern.pattern, text, re.IGNORECASE):
+            found_all = pattern.finditer(lowered) if lowered is not None else re.finditer(pattern.pattern, text, re.I)
+            for found in found_all:
                 at = found.start()
                 if not (at and text[at - 1].isalnum() and found.group()[:1].isalnum()) and found.end() > at:
                     spans.append((at, found.end(), index))
