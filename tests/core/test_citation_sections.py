@@ -31,11 +31,13 @@ def node(tree: list[Node], title: str) -> Node:
 
 def test_the_section_forms_are_parsed() -> None:
     answer = ("A [Notes, § Installation]. B [Notes, §Usage, p. 4]. C [Notes › Setup › Installation, p. 3]. "
-              'D [Notes, Installation, p. 3]. E <cite doc="Notes" section="Usage"/>. F [§ Usage].')
+              'D [Notes, Installation, p. 3]. E <cite doc="Notes" section="Usage"/>. F [§ Usage]. '
+              "G [Notes › Setup › Usage].")
     got = [(c.written, c.heading, c.page_token, c.understood) for c in parse_citations(answer)]
     assert got == [("Notes", "Installation", "", True), ("Notes", "Usage", "4", True),
                    ("Notes", "Setup › Installation", "3", True), ("Notes, Installation", "", "3", True),
-                   ("Notes", "Usage", "", True), ("", "Usage", "", True)]
+                   ("Notes", "Usage", "", True), ("", "Usage", "", True),
+                   ("Notes", "Setup › Usage", "", True)]
 
 
 def test_a_markdown_citation_carries_the_heading_its_passage_falls_under(home: Path, tmp_path: Path) -> None:
@@ -58,6 +60,18 @@ def test_a_markdown_citation_carries_the_heading_its_passage_falls_under(home: P
             "node_id": contract.node_id, "title": "Dredging contract",
             "path": [TITLE, "Finances", "Dredging contract"],
             "start_page": contract.start_page, "end_page": contract.end_page}
+        named = check_answer(
+            f"The dredging contract was renewed with Tidewater Works [{TITLE} › Finances, p. {contract.start_page}]. "
+            f"The dredging contract was renewed with Tidewater Works [{TITLE}, § Moorings, p. {contract.start_page}]. "
+            f"The dredging contract was renewed with Tidewater Works [{TITLE}, § Overview, p. {contract.start_page}]. "
+            f"The pelican census is due in spring [{TITLE}, Any other business, p. {page}].",
+            library, None, read).citations
+        assert [(c.verdict, c.reason) for c in named] == [
+            ("checked", ""),  # Dredging contract is under Finances
+            ("unverified", "the passage is under “Dredging contract”, not “Moorings”"),
+            ("unverified", "no section “Overview” in this document"),
+            ("checked", "")]
+        assert named[3].heading == "Any other business" and named[3].written == TITLE
         unread = check_answer(f"The pelican census is due [{TITLE}, p. {page}].", library, None, set()).citations[0]
         assert unread.reason == "page never read" and unread.section is not None
         assert unread.section.title == "Moorings"  # no passage: the section the page opens in
@@ -119,3 +133,14 @@ def test_a_pdf_citation_carries_its_bookmarked_section(home: Path, tmp_path: Pat
         assert {c.to_dict()["format"] for c in cites} == {"pdf"}
         ids = {n.title: n.node_id for n in walk(library.tree(doc))}
         assert cites[1].to_dict()["section"]["node_id"] == ids["Results"]  # type: ignore[index]
+
+
+def test_a_search_result_without_a_model_names_its_section(home: Path, tmp_path: Path) -> None:
+    from pageindex_desktop.core.assistant.search_answer import search_finished
+    from pageindex_desktop.core.assistant.tools import ToolBox
+
+    with Library(home) as library:
+        doc_id, tree, _ = import_notes(library, tmp_path)
+        found = search_finished(ToolBox(library, frozenset({doc_id})), "pelican census").citations
+        assert [(c.page, c.format, c.section.title if c.section else None) for c in found] == [
+            (node(tree, "Any other business").start_page, "md", "Any other business")]

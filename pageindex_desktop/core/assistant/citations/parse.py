@@ -4,7 +4,7 @@ Forms understood: `[Title, p. 17]`, `[Title, p. 17.]`, `(Title, p. 17)`, `[Title
 `[A, p. 1; B, p. 2]`, `[p. 17]` (the one document in scope), printed labels (`p. xiii`, `p. A-3`, `p. F-12`),
 `<cite doc=".." page=".."/>`, and marks that open a sentence ("According to [T, p. 3], …"). A citation may name the
 section too, `[Title, § Heading, p. 3]` or `[Title › Heading, p. 3]` (the form the pane shows), or the section
-alone, `[Title, § Heading]` (verify.py judges it on the section's pages). A bracket that looks like a citation but
+alone, `[Title, § Heading]` or `[Title › Heading]` (verify.py judges it on the section's pages). A bracket that looks like a citation but
 cannot be read becomes a `Citation` with `understood=False`, so it is reported, never dropped.
 """
 
@@ -24,7 +24,7 @@ _PAGES = rf"{_PAGE_TOKEN}(?:\s*(?:[-–—]|to)\s*{_PAGE_TOKEN})?(?:\s*(?:,|&|an
          rf"(?:\s*(?:[-–—]|to)\s*{_PAGE_TOKEN})?)*"
 _PART = re.compile(rf"^\s*(?P<title>.*?)[\s,]*\b{_PAGE_WORD}\s*(?P<pages>{_PAGES})\s*[.,]?\s*$")
 _LOOKS_LIKE = re.compile(rf"\b{_PAGE_WORD}\s*\S|\bsee\s+p|§\s*\S", re.I)
-_HEADING_PART = re.compile(r"^\s*(?P<title>[^§]*?)[\s,]*§+\s*(?P<heading>[^§]*?\S)\s*[.,]?\s*$")
+_HEADING_PART = re.compile(r"^\s*(?P<title>[^§›]*?)[\s,]*(?:§+|›)\s*(?P<heading>[^§]*?\S)\s*[.,]?\s*$")
 _SECTION_MARK = re.compile(r"\s*(?:,\s*)?(?:§+|›)\s*")
 _BRACKET = re.compile(r"\[(?!\[)([^\[\]\n]{1,400})\](?![(\[])")
 _PAREN = re.compile(rf"\(([^()\n]{{0,300}}\b{_PAGE_WORD}\s*{_PAGE_TOKEN}[^()\n]{{0,80}})\)")

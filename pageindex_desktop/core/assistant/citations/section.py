@@ -173,3 +173,12 @@ def find_sections(roots: list[Node], written: str) -> list[Section]:
         if all(any(_names(a, t) for t in ancestors) for a in above):
             out.append(placed.section())
     return out
+
+
+
+def inside(roots: list[Node], node_id: str, outer: list[Section]) -> bool:
+    """Whether the node is one of the `outer` sections or under one of them (its subtree in reading order)."""
+    placed = _placed(roots)
+    own = next((p for p in placed if p.node.node_id == node_id), None)
+    wanted = {s.node_id for s in outer}
+    return own is not None and any(p.order <= own.order < p.after for p in placed if p.node.node_id in wanted)

@@ -21,7 +21,7 @@ from pageindex_desktop.core.assistant.citations.parse import Citation, Uncited, 
 from pageindex_desktop.core.assistant.citations.passage import best_window
 from pageindex_desktop.core.assistant.citations.resolve import PageReading, page_readings
 from pageindex_desktop.core.assistant.citations.rules import CHECKED, CONTRADICTED, UNVERIFIED, RuleVerdict, judge
-from pageindex_desktop.core.assistant.citations.section import Section, find_sections, section_at, stretch
+from pageindex_desktop.core.assistant.citations.section import Section, find_sections, inside, section_at, stretch
 from pageindex_desktop.core.library.store import DocumentRecord, Library
 
 NOT_UNDERSTOOD = "citation not understood"
@@ -131,6 +131,23 @@ def _judge_citation(cite: Citation, docs: list[DocumentRecord], pages: _Pages, r
     reading, verdict = min(judged, key=lambda item: (_PREFERENCE[item[1].verdict], item[0].printed))
     _apply(cite, reading, verdict)
     cite.section = pages.section(doc, reading.page, verdict.passage.start if verdict.passage.text else None)
+    if cite.heading and cite.verdict == CHECKED:
+        _check_heading(cite, pages.tree(doc))
+
+
+def _check_heading(cite: Citation, tree: list[Node]) -> None:
+    """A page citation that names a section is checked only when the passage is in that section (or under it):
+    the heading is part of what it claims. Firm: the model judge cannot move it back."""
+    named = find_sections(tree, cite.heading)
+    if cite.section is not None and inside(tree, cite.section.node_id, named):
+        return
+    if not named:
+        reason = f"no section “{cite.heading}” in this document"
+    elif cite.section is not None:
+        reason = f"the passage is under “{cite.section.title}”, not “{cite.heading}”"
+    else:
+        reason = f"page {cite.page} is not in “{cite.heading}”"
+    cite.verdict, cite.reason, cite.firm = UNVERIFIED, reason, True
 
 
 def _resolve(cite: Citation, docs: list[DocumentRecord], pages: _Pages) -> document_resolver.Resolution:
