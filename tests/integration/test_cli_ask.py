@@ -117,3 +117,10 @@ def test_ask_json_names_the_section_of_every_citation(fake_openai: FakeOpenAI, h
     assert (second["format"], second["section"]["node_id"]) == ("md", other.node_id)
     asked = [r["messages"][0]["content"] for r in fake_openai.chat_requests()]
     assert any("Answer questions" in s and "[Document title, § Section title]" in s for s in asked)
+    fake_openai.script(
+        tool("get_page_content", {"doc": md, "pages": str(other.start_page)}),
+        text("The pelican census is due in spring [Harbour Board Minutes, p. %d]." % other.start_page),
+    )
+    plain = cli(home, fake_openai.url, "ask", "When is the census?")
+    assert plain.returncode == 0, plain.stderr
+    assert f"  [Harbour Board Minutes › Any other business, p. {other.start_page}] ✓ checked" in plain.stdout
