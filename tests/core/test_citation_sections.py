@@ -144,3 +144,20 @@ def test_a_search_result_without_a_model_names_its_section(home: Path, tmp_path:
         found = search_finished(ToolBox(library, frozenset({doc_id})), "pelican census").citations
         assert [(c.page, c.format, c.section.title if c.section else None) for c in found] == [
             (node(tree, "Any other business").start_page, "md", "Any other business")]
+
+
+def test_headings_are_found_as_typeset_and_named_as_written() -> None:
+    from pageindex_desktop.core.assistant.citations.section import find_sections, heading_offset
+
+    page = "the results of the survey were mixed.\nCHAPTER TEN: “Property”\nResults\nThe wells yielded water."
+    assert heading_offset("Results", page) == page.index("Results\n")  # its own line, not the word in a sentence
+    assert heading_offset('10: "Property"', page) == page.index("“Property”")  # typed quotes, its number dropped
+    assert heading_offset("Rev Disagg Table", page) is None  # a bookmark's own name, not printed
+    tree = [Node("0001", "A. Overview", 1, 1, 2, children=[Node("0002", "2.1 Installation", 2, 2, 2)]),
+            Node("0003", "B. Overview", 1, 3, 4), Node("0004", "12. Definitions", 1, 5, 5)]
+    ids = {w: [s.node_id for s in find_sections(tree, w)] for w in (
+        "B. Overview", "Overview", "Installation", "A. Overview › Installation", "B. Overview › Installation",
+        "§ 12", "Definitions", "Glossary")}
+    assert ids == {"B. Overview": ["0003"], "Overview": ["0001", "0003"], "Installation": ["0002"],
+                   "A. Overview › Installation": ["0002"], "B. Overview › Installation": [], "§ 12": ["0004"],
+                   "Definitions": ["0004"], "Glossary": []}

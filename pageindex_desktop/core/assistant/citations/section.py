@@ -16,8 +16,12 @@ from dataclasses import dataclass
 from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.text import fold
 
-_NUMBERING = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+)?(?:[0-9ivxlc]+|[a-z])(?:[.\-][0-9a-z]+)*[.):]?\s+",
-                        re.I)
+_NUMBERING = re.compile(r"^(?:(?:chapter|section|part|appendix|item)\s+)?\(?(?:[0-9ivxlc]+|[a-z])(?:[.\-][0-9a-z]+)*"
+                        r"[.):]?\s+", re.I)
+_QUOTE_CHARS = "'\"‘’“”`´"
+_QUOTES = "[" + re.escape(_QUOTE_CHARS) + "]"
+_DASH_CHARS = "-‐‑‒–—"
+_DASHES = "[" + re.escape(_DASH_CHARS) + "]"
 _PATH_MARK = re.compile(r"\s*[›»>]\s*")
 
 
@@ -63,17 +67,30 @@ def _placed(roots: list[Node]) -> list[_Placed]:
     return out
 
 
+def _pattern(title: str) -> str:
+    """The title as a pattern: its words with any whitespace between them (a heading may wrap) and any kind of
+    quote mark or dash where it has one (bookmarks are typed, headings typeset)."""
+    def word(w: str) -> str:
+        return "".join(_QUOTES if c in _QUOTE_CHARS else _DASHES if c in _DASH_CHARS else re.escape(c) for c in w)
+    return r"\s+".join(word(w) for w in title.split())
+
+
 def heading_offset(title: str, page_text: str) -> int | None:
-    """Where a heading is printed in the page text: at the start of a line if it is there, else anywhere (a
-    heading the layout ran into the line before), else None. Its words may wrap across lines."""
-    words = title.split()
-    if not words:
+    """Where a heading is printed in the page text: on a line of its own if it is there, else at the start of a
+    line (a run-in heading), else anywhere (one the layout ran into the line before); then the same for the
+    title without its numbering ("14: Eldred II" printed as "CHAPTER FOURTEEN: Eldred II"). None when it is not
+    printed (a bookmark named for the file's author, not the reader)."""
+    if not title.split():
         return None
-    body = r"\s+".join(re.escape(w) for w in words)
-    for pattern in (rf"(?m)^[ \t]*({body})", body):
-        match = re.search(pattern, page_text, re.I)
-        if match:
-            return match.start(match.lastindex or 0)
+    bare = _NUMBERING.sub("", title.strip(), count=1)
+    for text in dict.fromkeys((title, bare)):
+        body = _pattern(text)
+        if not body:
+            continue
+        for pattern in (rf"(?m)^[ \t]*({body})[ \t]*$", rf"(?m)^[ \t]*({body})", body):
+            match = re.search(pattern, page_text, re.I)
+            if match:
+                return match.start(match.lastindex or 0)
     return None
 
 
@@ -152,10 +169,13 @@ def _names(written: str, title: str) -> bool:
     mine, theirs = _key(written), _key(title)
     if not mine or not theirs:
         return False
-    if mine == theirs or _unnumbered(written) == _unnumbered(title) != "":
+    if mine == theirs:
         return True
-    number = _NUMBERING.match(title.strip() + " ")
-    return bool(number) and _key(number.group(0)) == mine
+    my_number, their_number = (_NUMBERING.match(t.strip() + " ") for t in (written, title))
+    same_number = my_number is None or their_number is None or _key(my_number.group(0)) == _key(their_number.group(0))
+    if same_number and _unnumbered(written) == _unnumbered(title) != "":  # "B. Overview" is not "A. Overview"
+        return True
+    return their_number is not None and _key(their_number.group(0)) == mine
 
 
 def find_sections(roots: list[Node], written: str) -> list[Section]:
