@@ -100,6 +100,9 @@ def test_a_citation_naming_only_the_section_is_judged_on_that_sections_text(home
         assert missing.reason == "no section “Pelican census” in this document"
         assert (numbered.verdict, numbered.page) == ("checked", contract.start_page)
         assert numbered.to_dict()["written_heading"] == "2.1 Dredging contract"
+        aside = check_answer("The rule is in force [see § 4.2]. Dredging [Tidewater Works, § Contracts].", library,
+                             None, read).citations
+        assert aside == []  # a section mark in a bracket that names no document in scope is not a citation
         unread = check_answer(f"The census is due [{TITLE}, § Any other business].", library, None, set()).citations
         assert (unread[0].reason, unread[0].page) == (SECTION_NEVER_READ, other.start_page)
 

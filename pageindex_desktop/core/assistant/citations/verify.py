@@ -83,7 +83,10 @@ def check_answer(
     wanted = set(scope) if scope is not None else None
     docs = [d for d in library.documents() if (wanted is None or d.doc_id in wanted) and d.status == "ready"]
     pages = _Pages(library)
-    cites = list(parsed.citations)
+    # "[see § 4.2]" names no document: a section mark alone makes a citation only of a bracket that names one
+    # (or, naming none, of the one document in scope), as for the brackets below
+    cites = [c for c in parsed.citations if c.page_token or not c.heading or not c.understood
+             or document_resolver.resolve(c.written, docs).document is not None]
     for span in parsed.brackets:  # "[Annual Report 2023, section 4]": names a document but no page
         inner = answer[span.start + 1 : span.end - 1]
         if document_resolver.resolve(inner.split(",")[0], docs).document is not None:
