@@ -95,8 +95,9 @@ def test_a_citation_naming_only_the_section_is_judged_on_that_sections_text(home
         moorings = node(tree, "Moorings")
         assert wrong.verdict == "unverified" and moorings.start_page <= wrong.page <= moorings.end_page
         assert wrong.section is not None and wrong.section.title == "Moorings"
-        # without the § mark and without a page, a bracket naming a document stays a citation not understood
-        assert unmarked.verdict == "unverified" and unmarked.reason == "citation not understood"
+        # without the § mark: a bracket naming a document and one of its sections
+        assert (unmarked.verdict, unmarked.heading, unmarked.written) == ("checked", "Dredging contract", "minutes")
+        assert unmarked.claim == "The dredging contract was renewed with Tidewater Works"
         assert missing.reason == "no section “Pelican census” in this document"
         assert (numbered.verdict, numbered.page) == ("checked", contract.start_page)
         assert numbered.to_dict()["written_heading"] == "2.1 Dredging contract"

@@ -23,6 +23,7 @@ from pageindex_desktop.core.assistant.citations.resolve import PageReading, page
 from pageindex_desktop.core.assistant.citations.rules import CHECKED, CONTRADICTED, UNVERIFIED, RuleVerdict, judge
 from pageindex_desktop.core.assistant.citations.section import Section, find_sections, inside, section_at, stretch
 from pageindex_desktop.core.library.store import DocumentRecord, Library
+from pageindex_desktop.core.text import Span
 
 NOT_UNDERSTOOD = "citation not understood"
 SECTION_NEVER_READ = "no page of this section was read"
@@ -79,10 +80,13 @@ def check_answer(
     answer: str, library: Library, scope: Iterable[str] | None, returned: set[tuple[str, int]]
 ) -> AnswerCheck:
     """Parse the answer, resolve every citation and give each its verdict, reason and passage."""
-    parsed = parse(answer)
     wanted = set(scope) if scope is not None else None
     docs = [d for d in library.documents() if (wanted is None or d.doc_id in wanted) and d.status == "ready"]
     pages = _Pages(library)
+    parsed = parse(answer)
+    marked = _mark_sections(answer, parsed.brackets, docs, pages)
+    if marked != answer:  # same length, same offsets: the claims are worked out with those brackets as citations
+        parsed = parse(marked)
     # "[see § 4.2]" names no document: a section mark alone makes a citation only of a bracket that names one
     # (or, naming none, of the one document in scope), as for the brackets below
     cites = [c for c in parsed.citations if c.page_token or not c.heading or not c.understood
@@ -95,6 +99,21 @@ def check_answer(
     for cite in cites:
         _judge_citation(cite, docs, pages, returned)
     return AnswerCheck(cites, parsed.uncited)
+
+
+def _mark_sections(answer: str, brackets: list[Span], docs: list[DocumentRecord], pages: _Pages) -> str:
+    """The answer with '[Notes, Installation]' read as '[Notes§ Installation]' where Notes is a document in scope
+    and Installation one of its sections: a bracket naming a section and no page is a section citation."""
+    chars = list(answer)
+    for span in brackets:
+        inner = answer[span.start + 1 : span.end - 1]
+        title, comma, rest = inner.partition(",")
+        if not comma or not rest.strip():
+            continue
+        found = document_resolver.resolve(title, docs)
+        if found.document is not None and find_sections(pages.tree(found.document), rest.strip()):
+            chars[span.start + 1 + len(title)] = "§"
+    return "".join(chars)
 
 
 def verify_citations(
