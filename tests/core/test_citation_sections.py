@@ -157,6 +157,8 @@ def test_headings_are_found_as_typeset_and_named_as_written() -> None:
     assert heading_offset("Results", page) == page.index("Results\n")  # its own line, not the word in a sentence
     assert heading_offset('10: "Property"', page) == page.index("“Property”")  # typed quotes, its number dropped
     assert heading_offset("Rev Disagg Table", page) is None  # a bookmark's own name, not printed
+    assert heading_offset("Results", "the results show a rise.\nresults vary") is None  # words, not a heading
+    assert heading_offset("A Survey", "the survey covered wells") is None
     tree = [Node("0001", "A. Overview", 1, 1, 2, children=[Node("0002", "2.1 Installation", 2, 2, 2)]),
             Node("0003", "B. Overview", 1, 3, 4), Node("0004", "12. Definitions", 1, 5, 5)]
     ids = {w: [s.node_id for s in find_sections(tree, w)] for w in (

@@ -76,21 +76,23 @@ def _pattern(title: str) -> str:
 
 
 def heading_offset(title: str, page_text: str) -> int | None:
-    """Where a heading is printed in the page text: on a line of its own if it is there, else at the start of a
-    line (a run-in heading), else anywhere (one the layout ran into the line before); then the same for the
-    title without its numbering ("14: Eldred II" printed as "CHAPTER FOURTEEN: Eldred II"). None when it is not
-    printed (a bookmark named for the file's author, not the reader)."""
+    """Where a heading is printed in the page text: on a line of its own (any case), else, in its own case, at the
+    start of a line (a run-in heading), ending a line, or anywhere (run into the line before); then the title
+    without its numbering, on a line of its own or ending one ("14: Eldred II" printed as "CHAPTER FOURTEEN:
+    Eldred II"). None when it is not printed (a bookmark named for the file's author, not the reader). The case
+    counts past the first pass so that "Results" is not found in "the results show"."""
     if not title.split():
         return None
     bare = _NUMBERING.sub("", title.strip(), count=1)
-    for text in dict.fromkeys((title, bare)):
-        body = _pattern(text)
-        if not body:
-            continue
-        for pattern in (rf"(?m)^[ \t]*({body})[ \t]*$", rf"(?m)^[ \t]*({body})", body):
-            match = re.search(pattern, page_text, re.I)
-            if match:
-                return match.start(match.lastindex or 0)
+    whole, plain = _pattern(title), _pattern(bare) if bare != title.strip() else ""
+    passes = [(rf"(?m)^[ \t]*({whole})[ \t]*$", re.I), (rf"(?m)^[ \t]*({whole})", 0), (rf"(?m)({whole})[ \t]*$", 0),
+              (f"({whole})", 0)]
+    if plain:
+        passes += [(rf"(?m)^[ \t]*({plain})[ \t]*$", re.I), (rf"(?m)({plain})[ \t]*$", 0)]
+    for pattern, flags in passes:
+        match = re.search(pattern, page_text, flags)
+        if match:
+            return match.start(1)
     return None
 
 
@@ -193,7 +195,6 @@ def find_sections(roots: list[Node], written: str) -> list[Section]:
         if all(any(_names(a, t) for t in ancestors) for a in above):
             out.append(placed.section())
     return out
-
 
 
 def inside(roots: list[Node], node_id: str, outer: list[Section]) -> bool:
