@@ -118,6 +118,8 @@ def test_a_laid_out_document_s_citation_names_its_heading_and_a_pdf_s_keeps_it_i
     assert "Notes, § Works</a>" in html
     assert "Section: Financial results › Income statement (pages 11–14)." in tooltip(cites[2], search=False)
     assert "Section: Minutes › Any other business (page 3)." in tooltip(cites[0], search=False)
+    top = {**cites[0], "section": section("0001", ["Notes"], 1, 5)}  # the file's top heading is its title
+    assert ">Notes, p.&nbsp;3</a>" in answer_html(0, Exchange("q", answer, [top]), Theme())
     same = [{**cites[0], "page": 3}, {**cites[0], "page": 4}]  # one section over two pages: named once
     once = answer_html(0, Exchange("q", answer, same), Theme())
     assert once.count("Any other business, p.&nbsp;") == 1 and ">p.&nbsp;4</a>" in once

@@ -172,6 +172,8 @@ def shown_section(record: dict[str, Any]) -> str:
     title = str(section.get("title") or "")
     if not title or title == FRONT_MATTER_TITLE:  # a coverage device, not a heading the reader can find
         return ""
+    if title.casefold() == str(record.get("document") or "").casefold():  # a Markdown file's top heading is its title
+        return ""
     return title if record.get("written_heading") or record.get("format") not in PAGE_FORMATS else ""
 
 
