@@ -4,8 +4,9 @@ Forms understood: `[Title, p. 17]`, `[Title, p. 17.]`, `(Title, p. 17)`, `[Title
 `[A, p. 1; B, p. 2]`, `[p. 17]` (the one document in scope), printed labels (`p. xiii`, `p. A-3`, `p. F-12`),
 `<cite doc=".." page=".."/>`, and marks that open a sentence ("According to [T, p. 3], …"). A citation may name the
 section too, `[Title, § Heading, p. 3]` or `[Title › Heading, p. 3]` (the form the pane shows), or the section
-alone, `[Title, § Heading]` or `[Title › Heading]` (verify.py judges it on the section's pages). A bracket that looks like a citation but
-cannot be read becomes a `Citation` with `understood=False`, so it is reported, never dropped.
+alone, `[Title, § Heading]` or `[Title › Heading]` (verify.py judges it on the section's pages). A bracket that
+looks like a citation but cannot be read becomes a `Citation` with `understood=False`, so it is reported, never
+dropped.
 """
 
 from __future__ import annotations
