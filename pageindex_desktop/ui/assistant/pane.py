@@ -52,7 +52,8 @@ INTRO = (
     "the passage highlighted. In Markdown files and e-books, whose pages the app laid out, a citation names the "
     "heading too (<b>[Notes › Installation, p. 3]</b>); in a PDF, hover it for the section. Each citation is "
     "judged against that passage: <b>✓</b> it states the claim, an amber <b>?</b> it could not be checked, a red "
-    "<b>✗</b> the passage says otherwise (hover for the reason and the passage). Figures stated without a citation are marked <b>[no citation]</b>.</p>"
+    "<b>✗</b> the passage says otherwise (hover for the reason and the passage). Figures stated without a citation "
+    "are marked <b>[no citation]</b>.</p>"
 )
 
 SETUP_NOTE = (
