@@ -410,7 +410,9 @@ def _cmd_ask(args: argparse.Namespace, library: Library) -> int:
     for cite in out["citations"]:
         verdict = marks.get(str(cite.get("verdict")), "? unverified")
         reason = f": {cite['reason']}" if cite.get("reason") else ""
-        print(f"  [{cite['document']}, p. {cite['page']}] {verdict}{reason}")
+        section = cite.get("section")  # a terminal has no tooltip: the section is named for every kind of document
+        where = f" › {section['title']}" if isinstance(section, dict) and section.get("title") else ""
+        print(f"  [{cite['document']}{where}, p. {cite['page']}] {verdict}{reason}")
     for claim in out.get("uncited", []):
         print(f"  uncited: {claim['text']}")
     if out.get("judge_note"):

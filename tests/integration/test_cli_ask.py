@@ -85,3 +85,42 @@ def test_import_with_an_index_model_writes_summaries_and_a_failing_model_never_f
     assert json.loads(broken.stdout)["status"] == "ready"
     assert "fell back to page excerpts" in broken.stderr
     assert cli(home, fake_openai.url, "import", str(pdf), "--no-summaries", "--json").returncode == 0
+
+
+def test_ask_json_names_the_section_of_every_citation(fake_openai: FakeOpenAI, home: Path, tmp_path: Path) -> None:
+    from tests.core.test_markdown import NOTES
+
+    with Library(home) as library:
+        report = annual_report(library)
+    notes = tmp_path / "minutes.md"
+    notes.write_text(NOTES, encoding="utf-8")
+    imported = cli(home, fake_openai.url, "import", str(notes), "--json")
+    assert imported.returncode == 0, imported.stderr
+    md = json.loads(imported.stdout)["doc_id"]
+    with Library(home) as library:
+        other = next(n for n in library.tree(md) if n.title == "Harbour Board Minutes").children[-1]
+    assert other.title == "Any other business"
+    fake_openai.script(
+        tool("get_page_content", {"doc": report, "pages": "12"}),
+        tool("get_page_content", {"doc": md, "pages": str(other.start_page)}),
+        text("Net income rose to $1,234 million in 2023 [Annual Report 2023, p. 12]. "
+             "The pelican census is due in spring [Harbour Board Minutes, § Any other business]."),
+    )
+    done = cli(home, fake_openai.url, "ask", "Net income, and the census?", "--json")
+    assert done.returncode == 0, done.stderr
+    first, second = json.loads(done.stdout)["citations"]
+    assert (first["verdict"], first["format"], first["section"]["title"], first["section"]["node_id"]) == (
+        "checked", "pdf", "Income statement", "0003")
+    assert first["section"]["path"] == ["Financial results", "Income statement"]
+    assert (second["verdict"], second["page"], second["written_page"], second["written_heading"]) == (
+        "checked", other.start_page, "", "Any other business")
+    assert (second["format"], second["section"]["node_id"]) == ("md", other.node_id)
+    asked = [r["messages"][0]["content"] for r in fake_openai.chat_requests()]
+    assert any("Answer questions" in s and "[Document title, § Section title]" in s for s in asked)
+    fake_openai.script(
+        tool("get_page_content", {"doc": md, "pages": str(other.start_page)}),
+        text("The pelican census is due in spring [Harbour Board Minutes, p. %d]." % other.start_page),
+    )
+    plain = cli(home, fake_openai.url, "ask", "When is the census?")
+    assert plain.returncode == 0, plain.stderr
+    assert f"  [Harbour Board Minutes › Any other business, p. {other.start_page}] ✓ checked" in plain.stdout

@@ -91,3 +91,35 @@ def test_contradicted_citations_and_uncited_sentences_are_shown_as_such() -> Non
     assert html.count("[no citation]") == 1 and html.index("Costs") < html.index("[no citation]")
     tip = tooltip(cite, search=False)
     assert "Contradicted" in tip and "went up, not down" in tip and "rose to $1,234 million" in tip
+
+
+def test_a_laid_out_document_s_citation_names_its_heading_and_a_pdf_s_keeps_it_in_the_tooltip() -> None:
+    def section(node_id: str, path: list[str], first: int, last: int) -> dict:
+        return {"node_id": node_id, "title": path[-1], "path": path, "start_page": first, "end_page": last}
+
+    answer = "Census in spring [Notes, p. 3, 4]. Income rose [Annual Report 2023, p. 12]. Dredged [Notes, § Works]."
+    notes = answer.index("[Notes")
+    report = answer.index("[Annual")
+    works = answer.index("[Notes, §")
+    cites = [
+        {**record(3, notes, answer.index("]") + 1, True), "document": "Notes", "format": "md",
+         "section": section("0005", ["Minutes", "Any other business"], 3, 3)},
+        {**record(4, notes, answer.index("]") + 1, True), "document": "Notes", "format": "md",
+         "section": section("0007", ["Appendix", "Soundings"], 4, 5)},
+        {**record(12, report, answer.index("]", report) + 1, True), "format": "pdf",
+         "section": section("0003", ["Financial results", "Income statement"], 11, 14)},
+        {**record(0, works, len(answer) - 1, False, "no section “Works” in this document"), "document": "Notes",
+         "format": "md", "written_page": "", "written_heading": "Works", "section": None},
+    ]
+    html = answer_html(0, Exchange("q", answer, cites), Theme())
+    assert "Notes › Any other business, p.&nbsp;3</a>" in html
+    assert "› Soundings, p.&nbsp;4</a>" in html  # the second page is in another section
+    assert ">Annual Report 2023, p.&nbsp;12</a>" in html  # a PDF's link stays the page
+    assert "Notes, § Works</a>" in html
+    assert "Section: Financial results › Income statement (pages 11–14)." in tooltip(cites[2], search=False)
+    assert "Section: Minutes › Any other business (page 3)." in tooltip(cites[0], search=False)
+    top = {**cites[0], "section": section("0001", ["Notes"], 1, 5)}  # the file's top heading is its title
+    assert ">Notes, p.&nbsp;3</a>" in answer_html(0, Exchange("q", answer, [top]), Theme())
+    same = [{**cites[0], "page": 3}, {**cites[0], "page": 4}]  # one section over two pages: named once
+    once = answer_html(0, Exchange("q", answer, same), Theme())
+    assert once.count("Any other business, p.&nbsp;") == 1 and ">p.&nbsp;4</a>" in once

@@ -10,7 +10,8 @@ SYSTEM_PROMPT = """Answer questions about the user's PDF documents using only wh
 - Never invent ids or pages; on a tool error, use its options instead of retrying blindly.
 - Never answer from general knowledge. If the documents do not answer the question, say so.
 - Cite every claim, figure by figure, right after it as [Document title, p. N]: N is a page's "page" number from
-  the tools (not its printed "label"); cite only pages you read.
+  the tools (not its printed "label"); cite only pages you read. You may name the section as well,
+  [Document title, § Section title, p. N], or only the section, [Document title, § Section title], when you read it.
 - Be concise."""
 
 MAX_LISTED = 8

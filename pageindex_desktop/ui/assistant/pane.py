@@ -49,9 +49,11 @@ INTRO = (
     "(Ctrl+click or Shift+click rows, then <b>Selected</b>), or all of them.</p>"
     "<p>The assistant reads the section tree first, then only the pages it needs, and answers from those pages "
     "alone. Each claim carries a citation such as <b>[Annual Report, p. 12]</b>: click it to open that page with "
-    "the passage highlighted. Each citation is judged against that passage: <b>✓</b> it states the claim, an "
-    "amber <b>?</b> it could not be checked, a red <b>✗</b> the passage says otherwise (hover for the reason and "
-    "the passage). Figures stated without a citation are marked <b>[no citation]</b>.</p>"
+    "the passage highlighted. In Markdown files and e-books, whose pages the app laid out, a citation names the "
+    "heading too (<b>[Notes › Installation, p. 3]</b>); in a PDF, hover it for the section. Each citation is "
+    "judged against that passage: <b>✓</b> it states the claim, an amber <b>?</b> it could not be checked, a red "
+    "<b>✗</b> the passage says otherwise (hover for the reason and the passage). Figures stated without a citation "
+    "are marked <b>[no citation]</b>.</p>"
 )
 
 SETUP_NOTE = (

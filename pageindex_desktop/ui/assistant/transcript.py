@@ -1,6 +1,12 @@
 """The transcript as HTML for a QTextBrowser: questions, answers with citation links styled by verdict,
 a collapsible reading trail and the tokens of each answer.
 
+A citation names its section where the reader locates things by heading: in documents the app laid out to pages
+(Markdown, e-books: their page numbers are the app's, not the author's) the link reads "Notes › Installation,
+p. 3", and so does any citation the model wrote with a heading. In a PDF the page is what a reader quotes and
+finds in print, so the link stays "[Report, p. 12]" and the section's path and pages are in the tooltip, as for
+every citation.
+
 Links: `cite:<exchange>:<citation>` opens a cited page, `trail:<exchange>` folds a reading trail, `settings:` opens
 the model settings (offered under an error).
 """
@@ -13,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pageindex_desktop.core.assistant.citations.parse import parse_citations
+from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE
 from pageindex_desktop.ui.assistant import markdown
 from pageindex_desktop.ui.assistant.entries import Exchange
 
@@ -27,7 +34,10 @@ REASONS = {
     "claim not found on the page": "the claim's key words or figures were not found on this page",
     "unknown document": "no document in scope has this title",
     "citation not understood": "this looks like a citation, but its document or page could not be read",
+    "no page of this section was read": "the assistant never read a page of this section in this chat, so the "
+                                        "claim could not be checked",
 }
+PAGE_FORMATS = ("", "pdf")  # formats whose page numbers are the document's own (records before formats: "")
 VERDICT_STYLE = {  # verdict → (heading, marker, colour key)
     "checked": ("Checked ✓", "✓", "green"),
     "contradicted": ("Contradicted ✗", "✗", "red"),
@@ -121,6 +131,12 @@ def tooltip(record: dict[str, Any], search: bool) -> str:
         head = f"<b>{heading}</b>: {html.escape(REASONS.get(reason, reason or 'it could not be checked'))}."
     if record.get("numbering"):
         head += f"<br>Cited as {html.escape(str(record['numbering']))}."
+    section = record.get("section")
+    if isinstance(section, dict) and section.get("title"):
+        path = " › ".join(str(t) for t in section.get("path") or [section["title"]])
+        first, last = section.get("start_page"), section.get("end_page")
+        pages = f" (page {first})" if first == last else f" (pages {first}–{last})" if first and last else ""
+        head += f"<br>Section: {html.escape(path)}{pages}."
     passage = " ".join(str(record.get("passage") or "").split())
     if passage:
         short = passage if len(passage) <= PREVIEW_CHARS else passage[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
@@ -148,14 +164,35 @@ def _link(exchange: int, index: int, record: dict[str, Any], label: str, search:
             f"{text}</a>{marker}")
 
 
+def shown_section(record: dict[str, Any]) -> str:
+    """The section a citation's link names ('' for none): for a laid-out document, or one the model named."""
+    section = record.get("section")
+    if not isinstance(section, dict):
+        return ""
+    title = str(section.get("title") or "")
+    if not title or title == FRONT_MATTER_TITLE:  # a coverage device, not a heading the reader can find
+        return ""
+    if title.casefold() == str(record.get("document") or "").casefold():  # a Markdown file's top heading is its title
+        return ""
+    return title if record.get("written_heading") or record.get("format") not in PAGE_FORMATS else ""
+
+
 def render_mark(exchange: int, mark: Mark, citations: list[dict[str, Any]], search: bool, theme: Theme) -> str:
-    """One bracket: '[Title, p. 12 ✓, p. 13 ?]', each page its own link."""
+    """One bracket: '[Title, p. 12 ✓, p. 13 ?]', each page its own link; with the section where it is named
+    ('[Notes › Installation, p. 3 ✓, › Usage, p. 4 ✓]', a section given once until it changes)."""
     parts = []
+    named = ""
     for position, index in enumerate(mark.indices):
         record = citations[index]
-        label = f"p. {record.get('written_page') or record.get('page')}"
+        page = record.get("written_page") or record.get("page")
+        label = f"p. {page}" if page else f"§ {record.get('written_heading') or '?'}"  # a section not found
+        section = shown_section(record)
+        if section and section != named:
+            label = f"› {section}, {label}"
+        named = section or named
         if position == 0:
-            label = f"{record.get('document') or record.get('doc_id')}, {label}"
+            document = record.get("document") or record.get("doc_id")
+            label = f"{document} {label}" if section else f"{document}, {label}"
         parts.append(_link(exchange, index, record, label, search, theme))
     return "[" + ", ".join(parts) + "]"
 

@@ -2,8 +2,11 @@
 
 Forms understood: `[Title, p. 17]`, `[Title, p. 17.]`, `(Title, p. 17)`, `[Title, pp. 3-5]`, `[Title, p. 3, 5]`,
 `[A, p. 1; B, p. 2]`, `[p. 17]` (the one document in scope), printed labels (`p. xiii`, `p. A-3`, `p. F-12`),
-`<cite doc=".." page=".."/>`, and marks that open a sentence ("According to [T, p. 3], …"). A bracket that looks
-like a citation but cannot be read becomes a `Citation` with `understood=False`, so it is reported, never dropped.
+`<cite doc=".." page=".."/>`, and marks that open a sentence ("According to [T, p. 3], …"). A citation may name the
+section too, `[Title, § Heading, p. 3]` or `[Title › Heading, p. 3]` (the form the pane shows), or the section
+alone, `[Title, § Heading]` or `[Title › Heading]` (verify.py judges it on the section's pages). A bracket that
+looks like a citation but cannot be read becomes a `Citation` with `understood=False`, so it is reported, never
+dropped.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from pageindex_desktop.core.assistant.citations.figures import figures
+from pageindex_desktop.core.assistant.citations.section import Section
 from pageindex_desktop.core.text import Span, content_words, sentence_spans
 
 MAX_RANGE = 20
@@ -20,7 +24,9 @@ _PAGE_WORD = r"(?:pp?\.?|pages?|pgs?\.?)"
 _PAGES = rf"{_PAGE_TOKEN}(?:\s*(?:[-–—]|to)\s*{_PAGE_TOKEN})?(?:\s*(?:,|&|and)\s*(?:{_PAGE_WORD}\s*)?{_PAGE_TOKEN}" \
          rf"(?:\s*(?:[-–—]|to)\s*{_PAGE_TOKEN})?)*"
 _PART = re.compile(rf"^\s*(?P<title>.*?)[\s,]*\b{_PAGE_WORD}\s*(?P<pages>{_PAGES})\s*[.,]?\s*$")
-_LOOKS_LIKE = re.compile(rf"\b{_PAGE_WORD}\s*\S|\bsee\s+p", re.I)
+_LOOKS_LIKE = re.compile(rf"\b{_PAGE_WORD}\s*\S|\bsee\s+p|§\s*\S", re.I)
+_HEADING_PART = re.compile(r"^\s*(?P<title>[^§›]*?)[\s,]*(?:§+|›)\s*(?P<heading>[^§]*?\S)\s*[.,]?\s*$")
+_SECTION_MARK = re.compile(r"\s*(?:,\s*)?(?:§+|›)\s*")
 _BRACKET = re.compile(r"\[(?!\[)([^\[\]\n]{1,400})\](?![(\[])")
 _PAREN = re.compile(rf"\(([^()\n]{{0,300}}\b{_PAGE_WORD}\s*{_PAGE_TOKEN}[^()\n]{{0,80}})\)")
 _CITE_TAG = re.compile(r"<cite\b([^>]*?)/?>(?:\s*</cite>)?", re.I)
@@ -48,6 +54,9 @@ class Citation:
     numbering: str = ""  # e.g. "printed page 11 (page 17 of the file)" when a printed label was resolved
     judged_by: str = "rules"  # "rules" or "model" (the model judge decided)
     firm: bool = True  # whether a model judge may revise the rule verdict
+    heading: str = ""  # the section as the model wrote it ("Installation" of "[Notes, § Installation]"), if any
+    section: Section | None = None  # the section the judged passage (else the page's top) falls in
+    format: str = ""  # the document's format ("pdf", "md", "epub": core/formats.py suffix) once resolved
 
     @property
     def verified(self) -> bool:
@@ -61,7 +70,8 @@ class Citation:
                 "page": self.page or written_page, "verified": self.verified, "verdict": self.verdict,
                 "reason": self.reason, "claim": self.claim, "passage": self.passage,
                 "written_page": written_page, "numbering": self.numbering, "judged_by": self.judged_by,
-                "start": self.start, "end": self.end}
+                "start": self.start, "end": self.end, "section": self.section.to_dict() if self.section else None,
+                "written_heading": self.heading, "format": self.format}
 
 
 @dataclass(frozen=True)
@@ -126,11 +136,13 @@ def _marks(answer: str) -> tuple[list[Citation], list[Span]]:
     for match in _CITE_TAG.finditer(answer):
         attrs = {k.lower(): v for k, v in _ATTR.findall(match.group(1))}
         title = attrs.get("doc") or attrs.get("document") or attrs.get("title") or ""
+        heading = (attrs.get("section") or attrs.get("heading") or "").strip()
         pages = page_tokens(attrs.get("page") or attrs.get("pages") or "")
         taken.append((match.start(), match.end()))
         if not pages:
-            found.append(Citation(title, "", match.start(), match.end(), understood=False))
-        found.extend(Citation(title.strip(), p, match.start(), match.end()) for p in pages)
+            found.append(Citation(title.strip(), "", match.start(), match.end(), understood=bool(heading),
+                                  heading=heading))
+        found.extend(Citation(title.strip(), p, match.start(), match.end(), heading=heading) for p in pages)
     for pattern in (_BRACKET, _PAREN):
         for match in pattern.finditer(answer):
             if any(a < match.end() and match.start() < b for a, b in taken):
@@ -154,17 +166,34 @@ def _bracket(inner: str, start: int, end: int) -> list[Citation]:
     for part in inner.split(";"):
         parsed = _PART.match(part)
         if not parsed:
-            if _LOOKS_LIKE.search(part):
+            named = _HEADING_PART.match(part)
+            if named:  # "[Notes, § Installation]": the section alone
+                heading = _title(named.group("heading"))
+                out.append(Citation(_title(named.group("title")), "", start, end, heading=heading))
+            elif _LOOKS_LIKE.search(part):
                 out.append(Citation(part.strip(), "", start, end, understood=False))
             continue
-        title = parsed.group("title").strip().strip("\"'“”*_,").strip()
+        title, heading = _split_heading(parsed.group("title"))
         tokens = page_tokens(parsed.group("pages"))
         if not tokens:
             out.append(Citation(title, "", start, end, understood=False))
-        out.extend(Citation(title, token, start, end) for token in tokens)
+        out.extend(Citation(title, token, start, end, heading=heading) for token in tokens)
     if out and all(not c.understood for c in out) and not any(_LOOKS_LIKE.search(p) for p in inner.split(";")):
         return []
     return out
+
+
+def _title(text: str) -> str:
+    return text.strip().strip("\"'“”*_,").strip()
+
+
+def _split_heading(written: str) -> tuple[str, str]:
+    """'Notes, § Installation' or 'Notes › Installation' → ('Notes', 'Installation'); a title without a section
+    mark is kept whole (verify.py may still read 'Notes, Installation' as a title and a heading)."""
+    pieces = _SECTION_MARK.split(written, maxsplit=1)
+    if len(pieces) == 2 and pieces[1].strip(" ,"):
+        return _title(pieces[0]), _title(pieces[1])
+    return _title(written), ""
 
 
 def _mask(answer: str, marks: list[tuple[int, int]]) -> str:
