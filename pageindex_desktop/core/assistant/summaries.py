@@ -23,7 +23,7 @@ from pageindex_desktop.core.outline.tree import Node, walk
 from pageindex_desktop.core.assistant.index_model import with_index_model
 from pageindex_desktop.core.assistant.settings import ModelSettings
 from pageindex_desktop.core.assistant.prompts import DESCRIPTION_KEY, DESCRIPTION_TASK, SUMMARY_PROMPT
-from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store import Library, writes
 from pageindex_desktop.core.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,7 @@ def cache_get(library: Library, keys: list[str]) -> dict[str, str]:
     return found
 
 
+@writes
 def cache_put(library: Library, values: dict[str, str]) -> None:
     """Store model outputs by content key (one transaction)."""
     if values:
