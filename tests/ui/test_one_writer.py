@@ -1,7 +1,7 @@
 """The window writes the store through one writer (core/library/store_writer.py): an import, a rename, a removal,
 the reader's place and a chat all reach the database on the writer's connection and none on the window thread's;
-the place and a chat are written while an import-worker job sits in a minutes-long model call; and what is pending
-when the window closes is written."""
+the place and a chat are written while an import-worker job sits in a minutes-long model call; what is pending
+when the window closes is written; and the window thread never reads the keychain."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
+from pageindex_desktop.core.assistant.settings import KEYRING_SERVICE, ModelSettings, save_settings
 from pageindex_desktop.core.library import chats
 from pageindex_desktop.core.library.positions import load_position
 from pageindex_desktop.core.library.store import Library
 from pageindex_desktop.ui.main_window import MainWindow
-from pageindex_desktop.ui.qt import Qt
+from pageindex_desktop.ui.qt import QAction, Qt
 from pageindex_desktop.ui.workers import Job
+from memory_keyring import MemoryKeyring
 from tests.integration.fake_openai import FakeOpenAI, Reply, text
+from tests.integration.libdata import annual_report
 from tests.ui.test_window import TIMEOUT, wait_open
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -123,3 +125,34 @@ def test_a_removal_from_the_window_is_written_by_the_writer(window: MainWindow, 
     assert window.library.get(doc_id) is None
     assert any(s.startswith("DELETE FROM documents") for _, s in on_writer)
 
+
+def test_the_window_thread_never_reads_the_keychain(home: Path, fake: FakeOpenAI, no_model_env: None,  # type: ignore[no-untyped-def]
+                                                    memory_keyring: MemoryKeyring, monkeypatch, qtbot) -> None:
+    on_main: list[bool] = []  # per keychain read: was it on the window thread?
+    read = memory_keyring.get_password
+
+    def watched(service: str, user: str) -> str | None:
+        on_main.append(threading.current_thread() is threading.main_thread())
+        return read(service, user)
+
+    monkeypatch.setattr(memory_keyring, "get_password", watched)
+    memory_keyring.set_password(KEYRING_SERVICE, fake.url, "sk-test")
+    with Library(home) as library:
+        doc_id = annual_report(library)
+    fake.policy = lambda body: text(json.dumps({"summaries": {}, "description": "A bank's annual report."}))
+    save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
+    window = MainWindow(home)  # the pane finds its model, the summaries left part-way are looked at
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: bool(window.assistant.model), timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: bool(window.library_panel.model.rows()), timeout=TIMEOUT)
+        window.library_panel.select_doc(doc_id)  # (the document has text and no file: it is not opened)
+        assert window.library_panel.selected_doc_ids() == [doc_id]
+        action = next(a for a in window.findChildren(QAction) if a.objectName() == "actionSummarize")
+        with qtbot.waitSignal(window.assistant_link.summarizer.finished, timeout=TIMEOUT) as done:
+            action.trigger()  # Summarize needs to know whether an index model (and its key) is set up
+        assert done.args[0], "the summaries ran with the model"
+    finally:
+        window.close()
+    assert on_main and not any(on_main)
