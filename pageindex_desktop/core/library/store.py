@@ -1,7 +1,9 @@
 """The library: one SQLite database (WAL, versioned schema) plus content-addressed copies of the PDFs.
 
 Every multi-row write runs in one transaction, so a crash or a cancel leaves the previous state intact.
-A `Library` owns one connection; open one per thread (SQLite connections are not shared across threads).
+A `Library` owns one connection; open one per thread (SQLite connections are not shared across threads). The
+functions that write are marked `@writes`: in the window they run on the store's one writer thread
+(`store_writer.py`), elsewhere in place.
 """
 
 from __future__ import annotations
