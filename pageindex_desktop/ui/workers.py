@@ -161,7 +161,7 @@ class ImportWorker(JobThread):
 
     def _queue_followups(self, job: Job, result: ImportResult | None) -> None:
         """With an index model configured, a freshly indexed document gets its finer tree and then its summaries
-        next (same writer), so the sections the model adds are summarized too."""
+        next (same worker), so the sections the model adds are summarized too."""
         fresh = result is not None and result.status == "ready" and not result.already_present
         if job.kind not in ("import", "reindex") or not fresh or job.cancel.is_set():
             return

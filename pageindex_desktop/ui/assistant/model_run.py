@@ -1,5 +1,5 @@
 """One run of an index-model action over some documents (Summarize, Make Tree Finer): it queues one job per
-document on the store's writer (`ui/workers.ImportWorker`), collects each document's report as its job ends, and
+document on the import worker (`ui/workers.ImportWorker`), collects each document's report as its job ends, and
 says how the run went in one sentence. The two actions differ only in their job, their report and their words,
 which a subclass gives; the bookkeeping is here once.
 """
@@ -101,7 +101,7 @@ class ModelRun(QObject):
             self.worker.cancel(job_id=job_id)
 
     def submit(self, doc_ids: list[str]) -> list[Job]:
-        """Queue one job per document on the writer."""
+        """Queue one job per document on the import worker."""
         raise NotImplementedError
 
     def sum_up(self, reports: list[Any]) -> str:

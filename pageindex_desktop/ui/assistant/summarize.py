@@ -1,6 +1,6 @@
 """The "Summarize" action: node summaries and a description for documents imported without a model.
 
-The writing happens on the window's one store writer (`ui/workers.ImportWorker`, as `summarize` jobs, the same
+The work runs on the window's import worker (`ui/workers.ImportWorker`, as `summarize` jobs, the same
 step an import runs when a model is configured); `ModelRun` starts the jobs and says how it went.
 """
 
