@@ -6,8 +6,9 @@ Three background mechanisms had grown here: the import worker's and the assistan
 loop written twice) and a thread per settings-dialog task. They differ only in what a job *is* and what it holds
 while it runs, so this class keeps the loop, the queue and the stop, and a subclass says what a job is:
 
-- `open_resources()` runs first on the new thread (the import worker and the assistant open their own `Library`
-  connection there: SQLite connections belong to the thread that made them) and `close_resources()` last;
+- `open_resources()` runs first on the new thread (the import worker and the assistant open their own reading
+  connection there, a `QueuedLibrary` whose writes go to the store's one writer: SQLite connections belong to the
+  thread that made them) and `close_resources()` last;
 - `run_job(job)` does one job and `after_job(job, result)` reports it once it is no longer the running one; an
   exception escaping `run_job` is logged and handed to `job_crashed`, so a bug in one job never ends the thread;
 - `on_take(job)` runs under the queue's lock as a job leaves the queue (mark it started, clear a cancel flag).

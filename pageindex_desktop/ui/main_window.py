@@ -15,6 +15,7 @@ from pageindex_desktop.core.ingest.indexer import pdf_paths
 from pageindex_desktop.core.outline.tree import Node
 from pageindex_desktop.core.library.positions import ReadingPosition
 from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store_writer import ReadingLibrary, StoreWriter
 from pageindex_desktop.ui import settings as config
 from pageindex_desktop.ui.assistant.model_status import ModelStatus
 from pageindex_desktop.ui.assistant.window_link import AssistantLink
@@ -99,15 +100,17 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("PageIndex Desktop")
         self.setAcceptDrops(True)
         self.home = library_home(home)
-        self.library = Library(self.home)  # the window's connection reads; the import worker writes (and recovers)
+        self.store = StoreWriter(self.home)  # the one writer: every write of the window's parts runs on its thread
+        self.store.start()
+        self.library: Library = ReadingLibrary(self.home)  # the window's connection only reads
         self.current_doc = ""
         self._shown_version = 0.0
         self.renderer = RenderService(self)
-        self.worker = ImportWorker(self.home, self)
+        self.worker = ImportWorker(self.home, self.store, self)
         self.library_panel = LibraryPanel(self)
         self.outline = OutlinePanel(self)
         self.viewer = ViewerPanel(self.renderer, self)
-        self.assistant = AssistantPane(self, home=self.home)
+        self.assistant = AssistantPane(self, self.home, self.store)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("mainSplitter")
         for index, widget in enumerate((self.library_panel, self.outline, self.viewer, self.assistant)):
@@ -125,7 +128,7 @@ class MainWindow(QMainWindow):
         self.documents.openRequested.connect(self.open_document)
         self.documents.message.connect(self.statusBar().showMessage)
         self.outline_memory = OutlineMemory(self.outline)  # the tree's folding per document
-        self.reading = ReadingTracker(self.home, self.library, self.viewer.view, self)  # the reader's place per document
+        self.reading = ReadingTracker(self.store, self.library, self.viewer.view, self)  # the reader's place per document
         self.room = Room(self, self.splitter,  # View ▸ panels and full screen
                          {"library": self.library_panel, "outline": self.outline, "assistant": self.assistant},
                          self.viewer, self.viewer.view, DEFAULT_SIZES)
@@ -431,12 +434,14 @@ class MainWindow(QMainWindow):
         settings.sync()
 
     def shutdown(self) -> None:
-        """Write the reader's place, stop the import worker (cancelling its job) and the render process; idempotent."""
+        """Write the reader's place, stop the import worker (cancelling its job), the store writer (once what they
+        handed it is written) and the render process; idempotent."""
         self.reading.shutdown()
         self.sync.stop()
         self.assistant_link.shutdown()  # a running Summarize or Make Tree Finer is cancelled first
         self.assistant.shutdown()
         self.worker.stop()
+        self.store.close()  # last: it writes what the parts above handed it before they stopped
         self.renderer.shutdown()
         extract_worker.shutdown()  # the engine keeps idle extraction children warm; the app is closing
 

@@ -1,8 +1,12 @@
-"""The import worker: one QThread that runs library writes (imports, re-indexes, removals) one at a time.
+"""The import worker: one thread that runs the library's jobs (imports, re-indexes, summaries, the finer tree,
+renames, removals) one at a time.
 
-It owns its own `Library` connection and calls the engine (`core/ingest/indexer.py`, which runs extraction in a child
-process); the engine's progress callbacks become queued signals. Each job has its own cancel event, so one
-import can be cancelled while the others wait in the queue.
+It reads with its own connection (`store_writer.QueuedLibrary`) and calls the engine (`core/ingest/indexer.py`,
+which runs extraction in a child process); the long parts (extraction, model calls, copying a file in) run here,
+and each transaction the engine writes is handed to the store's one writer (`core/library/store_writer.py`) and
+waited for, so a reading position or a chat message written meanwhile waits for one short transaction, never for
+the job. The engine's progress callbacks become queued signals. Each job has its own cancel event, so one import
+can be cancelled while the others wait in the queue.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pageindex_desktop.core.errors import PageIndexError
 from pageindex_desktop.core.ingest.indexer import ImportProgress, ImportResult
 from pageindex_desktop.core.assistant.settings import index_endpoint, load_settings
 from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store_writer import QueuedLibrary, StoreWriter
 from pageindex_desktop.ui.background import JobThread
 from pageindex_desktop.ui.qt import QObject, Signal
 
@@ -63,9 +68,10 @@ class ImportWorker(JobThread):
     summariesWritten = Signal(object, object)  # Job, SummaryReport | None (None: no model, or cancelled)
     treeExpanded = Signal(object, object)  # Job, ExpandReport | None (None: no model, or cancelled)
 
-    def __init__(self, home: Path, parent: QObject | None = None) -> None:
+    def __init__(self, home: Path, store: StoreWriter, parent: QObject | None = None) -> None:
         super().__init__("importWorker", parent)
         self.home = Path(home)
+        self.store = store  # where this worker's writes go (the window's one writer)
         self._library: Library | None = None
         self._refusal = ""
 
@@ -110,13 +116,13 @@ class ImportWorker(JobThread):
 
     def open_resources(self) -> None:
         try:
-            self._library = Library(self.home)
+            self._library = QueuedLibrary(self.home, self.store)
         except PageIndexError as exc:  # a newer version upgraded the library since the window opened it
             log.error("the import worker cannot open the library: %s", exc)
             self._refusal = str(exc)
             return
-        # The store's one writer starts by settling what a crash left: imports left 'importing' become
-        # retryable failures, stray copies go (the window thread only reads the store).
+        # The worker starts by settling what a crash left: imports left 'importing' become retryable failures
+        # (written by the store writer), stray copies go (the window thread only reads the store).
         if self._library.recover_interrupted():
             self.libraryChanged.emit()
 
@@ -155,7 +161,7 @@ class ImportWorker(JobThread):
 
     def _queue_followups(self, job: Job, result: ImportResult | None) -> None:
         """With an index model configured, a freshly indexed document gets its finer tree and then its summaries
-        next (same writer), so the sections the model adds are summarized too."""
+        next (same worker), so the sections the model adds are summarized too."""
         fresh = result is not None and result.status == "ready" and not result.already_present
         if job.kind not in ("import", "reindex") or not fresh or job.cancel.is_set():
             return
@@ -174,7 +180,7 @@ class ImportWorker(JobThread):
         report = self._model_step(library, job, "expanding", "Making the tree finer", lambda progress:
                                   expand_with_settings(library, job.doc_id, cancel=job.cancel, progress=progress))
         changed = report is not None and (report.expanded > 0 or report.model_tree > 0)
-        if changed and not job.cancel.is_set() and self._has_summaries(library, job.doc_id):
+        if changed and not job.cancel.is_set() and library.has_summaries(job.doc_id):
             _, waiting = self.snapshot()
             if not any(j.kind == "summarize" and j.doc_id == job.doc_id for j in waiting):
                 self.enqueue(Job("summarize", doc_id=job.doc_id, stage="summarizing"), first=True)
@@ -193,11 +199,6 @@ class ImportWorker(JobThread):
             return None
         on_progress(0, 0)
         return run(on_progress)
-
-    @staticmethod
-    def _has_summaries(library: Library, doc_id: str) -> bool:
-        return library.conn.execute("SELECT 1 FROM nodes WHERE doc_id = ? AND summary_source != '' LIMIT 1",
-                                    (doc_id,)).fetchone() is not None
 
     def _summarize(self, library: Library, job: Job) -> None:
         """Node summaries and a description; model trouble falls back to excerpts and never fails anything."""

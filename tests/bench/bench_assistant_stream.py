@@ -18,6 +18,7 @@ import pytest
 
 from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
 from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store_writer import StoreWriter
 from pageindex_desktop.core.tokens import count_tokens
 from pageindex_desktop.ui.assistant import AssistantPane
 from pageindex_desktop.ui.assistant.entries import Exchange, TrailStep
@@ -69,7 +70,9 @@ def test_streaming_stalls_incremental_vs_full_redraw(home: Path, qtbot, monkeypa
     with FakeOpenAI() as fake:
         save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
         for full in (False, True):
-            pane = AssistantPane(None, home)
+            store = StoreWriter(home)  # the chats' writer, as the window's
+            store.start()
+            pane = AssistantPane(None, home, store)
             qtbot.addWidget(pane)
             pane.resize(460, 800)
             pane.show()
@@ -80,6 +83,7 @@ def test_streaming_stalls_incremental_vs_full_redraw(home: Path, qtbot, monkeypa
                 cpus["full redraw" if full else "incremental"] = time.process_time() - cpu
             finally:
                 pane.shutdown()
+                store.close()
             results["full redraw" if full else "incremental"] = gaps
     def late(gaps: list[float]) -> float:
         return sum(max(0.0, g - 0.010) for g in gaps)  # time ticks ran more than 10 ms late

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,18 @@ from pageindex_desktop.core.library.positions import (
     save_positions,
 )
 from pageindex_desktop.core.library.store import Library, sha256_of
+from pageindex_desktop.core.library.store_writer import StoreWriter
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def store(library: Library) -> Iterator[StoreWriter]:
+    """The store writer the position writer hands its transactions to (the window's one writer)."""
+    writer = StoreWriter(library.home)
+    writer.start()
+    yield writer
+    writer.close()
 
 
 def _ready_doc(library: Library, tmp_path: Path, data: bytes) -> str:
@@ -93,9 +104,9 @@ def test_a_schema_3_library_gains_the_table_and_keeps_its_documents(tmp_path: Pa
     conn.close()
 
 
-def test_the_writer_writes_a_burst_of_moves_once_with_the_last_position(library: Library, tmp_path: Path) -> None:
+def test_the_writer_writes_a_burst_of_moves_once_with_the_last_position(library: Library, tmp_path: Path, store: StoreWriter) -> None:
     doc_id = _ready_doc(library, tmp_path, b"%PDF-1.4 burst")
-    writer = PositionWriter(library.home, debounce_s=0.3, max_delay_s=10.0)
+    writer = PositionWriter(store, debounce_s=0.3, max_delay_s=10.0)
     writer.start()
     try:
         for page in range(1, 201):  # a fast scroll through 200 pages
@@ -110,9 +121,9 @@ def test_the_writer_writes_a_burst_of_moves_once_with_the_last_position(library:
 
 
 def test_the_writer_writes_at_least_every_max_delay_while_the_reader_keeps_moving(library: Library,
-                                                                                 tmp_path: Path) -> None:
+                                                                                 tmp_path: Path, store: StoreWriter) -> None:
     doc_id = _ready_doc(library, tmp_path, b"%PDF-1.4 moving")
-    writer = PositionWriter(library.home, debounce_s=10.0, max_delay_s=0.3)
+    writer = PositionWriter(store, debounce_s=10.0, max_delay_s=0.3)
     writer.start()
     try:
         writer.put(doc_id, ReadingPosition(4))
@@ -122,9 +133,9 @@ def test_the_writer_writes_at_least_every_max_delay_while_the_reader_keeps_movin
 
 
 def test_put_never_waits_for_a_locked_database_and_stop_writes_what_is_pending(library: Library,
-                                                                              tmp_path: Path) -> None:
+                                                                              tmp_path: Path, store: StoreWriter) -> None:
     doc_id = _ready_doc(library, tmp_path, b"%PDF-1.4 locked")
-    writer = PositionWriter(library.home, debounce_s=0.0)
+    writer = PositionWriter(store, debounce_s=0.0)
     writer.start()
     blocker = Library(library.home)
     try:
@@ -156,7 +167,10 @@ def test_a_position_written_while_reading_survives_the_process_being_killed(libr
         import os, signal, time
         from pathlib import Path
         from pageindex_desktop.core.library.positions import PositionWriter, ReadingPosition
-        writer = PositionWriter(Path({str(library.home)!r}), debounce_s=0.1)
+        from pageindex_desktop.core.library.store_writer import StoreWriter
+        store = StoreWriter(Path({str(library.home)!r}))
+        store.start()
+        writer = PositionWriter(store, debounce_s=0.1)
         writer.start()
         writer.put({doc_id!r}, ReadingPosition(42, 17.5, "", 2.0))
         while writer.batches == 0:  # the reader paused: the debounced write went through

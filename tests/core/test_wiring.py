@@ -29,10 +29,7 @@ PRIVATE_ALLOWED = {
     ("log.py", "handler._pageindex_log"): "marks the handler this module itself made, for idempotent set-up",
     ("ui/reader/render_server.py", "server._keep"): "the module's own _Server, released where it was made",
 }
-CONNECTION_ALLOWED = {
-    ("ui/workers.py", "library.conn"):
-        "ImportWorker._has_summaries; left while the store writer's queue is reworked there (issue 14)",
-}
+CONNECTION_ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def modules() -> list[tuple[str, ast.Module]]:

@@ -14,6 +14,7 @@ import pymupdf
 import pytest
 
 if TYPE_CHECKING:
+    from pageindex_desktop.core.library.store_writer import StoreWriter
     from tests.integration.fake_openai import FakeOpenAI
 
 import pageindex_desktop.ui.qt  # noqa: F401  (applies the PySide6/3.11 refcount workaround first)
@@ -97,6 +98,17 @@ def window(home: Path, qtbot):  # type: ignore[no-untyped-def]
     qtbot.waitExposed(win)
     yield win
     win.close()
+
+
+@pytest.fixture
+def store(home: Path) -> Iterator["StoreWriter"]:
+    """The store's one writer for a test that builds a worker without a window (the window makes its own)."""
+    from pageindex_desktop.core.library.store_writer import StoreWriter
+
+    writer = StoreWriter(home)
+    writer.start()
+    yield writer
+    writer.close()
 
 
 @pytest.fixture

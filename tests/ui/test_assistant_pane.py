@@ -13,6 +13,7 @@ import pytest
 
 from pageindex_desktop.core.assistant.settings import ModelSettings, save_settings
 from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store_writer import StoreWriter
 from pageindex_desktop.ui.assistant import AssistantPane, tasks
 from pageindex_desktop.ui.assistant.transcript import AMBER
 from pageindex_desktop.ui.qt import QApplication, QPoint, Qt
@@ -38,8 +39,8 @@ def use_fake(home: Path, fake: FakeOpenAI) -> None:
     save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat"), home)
 
 
-def make_pane(home: Path, qtbot, model: bool) -> AssistantPane:  # type: ignore[no-untyped-def]
-    pane = AssistantPane(None, home)
+def make_pane(home: Path, qtbot, model: bool, store: StoreWriter) -> AssistantPane:  # type: ignore[no-untyped-def]
+    pane = AssistantPane(None, home, store)
     qtbot.addWidget(pane)
     pane.resize(460, 720)
     pane.show()
@@ -48,13 +49,24 @@ def make_pane(home: Path, qtbot, model: bool) -> AssistantPane:  # type: ignore[
     return pane
 
 
+class Panes(list[AssistantPane]):
+    """The panes a test made, and the store writer they write their chats with (as the window's would)."""
+
+    def __init__(self, store: StoreWriter) -> None:
+        super().__init__()
+        self.store = store
+
+
 @pytest.fixture
-def panes(home: Path, qtbot) -> Iterator[list[AssistantPane]]:  # type: ignore[no-untyped-def]
-    made: list[AssistantPane] = []
+def panes(home: Path, qtbot) -> Iterator[Panes]:  # type: ignore[no-untyped-def]
+    store = StoreWriter(home)
+    store.start()
+    made = Panes(store)
     yield made
     for pane in made:
         pane.shutdown()
     tasks.wait_all()
+    store.close()
 
 
 @dataclass
@@ -103,7 +115,7 @@ def type_question(qtbot, pane: AssistantPane, question: str) -> None:  # type: i
 
 def test_streamed_answer_with_citations_that_open_pages(home: Path, doc: str, fake: FakeOpenAI, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
     use_fake(home, fake)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     assert pane.setup_note.isHidden() and "fake-chat" in pane.model_label.text()
     answer = (f"**{NET_INCOME}** [Annual Report 2023, p. 12]. The main risks include cyber attacks "
@@ -140,7 +152,7 @@ def test_a_contradicted_citation_an_uncited_figure_and_the_judges_late_verdict(h
     from pageindex_desktop.ui.assistant.transcript import ERROR_RED
 
     use_fake(home, fake)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     answer = ("Net income fell to $1,234 million in 2023 [Annual Report 2023, p. 12]. Operating expenses were "
               "$610 million. Risks include rates, credit exposure and attacks on systems [Annual Report 2023, p. 20].")
@@ -165,7 +177,7 @@ def test_an_answer_that_read_nothing_gets_a_banner_and_pages_to_open(home: Path,
     # two steps allowed: the model answers from memory, is reminded, and answers from memory again before the
     # assistant could search for it, so the answer is not grounded and the pages with the words are offered
     save_settings(ModelSettings(provider="custom", base_url=fake.url, chat_model="fake-chat", max_turns=2), home)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     unread = text("Net income was $9 billion [Annual Report 2023, p. 490].")
     fake.script(unread, unread)
@@ -182,7 +194,7 @@ def test_an_answer_that_read_nothing_gets_a_banner_and_pages_to_open(home: Path,
 def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
                                                                        panes, qtbot) -> None:
     use_fake(home, fake)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     fake.script(text("A long and slow answer " * 40, chunk_delay=0.2))
     pane.ask("Tell me everything")
@@ -206,7 +218,7 @@ def test_stop_during_a_slow_stream_is_quick_and_the_pane_stays_usable(home: Path
 
 def test_a_wrong_key_is_one_sentence_not_a_traceback(home: Path, doc: str, fake: FakeOpenAI, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
     use_fake(home, fake)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     fake.script(error(401, "Incorrect API key provided"))
     pane.ask("What was net income?")
@@ -239,7 +251,7 @@ def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(
                                                                                   qtbot) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
     save_settings(ModelSettings(provider="custom", base_url=url, chat_model="fake-chat"), home)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     pane.ask("What was net income?")
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=20_000)  # after the client's backoff retries
@@ -261,7 +273,7 @@ def test_an_endpoint_that_is_down_is_a_sentence_and_stop_cuts_the_retries_short(
 
 
 def test_without_a_model_questions_get_search_results_as_page_links(home: Path, doc: str, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
-    pane = make_pane(home, qtbot, model=False)
+    pane = make_pane(home, qtbot, model=False, store=panes.store)
     panes.append(pane)
     assert not pane.setup_note.isHidden() and "OpenAI API key" in pane.setup_note.findChild(
         type(pane.model_label)).text()
@@ -284,14 +296,14 @@ def test_without_a_model_questions_get_search_results_as_page_links(home: Path, 
 def test_history_is_reloaded_per_scope_after_recreating_the_pane(home: Path, doc: str, fake: FakeOpenAI, panes,  # type: ignore[no-untyped-def]
                                                                   qtbot) -> None:
     use_fake(home, fake)
-    pane = make_pane(home, qtbot, model=True)
+    pane = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(pane)
     fake.script(tool("get_page_content", {"doc": doc, "pages": "12"}),
                 text(f"{NET_INCOME} [Annual Report 2023, p. 12]."))
     pane.ask("What was net income?")
     qtbot.waitUntil(lambda: not pane.is_running(), timeout=TIMEOUT)
     pane.shutdown()
-    again = make_pane(home, qtbot, model=True)
+    again = make_pane(home, qtbot, model=True, store=panes.store)
     panes.append(again)
     qtbot.waitUntil(lambda: "What was net income?" in again.browser.toPlainText(), timeout=TIMEOUT)
     shown = again.browser.toPlainText()
@@ -354,14 +366,15 @@ def test_in_the_window_a_citation_opens_its_page_with_the_passage_highlighted(wi
 
 
 def test_summarize_writes_summaries_on_the_store_writer_and_says_so(home: Path, doc: str, fake: FakeOpenAI,  # type: ignore[no-untyped-def]
-                                                                     qtbot, request: pytest.FixtureRequest) -> None:
+                                                                     qtbot, request: pytest.FixtureRequest,
+                                                                     store: StoreWriter) -> None:
     import json
     import re
 
     from pageindex_desktop.ui.assistant.summarize import NO_MODEL, Summarizer
     from pageindex_desktop.ui.workers import ImportWorker
 
-    worker = ImportWorker(home)
+    worker = ImportWorker(home, store)
     worker.start()
     request.addfinalizer(worker.stop)  # stopped when an assertion fails too, not only at the end
     summarizer = Summarizer(home, worker)
@@ -406,7 +419,7 @@ def test_question_box_enter_sends_and_shift_enter_starts_a_line(qtbot) -> None: 
 
 
 def test_the_scope_bar_fits_a_narrow_pane_with_short_words(home: Path, panes, qtbot) -> None:  # type: ignore[no-untyped-def]
-    pane = make_pane(home, qtbot, model=False)
+    pane = make_pane(home, qtbot, model=False, store=panes.store)
     panes.append(pane)
     bar = pane.scope_bar
     assert [b.text() for b in bar.buttons.values()] == ["This document", "Selected (0)", "All documents"]

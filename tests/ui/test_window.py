@@ -117,12 +117,13 @@ def test_an_import_into_a_library_a_newer_version_upgraded_fails_with_that_sente
 
     from pageindex_desktop.core.library.migrations import MIGRATIONS
     from pageindex_desktop.core.library.store import Library
+    from pageindex_desktop.core.library.store_writer import StoreWriter
     from pageindex_desktop.ui.workers import ImportWorker, Job
 
     Library(home).close()
     with sqlite3.connect(home / "library.sqlite3") as conn:
         conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    worker = ImportWorker(home)
+    worker = ImportWorker(home, StoreWriter(home))  # a writer that cannot start: the library is too new for it
     worker.start()
     try:
         with qtbot.waitSignal(worker.jobFinished, timeout=TIMEOUT) as finished:

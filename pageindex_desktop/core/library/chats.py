@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store import Library, writes
 
 ALL = "*"
 
@@ -50,6 +50,7 @@ class Chat:
     updated_at: float
 
 
+@writes
 def create_chat(library: Library, doc_ids: Iterable[str] | None, title: str = "") -> int:
     """Start a new chat for this scope; returns its id."""
     now = time.time()
@@ -61,6 +62,7 @@ def create_chat(library: Library, doc_ids: Iterable[str] | None, title: str = ""
     return int(cur.lastrowid or 0)
 
 
+@writes
 def add_message(
     library: Library,
     chat_id: int,
@@ -88,6 +90,7 @@ def add_message(
     return int(cur.lastrowid or 0)
 
 
+@writes
 def update_citations(library: Library, message_id: int, citations: dict[str, Any], usage: dict[str, Any]) -> None:
     """Replace a stored answer's citation records and usage (the model judge revised its verdicts)."""
     with library.transaction() as conn:
@@ -125,6 +128,7 @@ def history(library: Library, chat_id: int, limit: int = 12) -> list[dict[str, s
     return [{"role": m.role, "content": m.content} for m in recent]
 
 
+@writes
 def delete_chat(library: Library, chat_id: int) -> None:
     """Forget a chat and its messages."""
     with library.transaction() as conn:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store import Library, writes
 
 CHUNK = 500  # keys per query: SQLite's bound-parameter limit is 999 on old builds
 
@@ -25,6 +25,7 @@ def cache_get(library: Library, keys: list[str]) -> dict[str, str]:
     return found
 
 
+@writes
 def cache_put(library: Library, values: dict[str, str]) -> None:
     """Store model outputs by content key (one transaction)."""
     if values:

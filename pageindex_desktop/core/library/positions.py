@@ -1,12 +1,13 @@
 """Where the reader left each document: the page, the scroll within it and the zoom, kept in the library database
 (`reading_positions`, schema 5) so that reopening a document, or the app after a restart or a crash, returns there.
 
-A position changes on every scroll step. The window hands each one to a `PositionWriter`: a thread with its own
-connection that writes the newest position per document once the reader pauses (`DEBOUNCE_S`), and at least every
-`MAX_DELAY_S` while they keep moving. So the store sees a handful of writes per reading session rather than one per
-scroll pixel, and the GUI thread never waits on the database: an import's transaction can hold the write lock for
-seconds, and only this thread waits for it. A committed write survives a crash of the app (SQLite WAL); a crash
-loses at most the last `DEBOUNCE_S` of movement.
+A position changes on every scroll step. The window hands each one to a `PositionWriter`: a thread that keeps the
+newest position per document and, once the reader pauses (`DEBOUNCE_S`) and at least every `MAX_DELAY_S` while they
+keep moving, hands them to the store's one writer (`store_writer.StoreWriter`) as one transaction and waits for it.
+So the store sees a handful of writes per reading session rather than one per scroll pixel, and the GUI thread never
+waits on the database: only this thread waits, and only for the writer's queue, which holds short transactions (an
+import's long extraction and model calls run elsewhere). A committed write survives a crash of the app (SQLite
+WAL); a crash loses at most the last `DEBOUNCE_S` of movement.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
-
-from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.errors import PageIndexError
+from pageindex_desktop.core.library.store import Library, writes
+from pageindex_desktop.core.library.store_writer import StoreWriter
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ def load_position(library: Library, doc_id: str) -> ReadingPosition | None:
     return ReadingPosition(int(row["page"]), float(row["top_points"]), str(row["fit"]), float(row["zoom"])).normalised()
 
 
+@writes
 def save_positions(library: Library, positions: Mapping[str, ReadingPosition], now: float | None = None) -> int:
     """Store positions in one transaction; a document no longer in the library is skipped (it may have been removed
     while its position waited). Returns how many rows were written."""
@@ -87,15 +89,16 @@ def last_document(library: Library) -> str | None:
 
 
 class PositionWriter:
-    """Writes reading positions on its own thread, newest per document, debounced.
+    """Collects reading positions on its own thread, newest per document, and has the store writer write them,
+    debounced.
 
     `put` only records the position under a lock held for a dict assignment, so the GUI thread can call it on every
     scroll step; `pending` answers for positions not written yet (a document reopened within the debounce).
     """
 
-    def __init__(self, home: Path, debounce_s: float = DEBOUNCE_S, max_delay_s: float = MAX_DELAY_S,
+    def __init__(self, store: StoreWriter, debounce_s: float = DEBOUNCE_S, max_delay_s: float = MAX_DELAY_S,
                  retry_s: float = RETRY_S) -> None:
-        self.home = Path(home)
+        self.store = store
         self.debounce_s = debounce_s
         self.max_delay_s = max_delay_s
         self.retry_s = retry_s
@@ -154,16 +157,14 @@ class PositionWriter:
                 log.warning("reading positions were not written within %.0f s of closing", timeout)
 
     def _run(self) -> None:
-        library: Library | None = None
         try:
-            library = Library(self.home)
             while True:
                 batch = self._next_batch()
                 if batch is None:
                     return
                 try:
-                    save_positions(library, batch)
-                except sqlite3.Error as exc:
+                    self.store.call(save_positions, batch)
+                except (sqlite3.Error, PageIndexError) as exc:  # locked by another process past its timeout; closed
                     log.warning("could not save reading positions: %s", exc)
                     self._failed(batch)
                     continue
@@ -177,8 +178,6 @@ class PositionWriter:
             with self._cond:
                 self._pending, self._writing = {}, {}
                 self._cond.notify_all()
-            if library is not None:
-                library.close()
 
     def _next_batch(self) -> dict[str, ReadingPosition] | None:
         """Wait until something is due (the reader paused, the delay ran out, a flush or stop), then take it; None

@@ -1,11 +1,14 @@
 """The library: one SQLite database (WAL, versioned schema) plus content-addressed copies of the PDFs.
 
 Every multi-row write runs in one transaction, so a crash or a cancel leaves the previous state intact.
-A `Library` owns one connection; open one per thread (SQLite connections are not shared across threads).
+A `Library` owns one connection; open one per thread (SQLite connections are not shared across threads). The
+functions that write are marked `@writes`: in the window they run on the store's one writer thread
+(`store_writer.py`), elsewhere in place.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -14,7 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Concatenate, Iterable, Iterator, ParamSpec, TypeVar
 
 from pageindex_desktop.core.library import document_resolver, library_files, page_search
 from pageindex_desktop.core.document import PageData
@@ -31,6 +34,21 @@ DB_NAME = "library.sqlite3"
 FILES_DIR = "files"
 LOGS_DIR = "logs"  # where the logs go when the home is set by $PAGEINDEX_DESKTOP_HOME (config.log_dir)
 STATUSES = ("queued", "importing", "ready", "failed")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def writes(fn: Callable[Concatenate[Library, P], R]) -> Callable[Concatenate[Library, P], R]:
+    """Mark a function (or method) whose first argument is the library and that writes to it: it runs through
+    `library.run_write`, i.e. in place for a plain `Library`, on the store writer's thread for the window's
+    connections (`store_writer.QueuedLibrary`). Keep such a function short (one transaction, no model call, no
+    extraction): every other write of the window waits behind it."""
+
+    @functools.wraps(fn)
+    def routed(library: Library, *args: P.args, **kwargs: P.kwargs) -> R:
+        return library.run_write(fn, *args, **kwargs)
+
+    return routed
 
 
 @dataclass(frozen=True)
@@ -166,6 +184,10 @@ class Library:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def run_write(self, fn: Callable[Concatenate[Library, P], R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a `@writes` function's body with this library; a plain Library writes itself, here and now."""
+        return fn(self, *args, **kwargs)
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic write: everything inside commits together or not at all."""
@@ -239,23 +261,29 @@ class Library:
                 library_files.copy_in(Path(source), target)  # (a row whose copy was lost gets it back from the same file)
             if existing is not None:
                 return existing
-            now = time.time()
-            with self.transaction() as conn:
-                conn.execute(
-                    "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
-                    " description, image_only_pages, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
-                    (doc_id_for(sha256), sha256, readable(title), readable(Path(source).name), now, now),
-                )
+            self._insert_queued(sha256, readable(title), readable(Path(source).name))
         record = self.get(doc_id_for(sha256))
         assert record is not None
         return record
+
+    @writes
+    def _insert_queued(self, sha256: str, title: str, file_name: str) -> None:
+        """The row of a file just copied in (the copy itself stays on the caller's thread: it can take seconds)."""
+        now = time.time()
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO documents (id, sha256, title, file_name, page_count, status, error, outline_source,"
+                " description, image_only_pages, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 0, 'queued', '', '', '', 0, ?, ?)",
+                (doc_id_for(sha256), sha256, title, file_name, now, now),
+            )
 
     def sweep_files(self) -> list[str]:
         """Remove what no row needs from `files/` (at start-up; see core/library/library_files.py); the names removed."""
         wanted = {row[0] for row in self.conn.execute("SELECT sha256 FROM documents")}
         return library_files.sweep(self.files_dir, wanted, lambda sha: is_locked(self.home, doc_id_for(sha)))
 
+    @writes
     def set_status(self, doc_id: str, status: str, error: str = "") -> None:
         """Move a document through queued → importing → ready | failed."""
         if status not in STATUSES:
@@ -278,6 +306,7 @@ class Library:
             self.set_status(doc_id, "failed", "The import was interrupted. Re-index the document to try again.")
         return ids
 
+    @writes
     def save_index(
         self,
         doc_id: str,
@@ -310,6 +339,7 @@ class Library:
                 (title, len(pages), outline.source, description, image_only, note, time.time(), doc_id),
             )  # a title the user chose (rename) outlives re-indexes
 
+    @writes
     def rename(self, doc_id: str, title: str) -> DocumentRecord:
         """Give the document the user's title: the library, the window, the assistant's tools and its citations
         all read it from here, and a re-index keeps it."""
@@ -325,6 +355,7 @@ class Library:
         assert record is not None
         return record
 
+    @writes
     def set_summaries(self, doc_id: str, summaries: dict[str, str], description: str | None = None,
                       sources: dict[str, str] | None = None) -> None:
         """Store node summaries with where each came from (`sources`, node id → 'model' / 'excerpt' / 'text') and
@@ -361,11 +392,16 @@ class Library:
             if not held:
                 raise DocumentBusy(f"“{doc.title}” is being imported or summarized right now; remove it when that "
                                    "has finished.")
-            with self.transaction() as conn:
-                conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
-                conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
-                conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+            self._delete_rows(doc_id)
             library_files.remove_copies(self.files_dir, doc.sha256)
+
+    @writes
+    def _delete_rows(self, doc_id: str) -> None:
+        """A removed document's rows, in one transaction (rows that refer to it go by foreign key)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+            conn.execute("DELETE FROM nodes WHERE doc_id = ?", (doc_id,))
+            conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
     # ---- pages and tree --------------------------------------------------------------------------------
 
@@ -418,6 +454,12 @@ class Library:
         them, since a word read from a scan may be misrecognised."""
         rows = self.conn.execute("SELECT page FROM pages WHERE doc_id = ? AND ocr = 1", (doc_id,))
         return {int(row[0]) for row in rows}
+
+    def has_summaries(self, doc_id: str) -> bool:
+        """Whether any of the document's sections has a summary (written or excerpt): a finer tree's new
+        sections are then summarized too, so the document does not end half summarized."""
+        row = self.conn.execute("SELECT 1 FROM nodes WHERE doc_id = ? AND summary_source != '' LIMIT 1", (doc_id,))
+        return row.fetchone() is not None
 
     def data_version(self) -> int:
         """SQLite's `data_version` on this connection: it changes when another connection commits (a CLI import,

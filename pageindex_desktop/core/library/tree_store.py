@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.tree import Node
-from pageindex_desktop.core.library.store import Library, _node_rows
+from pageindex_desktop.core.library.store import Library, _node_rows, writes
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class ModelUsage:
         return self.prompt_tokens + self.completion_tokens
 
 
+@writes
 def replace_tree(library: Library, doc_id: str, roots: list[Node], outline_source: str | None = None) -> None:
     """Replace the document's nodes (ids, summaries and sources as the Node objects carry them) in one
     transaction, and mark the document updated; `outline_source` also changes its tree source when given."""
@@ -43,6 +44,7 @@ def replace_tree(library: Library, doc_id: str, roots: list[Node], outline_sourc
                      (outline_source, time.time(), doc_id))
 
 
+@writes
 def add_usage(library: Library, doc_id: str, task: str, calls: int, prompt_tokens: int,
               completion_tokens: int) -> None:
     """Add one run's calls and tokens to the document's count for `task`."""

@@ -1,6 +1,6 @@
 """The "Make Tree Finer" action: long sections split (or a structureless document's tree written) by the model.
 
-The work runs on the window's one store writer (`ui/workers.ImportWorker`, as `expand` jobs, the same step an
+The work runs on the window's import worker (`ui/workers.ImportWorker`, as `expand` jobs, the same step an
 import runs when a model is configured); `ModelRun` starts the jobs and says how it went, in one line.
 """
 

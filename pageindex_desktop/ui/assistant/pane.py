@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from pageindex_desktop.config import library_home
+from pageindex_desktop.core.library.store_writer import StoreWriter
 from pageindex_desktop.ui.qt import (
     QAction,
     QCoreApplication,
@@ -70,7 +71,8 @@ class AssistantPane(QWidget):
     modelChanged = Signal(str)  # '' when no model is configured
     tokensUsed = Signal(int, int)  # prompt and completion tokens of an answer that just ended
 
-    def __init__(self, parent: QWidget | None = None, home: Path | None = None) -> None:
+    def __init__(self, parent: QWidget | None, home: Path | None, store: StoreWriter) -> None:
+        """`store`: the window's store writer, which writes the chats."""
         super().__init__(parent)
         self.setObjectName("assistantPane")
         self.home = library_home(home)
@@ -91,7 +93,7 @@ class AssistantPane(QWidget):
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_INTERVAL_MS)
         self._render_timer.timeout.connect(self.render_live)
-        self.worker = AssistantWorker(self.home, self)
+        self.worker = AssistantWorker(self.home, store, self)
         self._connect_worker()
         self.worker.start()
         app = QCoreApplication.instance()

@@ -1,6 +1,6 @@
 """The "Summarize" action: node summaries and a description for documents imported without a model.
 
-The writing happens on the window's one store writer (`ui/workers.ImportWorker`, as `summarize` jobs, the same
+The work runs on the window's import worker (`ui/workers.ImportWorker`, as `summarize` jobs, the same
 step an import runs when a model is configured); `ModelRun` starts the jobs and says how it went.
 """
 
@@ -30,10 +30,12 @@ class Summarizer(ModelRun):
 
     def resume(self, library_unfinished: list[str]) -> bool:
         """At start-up: finish the summaries runs that stopped part-way (a quit, a crash), when a model is set
-        up; sections already written are not asked for again. False when there is nothing to resume."""
-        if not library_unfinished or self.busy or not self.has_model():
+        up (found out on a task: the keychain never runs on the window thread); sections already written are not
+        asked for again. False when there is nothing to resume."""
+        if not library_unfinished or self.busy:
             return False
-        self.start(library_unfinished, "Finishing the summaries that stopped part-way for {documents}…")
+        self._when_model(list(library_unfinished), "Finishing the summaries that stopped part-way for {documents}…",
+                         say_missing=False)
         return True
 
     def submit(self, doc_ids: list[str]) -> list[Job]:

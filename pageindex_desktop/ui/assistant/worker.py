@@ -1,5 +1,7 @@
-"""The assistant's thread: it owns a Library connection and one ChatSession per scope, runs questions and turns
-the agent's events into queued signals. The window thread never waits on the model or the database here.
+"""The assistant's thread: it owns a reading connection and one ChatSession per scope, runs questions and turns
+the agent's events into queued signals; the chat messages it stores are written by the store's one writer
+(`core/library/store_writer.py`: the connection is a `QueuedLibrary`). The window thread never waits on the model or
+the database here.
 
 Jobs run one at a time in order (set scope, ask, new chat, reload settings); `cancel()` stops the running
 question within a fraction of a second (the model client polls the cancel flag every 0.1 s).
@@ -22,6 +24,7 @@ from pageindex_desktop.core.assistant.endpoint_modes import client_for
 from pageindex_desktop.core.assistant.llm import Endpoint, LLMClient
 from pageindex_desktop.core.assistant.settings import chat_endpoint, load_settings
 from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store_writer import QueuedLibrary, StoreWriter
 from pageindex_desktop.ui.background import JobThread
 from pageindex_desktop.ui.qt import QObject, Signal
 from pageindex_desktop.ui.assistant.entries import Exchange, exchange_from_answer, exchanges_from_messages
@@ -81,9 +84,10 @@ class AssistantWorker(JobThread):
     judged = Signal(int, object)  # question id, the Exchange again with the model judge's verdicts
     failed = Signal(int, str, bool)  # question id, one sentence, cancelled
 
-    def __init__(self, home: Path, parent: QObject | None = None) -> None:
+    def __init__(self, home: Path, store: StoreWriter, parent: QObject | None = None) -> None:
         super().__init__("assistantWorker", parent)
         self.home = Path(home)
+        self.store = store
         self._library: Library | None = None
         self._cancel = threading.Event()
         self._sessions: dict[str, ChatSession] = {}
@@ -111,7 +115,7 @@ class AssistantWorker(JobThread):
     # ---- the thread (JobThread's hooks) ----------------------------------------------------------------
 
     def open_resources(self) -> None:
-        self._library = Library(self.home)
+        self._library = QueuedLibrary(self.home, self.store)
 
     def close_resources(self) -> None:
         for session in self._sessions.values():

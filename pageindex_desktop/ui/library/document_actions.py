@@ -41,7 +41,7 @@ class DocumentActions(QObject):
     message = Signal(str, int)  # a sentence for the status bar, how long to show it (ms)
 
     def __init__(self, window: QWidget, library: "Library", worker: ImportWorker) -> None:
-        """`window` parents the dialogs; `library` is its reading connection; `worker` the store's writer."""
+        """`window` parents the dialogs; `library` is its reading connection; `worker` runs the library's jobs."""
         super().__init__(window)
         self.window = window
         self.library = library
@@ -67,7 +67,8 @@ class DocumentActions(QObject):
             self.importRequested.emit([folder])
 
     def rename(self, doc_id: str) -> None:
-        """Ask for a new title (F2 or Rename… in the library); the writer thread stores it."""
+        """Ask for a new title (F2 or Rename… in the library); a `rename` job on the import worker has the store
+        writer store it."""
         record = self.library.get(doc_id)
         if record is None or record.status != "ready":
             return

@@ -3,15 +3,15 @@ writer (`core/library/positions.py`), and answers where a document was left when
 
 The view's scroll bar moves by the pixel; the position is read at most every `CAPTURE_MS` (and at once before
 another document replaces the one shown, and when the window closes), then `PositionWriter.put` records it,
-which costs the GUI thread a dict assignment. The writes themselves happen on the writer's thread.
+which costs the GUI thread a dict assignment. The writes themselves happen on the store's one writer
+(`core/library/store_writer.py`), handed to it by the position writer's debounce thread.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pageindex_desktop.core.library.positions import PositionWriter, ReadingPosition, last_document, load_position
 from pageindex_desktop.core.library.store import Library
+from pageindex_desktop.core.library.store_writer import StoreWriter
 from pageindex_desktop.ui.reader.page_view import PageView
 from pageindex_desktop.ui.qt import QObject, QTimer
 
@@ -21,11 +21,11 @@ CAPTURE_MS = 250
 class ReadingTracker(QObject):
     """The bridge between the page view and the stored reading positions."""
 
-    def __init__(self, home: Path, library: Library, view: PageView, parent: QObject | None = None) -> None:
+    def __init__(self, store: StoreWriter, library: Library, view: PageView, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.library = library  # the window's (main-thread) connection: reads only
         self.view = view
-        self.writer = PositionWriter(home)
+        self.writer = PositionWriter(store)
         self.writer.start()
         self._closed = False
         self._timer = QTimer(self, singleShot=True, interval=CAPTURE_MS)
