@@ -11,6 +11,7 @@ import keyring
 import pytest
 from memory_keyring import MemoryKeyring
 
+from pageindex_desktop.core.assistant.llm import LLMClient
 from pageindex_desktop.core.library.store import Library
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -29,6 +30,25 @@ def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+@pytest.fixture(autouse=True)
+def close_model_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[LLMClient]]:
+    """Every model client a test makes is closed when the test ends. Tests build clients against the scripted
+    server and drop them; their pooled keep-alive sockets were then closed by the garbage collector whenever it
+    ran, and with warnings as errors that ResourceWarning failed whichever later test (or the session's end) it
+    landed in, more often under load."""
+    made: list[LLMClient] = []
+    setup = LLMClient.__post_init__
+
+    def recorded(client: LLMClient) -> None:
+        setup(client)
+        made.append(client)
+
+    monkeypatch.setattr(LLMClient, "__post_init__", recorded)
+    yield made
+    for client in made:
+        client.close()
 
 
 @pytest.fixture
