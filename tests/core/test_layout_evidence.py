@@ -186,3 +186,37 @@ def test_a_risk_factor_sentence_set_over_its_paragraph_is_not_a_heading(tmp_path
     assert [h.title for h in find_layout_headings(extract(path))] == [
         "Risks Related to Our Operations and the Markets in Which We Compete Across the United States and Abroad",
         "Market Information"]
+
+
+def _table_rows(page: pymupdf.Page, y: float, labels: list[str]) -> float:
+    """Plain table rows: a label at the margin and two figures to its right; returns the y below them."""
+    for number, label in enumerate(labels):
+        for x, text in ((72, label), (380, f"{1204 + 37 * number:,}"), (470, f"({88 + number})")):
+            _write(page, y, text, x=x)
+        y += 14
+    return y
+
+
+def test_bold_labels_inside_a_table_are_not_headings(tmp_path: Path) -> None:
+    """A statement's bold row groups ("Cash Flows from Financing Activities") sit between rows of figures: table
+    labels. A bold title over the table (prose above it) and a bold heading after it (prose below) stay."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Liquidity and Capital Resources", bold=True) + 4
+    y = _paragraph(page, y, 6)
+    y = _write(page, y + 8, "Consolidated Statements of Cash Flows", bold=True) + 4
+    for x, text in ((380, "2023"), (470, "2022")):
+        _write(page, y, text, bold=True, x=x)
+    y = _table_rows(page, y + 16, ["Net earnings", "Depreciation", "Deferred income taxes"])
+    y = _write(page, y + 2, "Cash Flows from Investing Activities", bold=True) + 2
+    y = _table_rows(page, y, ["Purchases of land", "Acquisitions", "Other, net"])
+    y = _write(page, y + 2, "Cash Flows from Financing Activities", bold=True) + 2
+    y = _table_rows(page, y, ["Notes payable", "Dividends paid", "Other, net"])
+    y = _paragraph(page, y + 20, 4)
+    y = _write(page, y + 8, "Market Risk Management", bold=True) + 4
+    _paragraph(page, y, 6)
+    path = tmp_path / "statement.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Liquidity and Capital Resources", "Consolidated Statements of Cash Flows", "Market Risk Management"]

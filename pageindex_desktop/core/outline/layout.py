@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     drop_continued_titles,
+    drop_table_labels,
     drop_table_rows,
     nest_notes,
 )
@@ -157,6 +158,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
+    candidates = drop_table_labels(candidates, analysis.rows, body)
     candidates = drop_continued_titles(candidates)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
