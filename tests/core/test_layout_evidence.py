@@ -220,3 +220,25 @@ def test_bold_labels_inside_a_table_are_not_headings(tmp_path: Path) -> None:
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Liquidity and Capital Resources", "Consolidated Statements of Cash Flows", "Market Risk Management"]
+
+
+def test_unit_and_audit_notes_are_no_part_of_a_title(tmp_path: Path) -> None:
+    """A statement's title carries "(in millions, except per share data)" in its own face, and a bold
+    "(unaudited)" line sits under another: the titles are the statements' names, the notes no headings."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for title, note in (("Consolidated Statements of Earnings (in millions, except per share data)", None),
+                        ("Condensed Consolidated Balance Sheet", "(unaudited)"),
+                        ("Supplemental Financial Information", "(Dollars in thousands)")):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, title, size=12, bold=True) + 2
+        if note is not None:
+            y = _write(page, y, note, size=12, bold=True) + 2
+        y = _paragraph(page, y + 4, 3)
+        y = _table_rows(page, y + 10, ["Net sales", "Cost of sales", "Operating profit"])
+        _paragraph(page, y + 20, 6)
+    path = tmp_path / "statements.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Consolidated Statements of Earnings", "Condensed Consolidated Balance Sheet",
+                     "Supplemental Financial Information"]
