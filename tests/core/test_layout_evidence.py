@@ -242,3 +242,24 @@ def test_unit_and_audit_notes_are_no_part_of_a_title(tmp_path: Path) -> None:
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Consolidated Statements of Earnings", "Condensed Consolidated Balance Sheet",
                      "Supplemental Financial Information"]
+
+
+def test_a_short_outline_nests_its_deepest_scheme_after_one_restart(tmp_path: Path) -> None:
+    """A release numbered "I." > "A." > "1." sets the parts in small bold capitals and the letters larger. The
+    letters restart under two parts, the numbers once, under "C." only: that is their place, not the top."""
+    outline = [("I. INTRODUCTION", 10), ("II. INTERPRETATION AND APPLICATION", 10),
+               ("A. Historical Context and Legislative History", 12), ("B. Scope of the Broker Exclusion", 12),
+               ("C. Guidance on Applying the Interpretation", 12), ("1. Investment Discretion", 11),
+               ("2. Account Monitoring", 11), ("III. ECONOMIC CONSIDERATIONS", 10), ("A. Background", 12),
+               ("B. Potential Economic Effects", 12), ("Statutory Authority", 14)]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for title, size in outline:
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, title, size=size, bold=True) + 4
+        _paragraph(page, y, 12)
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    depth = {"I": 1, "II": 1, "III": 1, "A": 2, "B": 2, "C": 2, "1": 3, "2": 3, "Statutory": 1}
+    assert found == [(title, depth[title.split(".")[0].split()[0]]) for title, _size in outline]

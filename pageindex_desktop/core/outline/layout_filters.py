@@ -228,6 +228,15 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
         outer, times = counts.most_common(1)[0]
         if times >= 2 and times >= RESTART_AGREE_SHARE * sum(counts.values()):
             parent[kind] = outer
+    # a scheme that restarts once, right after a scheme already in the nest and after no other ("1." under
+    # "C." in a short release numbered "I." > "A." > "1."), goes on the nest's end: one restart is all a short
+    # document gives its deepest scheme
+    nest = set(parent) | set(parent.values())
+    for kind, counts in after.items():
+        if kind not in parent and len(counts) == 1:
+            outer = next(iter(counts))
+            if outer in nest and parent.get(outer) != kind:
+                parent[kind] = outer
     depth: dict[str, int] = {}
     for kind in parent:
         chain = [kind]
