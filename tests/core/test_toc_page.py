@@ -372,3 +372,45 @@ def test_a_divisions_own_numeral_is_not_its_page(row: str, split: tuple[str, str
     from pageindex_desktop.core.outline.numbering import split_trailing_page
 
     assert split_trailing_page(row) == split
+
+
+def test_a_note_between_contents_entries_does_not_end_the_list(tmp_path: Path) -> None:
+    """A 10-K's contents prints a two-line note under PART III; the items after it are contents entries (in the
+    parsed list, not layout headings of the contents page)."""
+    items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 5), ("PART II", "", 7),
+             ("Item 7.", "Management's Discussion and Analysis", 7), ("PART III", "", 9),
+             ("Item 10.", "Directors and Corporate Governance", 9), ("Item 11.", "Executive Compensation", 10),
+             ("Item 12.", "Security Ownership of Certain Owners", 11)]
+    note = ["(Except for the information set forth under the executive officers heading in Item 1 above, the",
+            "information in Part III is incorporated by reference from the Proxy Statement for the Annual Meeting)"]
+    doc = pymupdf.open()
+    for _ in range(13):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
+    y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
+    for number, title, start in items:
+        _write(pages[1], y, number, bold=not title)
+        _write(pages[1], y, title, x=140)
+        y = _write(pages[1], y, str(start - 2), x=500) + 4
+        if number == "PART III":
+            for line in note:
+                y = _write(pages[1], y, line, size=8, x=100)
+            y += 4
+    for page_number in range(3, 14):
+        page = pages[page_number - 1]
+        _write(page, 770, str(page_number - 2), size=9, x=300)
+        y = 80.0
+        for number, title, page_of in items:
+            if page_of == page_number:
+                y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
+                y = _body(page, y, 6) + 6
+        _body(page, y, 30 - int((y - 80) / 16))
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    expected = [(f"{n} {t}".strip(), p) for n, t, p in items]
+    headings = find_toc_headings(extracted)
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == expected
+    assert [(h.title, h.page) for h in find_layout_headings(extracted)] == expected
