@@ -67,6 +67,8 @@ def _column(row: Row, mid: float, slack: float, two_columns: bool) -> tuple[floa
 def _has_figures(text: str) -> bool:
     """A row that ends in a table's cells ("1,204", "$ 148.10", "(12)", "2023 2022"), its label before them:
     at least half its words are figures, or it ends in two figures, or in one written as an amount."""
+    if not text or not (text[-1].isdigit() or text[-1] in ",)%$-–—"):
+        return False  # most rows: prose and titles end in a letter or a stop ("MAY 31," heads a date column)
     tokens = text.split()
     trailing = 0
     for token in reversed(tokens):

@@ -23,6 +23,8 @@ ALONE_WORDS = 10
 
 def strip_unit_note(title: str) -> str:
     """`title` without a trailing unit or audit note; the title itself when nothing would be left."""
+    if "(" not in title and "[" not in title:
+        return title  # the common case, without running the pattern
     stripped = _TRAILING.sub("", title)
     return stripped if stripped.strip() else title
 
