@@ -23,6 +23,7 @@ ABOVE_BASELINES = 2
 ABOVE_HEIGHTS = 4.0
 BELOW_BASELINES = 3
 BELOW_WITH_FIGURES = 2
+BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked for
 
 
 def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float]) -> list[Candidate]:
@@ -92,16 +93,14 @@ def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]]
     them in another column.
     """
     kept = []
-    baselines: dict[int, list[tuple[float, float, bool]]] = {}
     for cand in candidates:
         row = cand.row
         if cand.style[2] not in UNNUMBERED or row.size >= body + 1.0:
             kept.append(cand)
             continue
-        if row.page not in baselines:
-            baselines[row.page] = _baselines(rows_by_page[row.page - 1])
-        lines = baselines[row.page]
         height = row.y1 - row.y0
+        top, bottom = row.y0 - ABOVE_HEIGHTS * height, cand.bottom + BELOW_HEIGHTS * height
+        lines = _baselines([r for r in rows_by_page[row.page - 1] if r.y1 > top and r.y0 < bottom])
         above = [fig for _y0, y1, fig in lines if row.y0 - ABOVE_HEIGHTS * height < y1 <= row.y0 + 0.5]
         below = [fig for y0, _y1, fig in lines if y0 >= cand.bottom - 0.5][:BELOW_BASELINES]
         if any(above[-ABOVE_BASELINES:]) and sum(below) >= BELOW_WITH_FIGURES:
