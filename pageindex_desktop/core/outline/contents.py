@@ -153,49 +153,15 @@ def _is_entry(text: str) -> bool:
     return split_trailing_page(text)[1] is not None
 
 
-NOTE_ROWS = 3  # prose rows a contents list may carry under an entry ("(Except for the information ...)")
-RESUME_ENTRIES = 2  # entries among the three rows after such a note that say the list goes on
-
-
 def _until_body(rows: list[Row]) -> list[Row]:
-    """The contents rows before the body starts on the same page (the first title printed again, or prose).
-
-    A short prose note between entries (a filing's "(Except for the information set forth under ...)" under
-    PART III) does not end the list when entries with page numbers follow it on the same page; the note itself
-    is left out of the entries.
-    """
+    """The contents rows before the body starts on the same page (the first title printed again, or prose)."""
     first_key = ""
-    kept: list[Row] = []
-    i = 0
-    while i < len(rows):
-        row = rows[i]
+    for i, row in enumerate(rows):
         title, printed, dots = split_trailing_page(row.text.strip())
         key = title_key(title)
         if printed is None and not dots:
-            if first_key and key == first_key and i > 2:
-                return kept
-            if len(row.text) > 110 or len(row.text.split()) >= 14:
-                resume = _after_note(rows, i)
-                if resume is None:
-                    return kept
-                i = resume
-                continue
+            if len(row.text) > 110 or len(row.text.split()) >= 14 or (first_key and key == first_key and i > 2):
+                return rows[:i]
         if not first_key:
             first_key = key
-        kept.append(row)
-        i += 1
-    return kept
-
-
-def _after_note(rows: list[Row], start: int) -> int | None:
-    """Index of the entry that resumes the list after a prose note starting at `start`, or None when the prose
-    is the body: the note is at most NOTE_ROWS rows and RESUME_ENTRIES of the next three rows, on its page,
-    are entries."""
-    page = rows[start].page
-    for end in range(start + 1, min(start + NOTE_ROWS, len(rows)) + 1):
-        if end < len(rows) and rows[end].page == page and _is_entry(rows[end].text):
-            after = [r for r in rows[end:end + 3] if r.page == page]
-            if sum(1 for r in after if _is_entry(r.text)) >= RESUME_ENTRIES:
-                return end
-            return None
-    return None
+    return rows
