@@ -263,3 +263,23 @@ def test_a_short_outline_nests_its_deepest_scheme_after_one_restart(tmp_path: Pa
     found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
     depth = {"I": 1, "II": 1, "III": 1, "A": 2, "B": 2, "C": 2, "1": 3, "2": 3, "Statutory": 1}
     assert found == [(title, depth[title.split(".")[0].split()[0]]) for title, _size in outline]
+
+
+def test_a_plans_numbered_strategies_are_headings_and_bare_labels_are_not(tmp_path: Path) -> None:
+    """A government plan heads its divisions "Strategy 1.1 Improve the Trail Network": a label word, an outline
+    number and a title, repeated like "Definition 4" but a heading. Bare "Definition 4" lines stay labels."""
+    titles = ["Strategy 1.1 Improve the Trail Network", "Strategy 1.2 Connect Neighbouring Towns",
+              "Strategy 2.1 Reduce Traffic Speed Near Schools", "Strategy 2.2: Clear Snow from Cycling Lanes",
+              "Strategy 3.1 - Educate Drivers and Cyclists"]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for number, title in enumerate(titles):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, 90, 1 + number)
+        y = _write(page, y + 8, title, size=11, bold=True) + 4
+        y = _paragraph(page, y, 4)
+        y = _write(page, y + 8, f"Definition {number + 1}", bold=True) + 2
+        _paragraph(page, y, 3)
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles
