@@ -186,3 +186,100 @@ def test_a_risk_factor_sentence_set_over_its_paragraph_is_not_a_heading(tmp_path
     assert [h.title for h in find_layout_headings(extract(path))] == [
         "Risks Related to Our Operations and the Markets in Which We Compete Across the United States and Abroad",
         "Market Information"]
+
+
+def _table_rows(page: pymupdf.Page, y: float, labels: list[str]) -> float:
+    """Plain table rows: a label at the margin and two figures to its right; returns the y below them."""
+    for number, label in enumerate(labels):
+        for x, text in ((72, label), (380, f"{1204 + 37 * number:,}"), (470, f"({88 + number})")):
+            _write(page, y, text, x=x)
+        y += 14
+    return y
+
+
+def test_bold_labels_inside_a_table_are_not_headings(tmp_path: Path) -> None:
+    """A statement's bold row groups ("Cash Flows from Financing Activities") sit between rows of figures: table
+    labels. A bold title over the table (prose above it) and a bold heading after it (prose below) stay."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Liquidity and Capital Resources", bold=True) + 4
+    y = _paragraph(page, y, 6)
+    y = _write(page, y + 8, "Consolidated Statements of Cash Flows", bold=True) + 4
+    for x, text in ((380, "2023"), (470, "2022")):
+        _write(page, y, text, bold=True, x=x)
+    y = _table_rows(page, y + 16, ["Net earnings", "Depreciation", "Deferred income taxes"])
+    y = _write(page, y + 2, "Cash Flows from Investing Activities", bold=True) + 2
+    y = _table_rows(page, y, ["Purchases of land", "Acquisitions", "Other, net"])
+    y = _write(page, y + 2, "Cash Flows from Financing Activities", bold=True) + 2
+    y = _table_rows(page, y, ["Notes payable", "Dividends paid", "Other, net"])
+    y = _paragraph(page, y + 20, 4)
+    y = _write(page, y + 8, "Market Risk Management", bold=True) + 4
+    _paragraph(page, y, 6)
+    path = tmp_path / "statement.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Liquidity and Capital Resources", "Consolidated Statements of Cash Flows", "Market Risk Management"]
+
+
+def test_unit_and_audit_notes_are_no_part_of_a_title(tmp_path: Path) -> None:
+    """A statement's title carries "(in millions, except per share data)" in its own face, and a bold
+    "(unaudited)" line sits under another: the titles are the statements' names, the notes no headings."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for title, note in (("Consolidated Statements of Earnings (in millions, except per share data)", None),
+                        ("Condensed Consolidated Balance Sheet", "(unaudited)"),
+                        ("Supplemental Financial Information", "(Dollars in thousands)")):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, title, size=12, bold=True) + 2
+        if note is not None:
+            y = _write(page, y, note, size=12, bold=True) + 2
+        y = _paragraph(page, y + 4, 3)
+        y = _table_rows(page, y + 10, ["Net sales", "Cost of sales", "Operating profit"])
+        _paragraph(page, y + 20, 6)
+    path = tmp_path / "statements.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Consolidated Statements of Earnings", "Condensed Consolidated Balance Sheet",
+                     "Supplemental Financial Information"]
+
+
+def test_a_short_outline_nests_its_deepest_scheme_after_one_restart(tmp_path: Path) -> None:
+    """A release numbered "I." > "A." > "1." sets the parts in small bold capitals and the letters larger. The
+    letters restart under two parts, the numbers once, under "C." only: that is their place, not the top."""
+    outline = [("I. INTRODUCTION", 10), ("II. INTERPRETATION AND APPLICATION", 10),
+               ("A. Historical Context and Legislative History", 12), ("B. Scope of the Broker Exclusion", 12),
+               ("C. Guidance on Applying the Interpretation", 12), ("1. Investment Discretion", 11),
+               ("2. Account Monitoring", 11), ("III. ECONOMIC CONSIDERATIONS", 10), ("A. Background", 12),
+               ("B. Potential Economic Effects", 12), ("Statutory Authority", 14)]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for title, size in outline:
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, title, size=size, bold=True) + 4
+        _paragraph(page, y, 12)
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    depth = {"I": 1, "II": 1, "III": 1, "A": 2, "B": 2, "C": 2, "1": 3, "2": 3, "Statutory": 1}
+    assert found == [(title, depth[title.split(".")[0].split()[0]]) for title, _size in outline]
+
+
+def test_a_plans_numbered_strategies_are_headings_and_bare_labels_are_not(tmp_path: Path) -> None:
+    """A government plan heads its divisions "Strategy 1.1 Improve the Trail Network": a label word, an outline
+    number and a title, repeated like "Definition 4" but a heading. Bare "Definition 4" lines stay labels."""
+    titles = ["Strategy 1.1 Improve the Trail Network", "Strategy 1.2 Connect Neighbouring Towns",
+              "Strategy 2.1 Reduce Traffic Speed Near Schools", "Strategy 2.2: Clear Snow from Cycling Lanes",
+              "Strategy 3.1 - Educate Drivers and Cyclists"]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for number, title in enumerate(titles):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, 90, 1 + number)
+        y = _write(page, y + 8, title, size=11, bold=True) + 4
+        y = _paragraph(page, y, 4)
+        y = _write(page, y + 8, f"Definition {number + 1}", bold=True) + 2
+        _paragraph(page, y, 3)
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles

@@ -16,9 +16,11 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     drop_continued_titles,
+    drop_table_labels,
     drop_table_rows,
     nest_notes,
 )
@@ -145,7 +147,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     if len(candidates) < max(3, len(doc.pages) // 10):
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
-    candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6]
+    candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6 and not is_unit_note(c.text)]
     # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
@@ -157,11 +159,12 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
+    candidates = drop_table_labels(candidates, analysis.rows, body)
     candidates = drop_continued_titles(candidates)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = nest_notes(candidates, levels)
-    return [Heading(title=clean_title(c.text), level=level, page=c.row.page, y=c.row.y0)
+    return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
 
 
@@ -192,8 +195,8 @@ def _title_block_end(rows: list[Row], body: float) -> int:
 
 
 def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | None:
-    """A candidate when the row looks like a heading, else None."""
-    text = row.text.strip()
+    """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
+    text = strip_unit_note(row.text.strip())
     n = len(text)
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS:
         return None  # too short or long, a table cell or run-in head, or a list item

@@ -1,7 +1,8 @@
 """Evidence beside the heading rows themselves: what shares their baseline, and the headings around them.
 
 `drop_table_rows` drops rows that share their baseline with figures or with two other texts: table headers,
-"Total" lines and chart labels. `drop_continued_titles` keeps one of a title printed again on the next page.
+"Total" lines and chart labels. `drop_table_labels` drops body-size row labels inside a table (figures just
+above and below them). `drop_continued_titles` keeps one of a title printed again on the next page.
 `after_front_contents` drops what a cover and title pages print before the contents. `nest_notes` hangs a filing's numbered notes under the "Notes to … Financial Statements" heading over them.
 """
 
@@ -10,12 +11,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, Candidate
+from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 _FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$")
+# table_labels: baselines looked at above (within ABOVE_HEIGHTS line heights) and below a candidate, and how
+# many of those below must carry figures
+ABOVE_BASELINES = 2
+ABOVE_HEIGHTS = 4.0
+BELOW_BASELINES = 3
+BELOW_WITH_FIGURES = 2
+BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked for
 
 
 def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float]) -> list[Candidate]:
@@ -31,12 +39,8 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
         mid = widths[row.page - 1] / 2
         slack = 0.04 * widths[row.page - 1]
         if row.page not in two_columns:
-            left = sum(1 for r in rows if r.x1 < mid + slack)
-            right = sum(1 for r in rows if r.x0 > mid - slack)
-            two_columns[row.page] = len(rows) >= 12 and min(left, right) >= 0.25 * len(rows)
-        lo, hi = -1e9, 1e9
-        if two_columns[row.page]:
-            lo, hi = (-1e9, mid) if row.x1 < mid + slack else (mid, 1e9) if row.x0 > mid - slack else (lo, hi)
+            two_columns[row.page] = _two_columns(rows, widths[row.page - 1])
+        lo, hi = _column(row, mid, slack, two_columns[row.page])
         others = [r for r in rows if r is not row and height > 0
                   and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)
                   and r.x0 < hi and r.x1 > lo]
@@ -44,6 +48,78 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
             continue
         kept.append(cand)
     return kept
+
+
+def _two_columns(rows: list[Row], width: float) -> bool:
+    """A page set in two text columns: at least a quarter of its (12 or more) rows in each half."""
+    mid, slack = width / 2, 0.04 * width
+    left = sum(1 for r in rows if r.x1 < mid + slack)
+    right = sum(1 for r in rows if r.x0 > mid - slack)
+    return len(rows) >= 12 and min(left, right) >= 0.25 * len(rows)
+
+
+def _column(row: Row, mid: float, slack: float, two_columns: bool) -> tuple[float, float]:
+    """The x range of the column `row` sits in (the whole page unless the page has two columns)."""
+    if not two_columns:
+        return -1e9, 1e9
+    return (-1e9, mid) if row.x1 < mid + slack else (mid, 1e9) if row.x0 > mid - slack else (-1e9, 1e9)
+
+
+def _has_figures(text: str) -> bool:
+    """A row that ends in a table's cells ("1,204", "$ 148.10", "(12)", "2023 2022"), its label before them:
+    at least half its words are figures, or it ends in two figures, or in one written as an amount."""
+    if not text or not (text[-1].isdigit() or text[-1] in ",)%$-–—"):
+        return False  # most rows: prose and titles end in a letter or a stop ("MAY 31," heads a date column)
+    tokens = text.split()
+    trailing = 0
+    for token in reversed(tokens):
+        if not (_FIGURE.match(token) or token in ("$", "%")) or token.endswith("."):
+            break
+        trailing += 1
+    if not trailing:
+        return False
+    return trailing >= 2 or 2 * trailing >= len(tokens) or any(ch in tokens[-1] for ch in ",()$%")
+
+
+def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]], body: float) -> list[Candidate]:
+    """Unnumbered body-size candidates with figures on a baseline just above them and on most of the few
+    baselines below are a table's row labels or sub-heads ("Cash Flows from Financing Activities", "In
+    Billions", "Other Exit"), set bold like the document's sub-heads but inside its tables.
+
+    A heading that opens a table (a statement title over its columns) has prose or nothing above it, and a
+    heading after a table is followed by prose, so both stay. Numbered headings ("Note 5 – Inventories") and
+    headings set larger than the body always stay: their own style says they are headings. Baselines span the
+    whole page: the figures sit right of the label, often past the middle, where a two-column test would put
+    them in another column.
+    """
+    kept = []
+    for cand in candidates:
+        row = cand.row
+        if cand.style[2] not in UNNUMBERED or row.size >= body + 1.0:
+            kept.append(cand)
+            continue
+        height = row.y1 - row.y0
+        top, bottom = row.y0 - ABOVE_HEIGHTS * height, cand.bottom + BELOW_HEIGHTS * height
+        lines = _baselines([r for r in rows_by_page[row.page - 1] if r.y1 > top and r.y0 < bottom])
+        above = [fig for _y0, y1, fig in lines if row.y0 - ABOVE_HEIGHTS * height < y1 <= row.y0 + 0.5]
+        below = [fig for y0, _y1, fig in lines if y0 >= cand.bottom - 0.5][:BELOW_BASELINES]
+        if any(above[-ABOVE_BASELINES:]) and sum(below) >= BELOW_WITH_FIGURES:
+            continue
+        kept.append(cand)
+    return kept
+
+
+def _baselines(rows: list[Row]) -> list[tuple[float, float, bool]]:
+    """(top, bottom, carries figures) of each visual line, top down; rows overlapping vertically are one line."""
+    lines: list[list[float]] = []  # [y0, y1, figures]
+    for row in sorted(rows, key=lambda r: r.y0):
+        fig = 1.0 if _has_figures(row.text) else 0.0
+        if lines and row.y0 < lines[-1][1] - 0.5 * (row.y1 - row.y0):
+            lines[-1][1] = max(lines[-1][1], row.y1)
+            lines[-1][2] = max(lines[-1][2], fig)
+        else:
+            lines.append([row.y0, row.y1, fig])
+    return [(y0, y1, bool(fig)) for y0, y1, fig in lines]
 
 
 def nest_notes(candidates: list[Candidate], levels: list[int]) -> list[int]:

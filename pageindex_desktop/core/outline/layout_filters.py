@@ -70,11 +70,18 @@ def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
     return kept
 
 
+# "Strategy 1.1.1 Improve the Trail Network", "Action 2.3: Expand Cycling Lanes": a plan's own numbered
+# divisions, a label word with an outline number and a title; "Satz 1.1 (Heine-Borel)", "Definition 2.3" are not
+_TITLED_LABEL = re.compile(r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?\s*[A-ZÀ-Þ][^\W\d_]{3,}")
+
+
 def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> list[Candidate]:
     """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
 
     A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
     a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too.
+    A label word counted 4 times or more drops its rows, except rows where an outline number ("1.1.1", "2.3")
+    is followed by a title: a plan's "Strategy 1.1.1 Improve the Trail Network" is a division, not a label.
     """
     counts: dict[str, int] = {}
     keys: list[str] = []
@@ -93,7 +100,8 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
         if key and counts[key] >= (8 if key.startswith("=") else 4):
             continue
         m = LABEL_WORD.match(cand.text) if cand.style[2] != NOTE_KIND else None
-        if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4:
+        if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4 \
+                and not _TITLED_LABEL.match(cand.text):
             continue
         kept.append(cand)
     return kept
@@ -228,6 +236,15 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
         outer, times = counts.most_common(1)[0]
         if times >= 2 and times >= RESTART_AGREE_SHARE * sum(counts.values()):
             parent[kind] = outer
+    # a scheme that restarts once, right after a scheme already in the nest and after no other ("1." under
+    # "C." in a short release numbered "I." > "A." > "1."), goes on the nest's end: one restart is all a short
+    # document gives its deepest scheme
+    nest = set(parent) | set(parent.values())
+    for kind, counts in after.items():
+        if kind not in parent and len(counts) == 1:
+            outer = next(iter(counts))
+            if outer in nest and parent.get(outer) != kind:
+                parent[kind] = outer
     depth: dict[str, int] = {}
     for kind in parent:
         chain = [kind]
