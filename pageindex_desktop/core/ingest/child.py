@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pageindex_desktop.core.document import PageData
+from pageindex_desktop.core import framing
 
 if TYPE_CHECKING:
     from pageindex_desktop.core.document import ExtractedDocument
@@ -56,7 +57,7 @@ class _PipeLogHandler(logging.Handler):
             text = record.getMessage()
             if record.exc_info:
                 text += "\n" + "".join(traceback.format_exception(*record.exc_info))
-            self.conn.send(("log", record.levelno, record.name, text))
+            framing.send(self.conn, ("log", record.levelno, record.name, text))
         except Exception:
             pass
 
@@ -77,18 +78,18 @@ def worker_main(conn: Connection) -> None:
             from pageindex_desktop.core.ingest import pdf  # noqa: F401
             from pageindex_desktop.core.outline import build  # noqa: F401
         except Exception as exc:  # a broken install: say so instead of dying with exit code 1
-            conn.send(("fatal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            framing.send(conn, ("fatal", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
             return
-        conn.send(("hello", os.getpid(), heavy_modules_loaded()))
+        framing.send(conn, ("hello", os.getpid(), heavy_modules_loaded()))
         while True:
             try:
-                job = conn.recv()
+                job = framing.recv(conn)
             except (EOFError, OSError):
                 return
             if job is None:
                 return
             _, path, password, use_bookmarks, file_name, workers, ocr = job
-            conn.send(run_job(conn, Path(path), password, use_bookmarks, file_name, workers, ocr))
+            framing.send(conn, run_job(conn, Path(path), password, use_bookmarks, file_name, workers, ocr))
     except (BrokenPipeError, EOFError, OSError):
         return  # the parent went away; nothing left to report to
 
@@ -141,7 +142,7 @@ def run_job(
         now = time.monotonic()
         if conn is not None and (now - last[0] >= PROGRESS_INTERVAL or done >= total):
             last[0] = now
-            conn.send(("progress", stage, done, total))
+            framing.send(conn, ("progress", stage, done, total))
 
     fmt = formats.by_suffix(path.suffix.lstrip(".")) or formats.PDF
     use_bookmarks = use_bookmarks or not fmt.is_pdf  # an e-book's own contents is its tree
@@ -159,7 +160,7 @@ def run_job(
                                                lambda done, total: progress(done, total, "ocr"),
                                                layer=with_text_layer(path))
         if conn is not None:
-            conn.send(("progress", "building", 0, 1))
+            framing.send(conn, ("progress", "building", 0, 1))
         outline = heading_outline(doc) if fmt is formats.MARKDOWN else None
         outline = outline or build_outline(doc, use_bookmarks=use_bookmarks)
         title = choose_title(doc, file_name)

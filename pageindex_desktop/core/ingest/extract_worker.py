@@ -21,6 +21,7 @@ from typing import Any
 
 from pageindex_desktop.core.ingest import child
 from pageindex_desktop.core.ingest.import_types import CancelFlag
+from pageindex_desktop.core import framing
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class Worker:
                 return JobOutcome("cancelled")
             if self.conn.poll(POLL_SECONDS):
                 try:
-                    message = self.conn.recv()
+                    message = framing.recv(self.conn)
                 except (EOFError, OSError):
                     return self._failed_start()
                 if message[0] == "log":
@@ -112,7 +113,7 @@ class Worker:
         `ocr`: options for reading pages without text (core/ingest/ocr.py `OcrPlan.for_child`), None for none."""
         self.jobs += 1
         try:
-            self.conn.send(("job", str(path), password, use_bookmarks, file_name, workers, ocr))
+            framing.send(self.conn, ("job", str(path), password, use_bookmarks, file_name, workers, ocr))
         except (BrokenPipeError, OSError):
             return self._crashed()
         last_message = time.monotonic()
@@ -121,7 +122,7 @@ class Worker:
                 return JobOutcome("cancelled")
             if self.conn.poll(POLL_SECONDS):
                 try:
-                    message = self.conn.recv()
+                    message = framing.recv(self.conn)
                 except (EOFError, OSError):
                     return self._crashed()
                 last_message = time.monotonic()

@@ -2,7 +2,7 @@
 
 A helper is a plain `python -m pageindex_desktop.core.ingest.pdf_helper` subprocess (not multiprocessing), so it can be
 started from anything: a script without a main guard, a daemonic process, a test. It is kept warm and reused
-across documents, reads requests from stdin and answers on stdout in length-prefixed pickle frames, opens the
+across documents, reads requests from stdin and answers on stdout in the processes' one framing (`core/framing.py`), opens the
 document itself, and exits when its stdin closes (its parent ended). A reader thread per helper turns replies
 into a queue, so the parent can poll without blocking on any platform. Passwords travel through the pipe,
 never on a command line.
@@ -15,47 +15,20 @@ import logging
 import os
 import pickle
 import queue
-import struct
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pageindex_desktop
+from pageindex_desktop.core.framing import read_frame, write_frame
 
 log = logging.getLogger(__name__)
 
-_FRAME = struct.Struct("!Q")
 _helpers: list["Helper"] = []
 _lock = threading.Lock()
-
-
-def write_frame(stream: IO[bytes], message: Any) -> None:
-    """Send one pickled message with its length in front."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_FRAME.pack(len(data)))
-    stream.write(data)
-    stream.flush()
-
-
-def read_frame(stream: IO[bytes]) -> Any:
-    """Read one message written by `write_frame`; raises EOFError when the stream ends."""
-    header = _read_exact(stream, _FRAME.size)
-    return pickle.loads(_read_exact(stream, _FRAME.unpack(header)[0]))
-
-
-def _read_exact(stream: IO[bytes], size: int) -> bytes:
-    """Exactly `size` bytes or EOFError."""
-    chunks: list[bytes] = []
-    while size > 0:
-        chunk = stream.read(size)
-        if not chunk:
-            raise EOFError("stream closed")
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
 
 
 class Helper:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing as mp
-import pickle
 import sys
 import threading
 from collections import OrderedDict
@@ -25,6 +24,7 @@ from multiprocessing import shared_memory
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from pageindex_desktop.core import framing
 from pageindex_desktop.ui.cores import restore_main_thread, split_cores
 from pageindex_desktop.ui.qt import QImage, QObject, QSocketNotifier, Signal
 from pageindex_desktop.ui.reader.render_server import SLOT_BYTES, SLOTS, serve
@@ -103,8 +103,8 @@ class RenderProcess:
         """Send a request; a process that is gone is noticed by the reader (end of file on its pipe)."""
         if self.closed:
             return
-        try:  # plain pickle: Connection.send's ForkingPickler copies its reducer table for every message
-            self.requests.send_bytes(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
+        try:
+            framing.send(self.requests, msg)
         except OSError:
             pass
 
@@ -247,7 +247,7 @@ class RenderService(QObject):
             for _ in range(MESSAGES_PER_WAKE):
                 if not results.poll(0):
                     break
-                msg = results.recv()
+                msg = framing.recv(results)
                 if msg[0] == "image":
                     self._on_image(msg)
                 elif msg[0] == "thumb":

@@ -31,7 +31,6 @@ chunk took up to 250 ms while the window was busy; one memcpy from shared memory
 from __future__ import annotations
 
 import logging
-import pickle
 import re
 import sys
 import time
@@ -39,6 +38,7 @@ from collections import OrderedDict
 from multiprocessing.connection import Connection
 from typing import Any
 
+from pageindex_desktop.core import framing
 from pageindex_desktop.core.assistant.citations.highlight import locate
 from pageindex_desktop.ui.reader.pdf_links import read_links
 
@@ -110,9 +110,8 @@ class _Server:
         self.send(("ready",))
 
     def send(self, msg: tuple[Any, ...]) -> None:
-        """Answer the window. Plain pickle: Connection.send's ForkingPickler copies its reducer table for every
-        message, which counts on a cold CPU; the window's `recv` reads both alike."""
-        self.results.send_bytes(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
+        """Answer the window (the processes' one framing, `core/framing.py`)."""
+        framing.send(self.results, msg)
 
     def run(self) -> None:
         while True:
@@ -121,7 +120,7 @@ class _Server:
             if idle:
                 self.requests.poll(None)
             while self.requests.poll(0):
-                if not self.handle(self.requests.recv()):
+                if not self.handle(framing.recv(self.requests)):
                     return
             self.step()
 
@@ -246,7 +245,7 @@ class _Server:
         if samples is not None:  # drawn elsewhere: copy into a slot
             if slot is None:
                 while not self.free_slots:  # the parent still copies the previous images: serve requests
-                    if not self.handle(self.requests.recv()):
+                    if not self.handle(framing.recv(self.requests)):
                         raise EOFError
                 slot = self.free_slots.pop(0)
             self.arena.buf[slot * SLOT_BYTES : slot * SLOT_BYTES + stride * height] = samples
