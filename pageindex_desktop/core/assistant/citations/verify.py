@@ -159,13 +159,16 @@ def _judge_citation(cite: Citation, docs: list[DocumentRecord], pages: _Pages, r
 
 def _check_heading(cite: Citation, tree: list[Node]) -> None:
     """A page citation that names a section is checked only when the passage is in that section (or under it):
-    the heading is part of what it claims. Firm: the model judge cannot move it back."""
+    the heading is part of what it claims. Firm: the model judge cannot move it back.
+
+    A heading that names no section of the document at all is not held against the page: small models fill the
+    slot with the page number again ("§ 21, p. 21") or a phrase of the passage, and the page alone locates the
+    claim (the link shows the section the passage is really in). Only a heading that names another section is a
+    wrong location."""
     named = find_sections(tree, cite.heading)
-    if cite.section is not None and inside(tree, cite.section.node_id, named):
+    if not named or (cite.section is not None and inside(tree, cite.section.node_id, named)):
         return
-    if not named:
-        reason = f"no section “{cite.heading}” in this document"
-    elif cite.section is not None:
+    if cite.section is not None:
         reason = f"the passage is under “{cite.section.title}”, not “{cite.heading}”"
     else:
         reason = f"page {cite.page} is not in “{cite.heading}”"
