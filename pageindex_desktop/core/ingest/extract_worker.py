@@ -67,24 +67,16 @@ class Worker:
         """Wait for the child's hello; returns an outcome when it never came (crash, cancel, timeout)."""
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
-            if cancel is not None and cancel.is_set():
-                return JobOutcome("cancelled")
-            if self.conn.poll(POLL_SECONDS):
-                try:
-                    message = framing.recv(self.conn)
-                except (EOFError, OSError):
-                    return self._failed_start()
-                if message[0] == "log":
-                    _relog(message)
-                elif message[0] == "fatal":
-                    return JobOutcome("error", error_kind="internal", message=message[1], details=message[2])
-                elif message[0] == "hello":
-                    self.heavy = list(message[2])
-                    if self.heavy:
-                        log.warning("extraction child loaded heavy modules: %s", ", ".join(self.heavy))
-                    return None
-            elif not self.process.is_alive():
-                return self._failed_start()
+            message = self._receive(cancel, self._failed_start)
+            if isinstance(message, JobOutcome):
+                return message
+            if message is not None and message[0] == "fatal":
+                return JobOutcome("error", error_kind="internal", message=message[1], details=message[2])
+            if message is not None and message[0] == "hello":
+                self.heavy = list(message[2])
+                if self.heavy:
+                    log.warning("extraction child loaded heavy modules: %s", ", ".join(self.heavy))
+                return None
         return JobOutcome("crashed", message="The PDF reader did not start in time.")
 
     def _failed_start(self) -> JobOutcome:
@@ -118,28 +110,40 @@ class Worker:
             return self._crashed()
         last_message = time.monotonic()
         while True:
-            if cancel is not None and cancel.is_set():
-                return JobOutcome("cancelled")
-            if self.conn.poll(POLL_SECONDS):
-                try:
-                    message = framing.recv(self.conn)
-                except (EOFError, OSError):
-                    return self._crashed()
-                last_message = time.monotonic()
-                if message[0] == "log":
-                    _relog(message)
-                elif message[0] == "progress":
-                    on_message(message[1], int(message[2]), int(message[3]))
-                elif message[0] == "result":
-                    return JobOutcome("result", payload=message[1])
-                elif message[0] == "error":
-                    return JobOutcome("error", error_kind=message[1], message=message[2], details=message[3])
-            elif not self.process.is_alive():
-                if self.conn.poll(0):
-                    continue  # the last message arrived just before the exit: read it first
-                return self._crashed()
-            elif time.monotonic() - last_message > STALL_SECONDS:
-                return JobOutcome("crashed", message="The PDF reader stopped responding while reading this file.")
+            message = self._receive(cancel, self._crashed)
+            if isinstance(message, JobOutcome):
+                return message
+            if message is None:
+                if time.monotonic() - last_message > STALL_SECONDS:
+                    return JobOutcome("crashed", message="The PDF reader stopped responding while reading this file.")
+                continue
+            last_message = time.monotonic()
+            if message[0] == "progress":
+                on_message(message[1], int(message[2]), int(message[3]))
+            elif message[0] == "result":
+                return JobOutcome("result", payload=message[1])
+            elif message[0] == "error":
+                return JobOutcome("error", error_kind=message[1], message=message[2], details=message[3])
+
+    def _receive(self, cancel: CancelFlag | None,
+                 gone: Callable[[], JobOutcome]) -> tuple[Any, ...] | JobOutcome | None:
+        """One wait of up to POLL_SECONDS for the child's next message, the step both waits (for the hello, for a
+        job's end) are made of: the message (a log line is relayed here and returned too, since it shows the child
+        is alive), an outcome that ends the wait (cancel; the child gone, as `gone` says it), or None (nothing
+        yet). A child that exited right after its last message has that message read first."""
+        if cancel is not None and cancel.is_set():
+            return JobOutcome("cancelled")
+        if self.conn.poll(POLL_SECONDS):
+            try:
+                message: tuple[Any, ...] = framing.recv(self.conn)
+            except (EOFError, OSError):
+                return gone()
+            if message[0] == "log":
+                _relog(message)
+            return message
+        if not self.process.is_alive() and not self.conn.poll(0):
+            return gone()
+        return None
 
     def _crashed(self) -> JobOutcome:
         self.process.join(timeout=2)
