@@ -119,3 +119,28 @@ def test_a_heading_over_a_cross_reference_list_keeps_its_siblings(tmp_path: Path
         _paragraph(page, y, 14)
     levels = _levels(doc, tmp_path / "crossref.pdf")
     assert [levels[t] for t in titles] == [1, 1, 1, 1]
+
+
+def test_a_reserved_item_is_an_item_like_the_others(tmp_path: Path) -> None:
+    """"Item 6. [Reserved]" set in the items' face (which the sub-heads share) sits with the items, not under
+    Item 5 as a sub-head: a title opening with a bracket is still the item's title."""
+    doc = pymupdf.open()
+    _write(doc.new_page(width=612, height=792), 300, "Annual Report on Form 10-K", size=24)
+    items = {"PART I": ["Item 1. Business", "Item 2. Properties"],
+             "PART II": ["Item 5. Market for Common Equity", "Item 6. [Reserved]", "Item 7. Management's Discussion"]}
+    for n, (part, titles) in enumerate(items.items()):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 110 + 20 * n, part, bold=True) + 6
+        for k, title in enumerate(titles):
+            y = _write(page, y + 8, title, bold=True) + 4
+            y = _paragraph(page, y, 4)
+            if not title.endswith("]"):
+                y = _write(page, y + 8, f"Our Approach to Topic {k}", bold=True) + 4
+                y = _paragraph(page, y, 4)
+            if y > 600:
+                page = doc.new_page(width=612, height=792)
+                y = 100.0 + 17 * k
+    levels = _levels(doc, tmp_path / "tenk.pdf")
+    titles = [t for ts in items.values() for t in ts]
+    assert set(levels) >= set(titles)
+    assert {levels[t] for t in titles} == {levels["PART I"] + 1}

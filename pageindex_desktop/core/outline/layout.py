@@ -229,7 +229,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if num is not None:
         if num.kind.startswith("keyword") and not num.rest:
             kind = num.kind  # a bare "PART II" or "Chapter 3" line
-        elif not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘") or not _WORD4.search(num.rest):
+        # a title opening with a bracket counts as one: a filing's "Item 6. [Reserved]" is an item like the rest
+        elif not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘") \
+                or not _WORD4.search(num.rest):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
