@@ -144,3 +144,46 @@ def test_a_reserved_item_is_an_item_like_the_others(tmp_path: Path) -> None:
     titles = [t for ts in items.values() for t in ts]
     assert set(levels) >= set(titles)
     assert {levels[t] for t in titles} == {levels["PART I"] + 1}
+
+
+def test_a_running_folio_on_a_contents_page_does_not_push_its_entries_down(tmp_path: Path) -> None:
+    """A contents page's running folio ("ii  Annual Review 2023 |"), printed left of the entries and read as a
+    row of the list, is no indentation step: the entries of its page keep the levels of the first page's."""
+    from pageindex_desktop.core.outline.toc_page import find_toc_headings
+
+    chapters = [(f"{c} Chapter Title Number {c}", [f"Section Heading {c}.{s}" for s in (1, 2)]) for c in range(1, 7)]
+    doc = pymupdf.open()
+    for _ in range(3 + 2 * len(chapters)):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]  # made first: a page object outlives no new_page call
+    _write(pages[0], 300, "Annual Review 2023", size=24)
+    contents = pages[1:3]
+    y = _write(contents[0], 90, "Contents", size=18, bold=True) + 10
+    _write(contents[1], 40, "ii   Annual Review 2023 |", size=9, x=36)
+    number = 4
+    for c, (chapter, sections) in enumerate(chapters):
+        page = contents[0 if c < 3 else 1]
+        if c == 3:
+            y = 90.0
+        y = _entry(page, y, chapter, number)
+        for s, section in enumerate(sections):
+            _write(page, y, section, x=90)
+            y = _write(page, y, str(number + s), x=520)
+        number += 2
+    body = iter(pages[3:])
+    for chapter, sections in chapters:
+        for s, section in enumerate(sections):
+            page = next(body)
+            y = 90.0
+            if s == 0:
+                y = _write(page, y, chapter, size=16, bold=True) + 6
+            y = _write(page, y, section, size=12, bold=True) + 4
+            _paragraph(page, y, 20)
+            _write(page, 760, str(page.number + 1), x=300)
+    path = tmp_path / "contents.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    levels = {h.title: h.level for h in headings}
+    assert {levels[chapter] for chapter, _ in chapters} == {1}
+    assert {levels[s] for _, sections in chapters for s in sections} == {2}
