@@ -14,6 +14,7 @@ import re
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
@@ -164,6 +165,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = nest_notes(candidates, levels)
+    levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
 
@@ -227,7 +229,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if num is not None:
         if num.kind.startswith("keyword") and not num.rest:
             kind = num.kind  # a bare "PART II" or "Chapter 3" line
-        elif not num.rest or not (num.rest[0].isupper() or num.rest[0] in "“\"'‘") or not _WORD4.search(num.rest):
+        # a title opening with a bracket counts as one: a filing's "Item 6. [Reserved]" is an item like the rest
+        elif not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘") \
+                or not _WORD4.search(num.rest):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"

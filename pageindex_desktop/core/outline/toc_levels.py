@@ -13,6 +13,7 @@ class _Indented(Protocol):
 
     x0: float
     toc_page: int
+    printed: tuple[int, bool] | None
     numbered: int
     part: bool
     level: int
@@ -26,6 +27,13 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
     base: dict[int, float] = {}
     for entry in entries:  # leftmost entry per contents page
         base[entry.toc_page] = min(base.get(entry.toc_page, entry.x0), entry.x0)
+    # the margin is read from entries that carry a page number when the page has some: a row without one at the
+    # page's edge (a running folio, "ii  110th Annual Report |") would shift every entry of its page a level down
+    numbered: dict[int, float] = {}
+    for entry in entries:
+        if entry.printed is not None:
+            numbered[entry.toc_page] = min(numbered.get(entry.toc_page, entry.x0), entry.x0)
+    base.update(numbered)
     reference = {first_page % 2: base[first_page]}
     shift: dict[int, float] = {}
     for page in sorted(base):
@@ -38,7 +46,11 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
     # its indentation, so the items' steps are counted among themselves and the parts sit above them
     inverted = _parts_indented_past_items(entries, shift)
     ranked = [e for e in entries if not e.part] if inverted else list(entries)
-    indents = sorted({round(e.x0 - shift[e.toc_page], 1) for e in ranked})
+    shifted = [(round(e.x0 - shift[e.toc_page], 1), e.printed is not None) for e in ranked]
+    # an indentation step is one an entry with a page number uses, or two entries: a lone row without a number
+    # left of the rest (a running folio) is no level of its own, it goes with the first step
+    indents = sorted({x for x, with_page in shifted if with_page
+                      or sum(1 for y, _ in shifted if abs(y - x) <= CLUSTER_TOLERANCE) >= 2} or {x for x, _ in shifted})
     clusters: list[float] = []
     for x in indents:
         if not clusters or x - clusters[-1] > CLUSTER_TOLERANCE:
