@@ -1,0 +1,103 @@
+"""Issue 11 classes 3-5 on PDFs built here: captions and table rows taken for sections, wrapped headings split,
+table cells merged into a heading, and contents pages the parser missed (two columns, no heading or leaders,
+chapter-page numbers like "3-12")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.toc_page import find_toc_headings
+
+FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
+
+
+def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
+    """Put one line on the page and return the y of the next line."""
+    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+    return y + size * 1.5
+
+
+def _paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:
+    """A paragraph of body text from `y`; returns the y below it."""
+    for i in range(lines):
+        y = _write(page, y, FILLER.capitalize() if i == 0 else FILLER)
+    return y + 4
+
+
+def _right(page: pymupdf.Page, y: float, text: str, right: float, size: float = 10) -> None:
+    """Text ending at x = `right` (a right-aligned page number)."""
+    page.insert_text((right - pymupdf.get_text_length(text, "helv", size), y), text, fontsize=size, fontname="helv")
+
+
+def test_figure_table_listing_and_exhibit_captions_are_not_sections(tmp_path: Path) -> None:
+    """Captions set bold or larger ("Figure 3-4: ...", "Table 2.1 ...", "Listing 12", "Exhibit 99.1") and their
+    second lines stay out of the outline; the headings around them are kept."""
+    doc = pymupdf.open()
+    captions = [("Figure 3-4: Flow of the Samples Through the Laboratory", 10, True),
+                ("Table 2.1 Results by Site and Season", 11, True), ("Listing 12", 10, True),
+                ("Exhibit 99.1", 12, True), ("FIGURE 7 Annual Rainfall at the Northern Stations", 12, False),
+                ("Listing 3: The Parser Main Loop", 10, True)]
+    headings = ["1 Introduction", "2 Field Methods", "3 Results", "4 Discussion", "5 Software", "6 Filings"]
+    _write(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    for number, (title, (caption, size, bold)) in enumerate(zip(headings, captions)):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, title, size=14, bold=True) + 6
+        y = _paragraph(page, y, 8)
+        y = _write(page, y + 60, caption, size=size, bold=bold)  # under a figure's white space
+        if number == 0:
+            y = _write(page, y, "Samples, Their Containers and Labels", size=size, bold=bold)  # its second line
+        _paragraph(page, y + 8, 10)
+    path = tmp_path / "captions.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == headings
+
+
+def test_a_heading_wrapped_onto_two_lines_is_one_section(tmp_path: Path) -> None:
+    """Two lines in one heading font directly below each other are one title, also when the second line starts
+    with a capital; the next heading after a paragraph stays a heading of its own."""
+    doc = pymupdf.open()
+    wrapped = [("Item 7. Management's Discussion and Analysis of Financial", "Condition and Results of Operations"),
+               ("2.3 Measuring the Flow of Water Through the Porous", "Rock Layers Under Pressure"),
+               ("Appendix B. Sampling Protocols for the Northern", "Stations and the Coastal Sites")]
+    after = ["Results of the Season", "Flow in the Dry Months", "Storage of the Samples"]
+    _write(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    for (first, second), next_title in zip(wrapped, after):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, first, size=13, bold=True)
+        y = _write(page, y, second, size=13, bold=True) + 6
+        y = _paragraph(page, y, 10)
+        y = _write(page, y + 10, next_title, size=13, bold=True) + 6
+        _paragraph(page, y, 10)
+    path = tmp_path / "wrapped.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == [t for (first, second), nxt in zip(wrapped, after) for t in (f"{first} {second}", nxt)]
+
+
+def test_table_cells_under_a_heading_are_not_merged_into_it(tmp_path: Path) -> None:
+    """A bold heading directly over a bold table header row in the same font keeps its own title: the column
+    heads and the row labels below are neither part of it nor headings."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Overview of the Year", size=10, bold=True) + 4
+    y = _paragraph(page, y, 6)
+    y = _write(page, y + 6, "Revenue by Segment", size=10, bold=True)
+    for x, text in ((72, "Segment"), (330, "2023"), (460, "2022")):
+        _write(page, y, text, bold=True, x=x)
+    y += 15
+    for label in ("Consumer Products", "Industrial Services", "Total Revenue"):
+        for x, text in ((72, label), (330, "1,204.5"), (460, "1,118.2")):
+            _write(page, y, text, x=x, bold=label.startswith("Total"))
+        y += 14
+    y = _paragraph(page, y + 20, 6)
+    _write(page, y + 8, "Liquidity and Capital Resources", size=10, bold=True)
+    _paragraph(page, y + 30, 6)
+    path = tmp_path / "cells.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Overview of the Year", "Revenue by Segment", "Liquidity and Capital Resources"]
