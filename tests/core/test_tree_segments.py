@@ -101,3 +101,39 @@ def test_table_cells_under_a_heading_are_not_merged_into_it(tmp_path: Path) -> N
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Overview of the Year", "Revenue by Segment", "Liquidity and Capital Resources"]
+
+
+def _sections(doc: pymupdf.Document, titles: list[str], first_page: int, folio: "list[str] | None" = None) -> None:
+    """One section per page from physical page `first_page`, with an optional printed folio at the foot."""
+    for i, title in enumerate(titles):
+        page = doc[first_page - 1 + i]
+        y = _write(page, 90, title, size=14, bold=True) + 6
+        _paragraph(page, y, 20)
+        if folio is not None:
+            _write(page, 760, folio[i], size=9, x=300)
+
+
+TWO_COLUMN = [("1 Introduction", 3), ("2 Scope of the Review", 4), ("3 Field Methods", 5), ("4 Sampling Sites", 6),
+              ("5 Results", 7), ("6 Water Quality", 8), ("7 Discussion", 9), ("8 Recommendations", 10)]
+
+
+def test_a_two_column_contents_page_is_read_column_by_column(tmp_path: Path) -> None:
+    """Entries printed in two columns are not merged across the gutter into one title: each column's entries
+    keep their own page numbers."""
+    doc = pymupdf.open()
+    for _ in range(11):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    y = _write(doc[1], 90, "Contents", size=18, bold=True) + 10
+    for row in range(4):
+        for column, x in ((0, 72), (1, 330)):
+            title, page = TWO_COLUMN[row + 4 * column]
+            _write(doc[1], y, title, x=x)
+            _right(doc[1], y, str(page), x + 210)
+        y += 18
+    _sections(doc, [t for t, _p in TWO_COLUMN], 3)
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == TWO_COLUMN
