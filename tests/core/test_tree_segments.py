@@ -137,3 +137,23 @@ def test_a_two_column_contents_page_is_read_column_by_column(tmp_path: Path) -> 
     headings = find_toc_headings(extract(path))
     assert headings is not None
     assert [(h.title, h.page) for h in headings[1:]] == TWO_COLUMN
+
+
+def test_a_contents_list_without_heading_or_leaders_is_found(tmp_path: Path) -> None:
+    """A front page listing titles with right-aligned page numbers, under no "Contents" heading and without dot
+    leaders, is the document's contents."""
+    doc = pymupdf.open()
+    for _ in range(11):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    y = 120.0
+    for title, page in TWO_COLUMN:
+        _write(doc[1], y, title, x=72)
+        _right(doc[1], y, str(page), 530)
+        y += 18
+    _sections(doc, [t for t, _p in TWO_COLUMN], 3)
+    path = tmp_path / "bare.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings] == TWO_COLUMN
