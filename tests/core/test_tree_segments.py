@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
+import pytest
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
@@ -157,3 +158,43 @@ def test_a_contents_list_without_heading_or_leaders_is_found(tmp_path: Path) -> 
     headings = find_toc_headings(extract(path))
     assert headings is not None
     assert [(h.title, h.page) for h in headings] == TWO_COLUMN
+
+
+CHAPTER_PAGES = [("Chapter 1 Getting Started", "1-1", 3), ("Installing the Tools", "1-3", 5),
+                 ("Chapter 2 Configuration", "2-1", 6), ("Network Settings", "2-2", 7),
+                 ("Chapter 3 Operation", "3-1", 9), ("Daily Checks", "3-3", 11), ("Appendix A Error Codes", "A-1", 12)]
+
+
+@pytest.mark.parametrize("footers", [True, False])
+def test_chapter_page_numbers_map_to_the_physical_pages(tmp_path: Path, footers: bool) -> None:
+    """Contents entries numbered "2-1", "A-1" (chapter and page in the chapter) land on the page whose footer
+    or page label prints that number, also when the title is printed there in other words."""
+    doc = pymupdf.open()
+    for _ in range(12):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Field Unit Operator Guide", size=26, bold=True)
+    y = _write(doc[1], 90, "Contents", size=18, bold=True) + 10
+    for title, printed, _page in CHAPTER_PAGES:
+        _write(doc[1], y, title, x=72)
+        doc[1].insert_text((72 + pymupdf.get_text_length(title, "helv", 10) + 6, y), "." * 40, fontsize=10)
+        _right(doc[1], y, printed, 530)
+        y += 18
+    folios = ["1-1", "1-2", "1-3", "2-1", "2-2", "2-3", "3-1", "3-2", "3-3", "A-1"]
+    starts = {page: title for title, _printed, page in CHAPTER_PAGES}
+    for i, folio in enumerate(folios):
+        page = doc[2 + i]
+        y = 90.0
+        if i + 3 in starts:
+            title = "Settings for the Network" if starts[i + 3] == "Network Settings" else starts[i + 3]
+            y = _write(page, y, title, size=14, bold=True) + 6
+        _paragraph(page, y, 20)
+        if footers:
+            _write(page, 760, folio, size=9, x=300)
+    if not footers:
+        doc.set_page_labels([{"startpage": start, "prefix": prefix, "style": "D", "firstpagenum": 1}
+                             for start, prefix in ((0, "F-"), (2, "1-"), (5, "2-"), (8, "3-"), (11, "A-"))])
+    path = tmp_path / "chapters.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(t, p) for t, _printed, p in CHAPTER_PAGES]

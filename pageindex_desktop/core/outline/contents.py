@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.chapter_pages import split_chapter_page
 from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page, title_key
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
@@ -88,11 +89,12 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
 
 
 def _toc_like(rows: list[Row]) -> tuple[int, int]:
-    """(rows ending in a page number, rows with dot leaders) among `rows`."""
+    """(rows ending in a page number, rows with dot leaders) among `rows`; a chapter-page number ("3-12")
+    is a page number."""
     numbered = leaders = 0
     for row in rows:
         _title, printed, dots = split_trailing_page(row.text)
-        numbered += printed is not None
+        numbered += printed is not None or split_chapter_page(row.text) is not None
         leaders += dots
     return numbered, leaders
 
