@@ -198,3 +198,33 @@ def test_chapter_page_numbers_map_to_the_physical_pages(tmp_path: Path, footers:
     headings = find_toc_headings(extract(path))
     assert headings is not None
     assert [(h.title, h.page) for h in headings[1:]] == [(t, p) for t, _printed, p in CHAPTER_PAGES]
+
+
+def test_a_long_heading_wrapped_onto_three_lines_is_one_title(tmp_path: Path) -> None:
+    """A heading of three lines, over 140 characters once joined, is one title: its second line opens no
+    section of its own. Numbered, it is kept whole even at 27 words (a regulation's "a. Obligation to ...")."""
+    doc = pymupdf.open()
+    _write(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    large = ("Regulations Q (Capital Adequacy of Bank Holding Companies, Savings and Loan",
+             "Holding Companies, and State Member Banks), LL (Savings and Loan Holding",
+             "Companies), and YY (Enhanced Prudential Standards)")
+    numbered = ("Obligation to Reasonably Disclose to the Retail Customer, in",
+                "Writing, the Material Facts Relating to the Scope and Terms of the",
+                "Relationship with the Retail Customer")
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Rules and Regulations", size=16) + 6
+    for line in large:
+        y = _write(page, y, line, size=12) - 4
+    y = _paragraph(page, y + 12, 10)
+    y = _write(page, y + 10, "2. Disclosure Obligation", x=144) + 6
+    y = _paragraph(page, y, 6) + 6
+    _write(page, y, "a.", x=180)  # the item letter hangs left of its title
+    for line in numbered:
+        y = _write(page, y, line, x=216) - 1
+    _paragraph(page, y + 10, 8)
+    path = tmp_path / "long.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert not any(t.startswith(("Holding Companies", "Writing, the", "Companies), and")) for t in found)
+    assert "a. " + " ".join(numbered) in found
+    assert [t for t in found if t.startswith("Regulations Q")] in ([], [" ".join(large)])
