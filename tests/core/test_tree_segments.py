@@ -228,3 +228,29 @@ def test_a_long_heading_wrapped_onto_three_lines_is_one_title(tmp_path: Path) ->
     assert not any(t.startswith(("Holding Companies", "Writing, the", "Companies), and")) for t in found)
     assert "a. " + " ".join(numbered) in found
     assert [t for t in found if t.startswith("Regulations Q")] in ([], [" ".join(large)])
+
+
+def test_the_upper_line_of_a_two_line_column_head_is_not_a_heading(tmp_path: Path) -> None:
+    """An exhibit index whose column head "Exhibit / Number" is set on two lines beside "Exhibit Description":
+    the lone upper line is a column head, not a section; the heading over the table stays."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Exhibits and Financial Statement Schedules", bold=True) + 4
+    y = _paragraph(page, y, 4) + 10
+    _write(page, y, "Exhibit", size=9, bold=True)
+    y += 9
+    for x, text in ((72, "Number"), (140, "Exhibit Description"), (420, "Form"), (480, "Filing Date")):
+        _write(page, y, text, size=9, bold=True, x=x)
+    y += 14
+    for number, text in (("3.1", "Restated Articles of Incorporation"), ("4.1", "Indenture, dated as of May 1")):
+        for x, cell in ((72, number), (140, text), (420, "8-K"), (480, "5/3/21")):
+            _write(page, y, cell, size=9, x=x)
+        y += 13
+    y = _paragraph(page, y + 20, 6)
+    _write(page, y + 8, "Signatures", bold=True)
+    _paragraph(page, y + 30, 4)
+    path = tmp_path / "exhibits.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Exhibits and Financial Statement Schedules", "Signatures"]
