@@ -254,3 +254,34 @@ def test_the_upper_line_of_a_two_line_column_head_is_not_a_heading(tmp_path: Pat
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Exhibits and Financial Statement Schedules", "Signatures"]
+
+
+def test_bold_total_rows_of_a_statement_are_not_headings(tmp_path: Path) -> None:
+    """A balance sheet whose labels fill the left half and figures the right reads like a two-column page;
+    its bold "Total ..." rows, figures on their baseline in the "other column", are still table rows and are
+    not joined into one heading."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 80, "Consolidated Balance Sheets", size=14, bold=True) + 10
+    labels = ["Cash and cash equivalents", "Short-term investments", "Accounts receivable, net", "Inventories",
+              "Other current assets", "Property, plant and equipment, net", "Goodwill", "Identified intangibles",
+              "Short-term debt", "Accounts payable", "Accrued compensation", "Long-term debt", "Retained earnings"]
+    for label in labels:
+        _write(page, y, label, size=9, x=40)
+        _write(page, y, "12,204", size=9, x=480)
+        _write(page, y, "11,118", size=9, x=549)
+        y += 14
+    for label in ("Total stockholders' equity", "Total liabilities, temporary equity, and stockholders' equity"):
+        _write(page, y, label, size=9, bold=True, x=40)
+        _write(page, y, "81,038", size=9, bold=True, x=480)
+        _write(page, y, "77,504", size=9, bold=True, x=549)
+        y += 14
+    y = _write(page, y + 20, "See accompanying notes.", size=9, x=40)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, "Notes to Consolidated Financial Statements", size=14, bold=True) + 6
+    _paragraph(page, y, 10)
+    path = tmp_path / "statement.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Consolidated Balance Sheets", "Notes to Consolidated Financial Statements"]
