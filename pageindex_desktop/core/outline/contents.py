@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.chapter_pages import split_chapter_page
 from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page, title_key
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
@@ -88,11 +89,12 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
 
 
 def _toc_like(rows: list[Row]) -> tuple[int, int]:
-    """(rows ending in a page number, rows with dot leaders) among `rows`."""
+    """(rows ending in a page number, rows with dot leaders) among `rows`; a chapter-page number ("3-12")
+    is a page number."""
     numbered = leaders = 0
     for row in rows:
         _title, printed, dots = split_trailing_page(row.text)
-        numbered += printed is not None
+        numbered += printed is not None or split_chapter_page(row.text) is not None
         leaders += dots
     return numbered, leaders
 
@@ -119,7 +121,7 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         if heading_at is not None:
             if numbered < 3 and len([r for r in body if len(r.text) < 90]) < 3:
                 continue
-        elif not (leaders >= 5 and numbered >= 5 and numbered * 2 >= len(body)):
+        elif not (leaders >= 5 and numbered >= 5 and numbered * 2 >= len(body)) and not _bare_list(body, doc.page_count):
             continue
         body = _cut_lists(body)
         pages = [number]
@@ -137,6 +139,28 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         collected = _until_body(collected)
         return ContentsRegion(heading, sorted({r.page for r in collected} | {number}), collected)
     return None
+
+
+def _bare_list(rows: list[Row], page_count: int) -> bool:
+    """A contents list printed with neither a heading nor dot leaders: nearly every row a title whose page
+    number, right-aligned with the others', goes up row by row and stays inside the document (a table's
+    figures do not rise like that, an index's page numbers restart with every letter)."""
+    ends: list[tuple[int, float]] = []
+    for row in rows:
+        title, printed, _dots = split_trailing_page(row.text)
+        value = parse_page_number(printed) if printed is not None else None
+        if value is None or value[1] or sum(ch.isalpha() for ch in title) < 3:
+            continue
+        ends.append((value[0], row.x1))
+    if len(ends) < 8 or len(ends) < 0.8 * len(rows):
+        return False
+    values = [v for v, _x in ends]
+    if max(values) > 2 * page_count + 20 or len(set(values)) < 0.6 * len(values):
+        return False
+    if sum(1 for a, b in zip(values, values[1:]) if b >= a) < 0.9 * (len(values) - 1):
+        return False
+    right = sorted(x for _v, x in ends)[len(ends) // 2]
+    return sum(1 for _v, x in ends if abs(x - right) <= 3) >= 0.8 * len(ends)
 
 
 def _cut_lists(rows: list[Row]) -> list[Row]:

@@ -13,6 +13,7 @@ import re
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
+from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
@@ -148,7 +149,9 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     if len(candidates) < max(3, len(doc.pages) // 10):
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
-    candidates = [c for c in candidates if len(c.text.split()) <= MAX_WORDS + 6 and not is_unit_note(c.text)]
+    # a numbered heading wrapped onto three lines can run long ("a. Obligation to Reasonably Disclose ...")
+    candidates = [c for c in candidates if len(c.text.split()) <= (2 * MAX_WORDS if c.style[2] != "none" else
+                                                                     MAX_WORDS + 6) and not is_unit_note(c.text)]
     # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
@@ -161,6 +164,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = numbered_system(candidates, body)
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
     candidates = drop_table_labels(candidates, analysis.rows, body)
+    candidates = drop_column_heads(candidates, analysis.rows)
     candidates = drop_continued_titles(candidates)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
@@ -384,7 +388,7 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
         return False
     if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or prev.text.endswith((".", ":", "?")):
         return False
-    if len(prev.text) + len(row.text) > MAX_CHARS or _CAPTION.match(row.text):
+    if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
     if len(_LETTER.findall(row.text)) < 0.6 * len(row.text.replace(" ", "")):
         return False  # figures and table rows under a title

@@ -46,8 +46,18 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
                   and r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
+        if two_columns[row.page] and _figures_beside(row, rows, height):
+            continue  # a statement's label column read as a text column: its figures sit in "the other" one
         kept.append(cand)
     return kept
+
+
+def _figures_beside(row: Row, rows: list[Row], height: float) -> bool:
+    """Two or more figures on `row`'s baseline anywhere on the page ("Total equity ... 81,038  77,504"): the
+    other column of a text page holds prose, not a row of amounts."""
+    figures = [r for r in rows if r is not row and height > 0 and _FIGURE.match(r.text)
+               and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
+    return len(figures) >= 2
 
 
 def _two_columns(rows: list[Row], width: float) -> bool:

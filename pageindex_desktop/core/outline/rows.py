@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pageindex_desktop.core.document import Line, PageData
-from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number
+from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number, split_trailing_page
 
 
 @dataclass(slots=True)
@@ -42,13 +42,15 @@ def _same_row(a: Line | Row, b: Line) -> bool:
 def page_rows(page: PageData, merge_all: bool) -> list[Row]:
     """Rows of `page` in reading order (top to bottom, then left to right).
 
-    With merge_all every line on a baseline joins its row (contents pages); otherwise a line joins only when
-    the row so far is a bare section number or the line is a bare page number, so two text columns that share
-    a baseline stay apart.
+    With merge_all every line on a baseline joins its row (contents pages), except across the gutter of a
+    two-column contents list (see _column_break), whose columns are then read one after the other; otherwise
+    a line joins only when the row so far is a bare section number or the line is a bare page number, so two
+    text columns that share a baseline stay apart.
     """
     lines = sorted(page.lines, key=lambda ln: (round(ln.y1), ln.x0))
     rows: list[Row] = []
     mid = page.width / 2
+    breaks = 0
     for line in lines:
         text = line.text
         if not text:
@@ -62,7 +64,9 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             if row.y1 <= y0:
                 break  # rows come top-down: nothing further back shares this baseline
             if row.x1 <= x0 and _same_row(row, line):
-                if merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
+                if merge_all and _column_break(row, line, mid):
+                    breaks += 1
+                elif merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
                     target = row
                 elif (row.x1 < mid) == (line.x0 < mid):
                     crowded_with = row
@@ -83,6 +87,9 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         target.y1 = max(target.y1, line.y1)
         target.parts += 1
     rows.sort(key=lambda r: (r.y0, r.x0))
+    if breaks >= 3:
+        # a contents list in two columns: the left column's entries, then the right one's
+        rows.sort(key=lambda r: (r.x0 >= mid - 0.04 * page.width, r.y0, r.x0))
     if not merge_all and len(rows) >= 12:
         slack = 0.04 * page.width
         left = sum(1 for r in rows if r.x1 < mid + slack)
@@ -91,6 +98,16 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             # two columns: read the left one down, then the right one (full-width rows stay in the first pass)
             rows.sort(key=lambda r: (r.x0 > mid - slack, r.y0, r.x0))
     return rows
+
+
+def _column_break(row: Row, line: Line, mid: float) -> bool:
+    """True when `line` opens a right-column contents entry beside a left-column one that already ended in its
+    page number ("1 Introduction  3 | 5 Results  9"): joined, two entries would read as one title."""
+    if row.x0 >= mid or line.x0 < mid - 0.08 * 2 * mid or row.x1 > line.x0 - 1.5 * line.size:
+        return False
+    if sum(ch.isalpha() for ch in line.text) < 2 or sum(ch.isalpha() for ch in row.text) < 2:
+        return False
+    return split_trailing_page(row.text.strip())[1] is not None
 
 
 def _is_bare_number(text: str) -> bool:

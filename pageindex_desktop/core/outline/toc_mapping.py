@@ -29,6 +29,28 @@ class MappedEntry(Protocol):
     found: bool
 
 
+class ChapterEntry(MappedEntry, Protocol):
+    """A contents entry that may carry a chapter-page number ("3-12") instead of a page number."""
+
+    chapter_page: str | None
+
+
+def map_chapter_pages(
+    doc: ExtractedDocument, analysis: Analysis, entries: Sequence[ChapterEntry], skip: set[int], pages: dict[str, int]
+) -> bool:
+    """Place entries numbered "3-12" on the page that prints that number (`pages`, from the labels and folios),
+    on their printed title near it. Returns True when most entries' numbers were printed somewhere."""
+    hits_of = [_hits(analysis, entry, skip) for entry in entries]
+    known = 0
+    for entry, hits in zip(entries, hits_of):
+        expected = pages.get(entry.chapter_page) if entry.chapter_page else None
+        known += expected is not None
+        _place(entry, hits, expected)
+    _place_unnumbered(entries, hits_of)
+    _fill_missing(entries, doc.page_count)
+    return known * 2 >= len(entries)
+
+
 def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
     """(page, y, in margin) of rows outside the contents pages whose text is the entry's title."""
     key = title_key(entry.title)

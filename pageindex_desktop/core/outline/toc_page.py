@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import analyse
+from pageindex_desktop.core.outline.chapter_pages import chapter_page_map, split_chapter_page
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
 from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
-from pageindex_desktop.core.outline.toc_mapping import map_printed, map_sequential
+from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,7 @@ class Entry:
     y_toc: float = 0.0
     numbered: int = 0  # depth of its leading section number, 0 when none
     part: bool = False  # "PART II", "Book 3": a division above chapters and items
+    chapter_page: str | None = None  # "3-12", "A-4": a page counted within its chapter (then printed is None)
     level: int = 1
     page: int | None = None
     y: float | None = None
@@ -73,7 +75,15 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         return None
     skip = set(toc_pages)
     with_pages = [e for e in entries if e.printed is not None]
-    if len(with_pages) >= max(3, len(entries) // 2):
+    by_chapter = sum(1 for e in entries if e.chapter_page is not None)
+    if by_chapter >= max(3, len(entries) // 2, len(with_pages)):
+        # "3-12" page numbers: no offset maps them, the page that prints the number does
+        anchored = map_chapter_pages(doc, analysis, entries, skip, chapter_page_map(doc, analysis))
+        if not anchored:
+            for entry in entries:
+                entry.page, entry.y, entry.found = None, None, False
+            map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
+    elif len(with_pages) >= max(3, len(entries) // 2):
         if not _monotonic(with_pages):
             return None
         anchored = map_printed(doc, analysis, entries, skip)
@@ -111,6 +121,9 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     for i, row in enumerate(rows):
         text = row.text.strip()
         title, printed, dots = split_trailing_page(text)
+        chapter = split_chapter_page(text) if printed is None else None
+        if chapter is not None:
+            title, dots = chapter[0], True
         bare = parse_page_number(text)
         if bare is not None and entries and entries[-1].printed is None and pending is None:
             entries[-1].printed = bare
@@ -127,7 +140,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
-        if printed is None and dots and i + 1 < len(rows):
+        if printed is None and dots and chapter is None and i + 1 < len(rows):
             value = parse_page_number(rows[i + 1].text.strip())  # the number went to the next line
         title = title.strip()
         if not title or len(title) > 200 or title.replace(".", "").strip().isdigit():
@@ -137,7 +150,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
         num = leading_number(title)
         entries.append(Entry(title=title, printed=value, x0=first.x0, size=first.size, bold=first.bold,
                              toc_page=first.page, y_toc=row.y1, numbered=num.depth if num else 0,
-                             part=num is not None and num.kind in PART_KINDS))
+                             part=num is not None and num.kind in PART_KINDS,
+                             chapter_page=chapter[1] if chapter is not None else None))
     return entries
 
 
