@@ -63,17 +63,48 @@ def analyse(doc: ExtractedDocument) -> Analysis:
             return analysis
     rows = [page_rows(page, merge_all=False) for page in doc.pages]
     furniture = find_furniture(rows, [page.height for page in doc.pages])
-    sizes: Counter[float] = Counter()
-    for page in doc.pages:
-        for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    analysis = Analysis(rows=rows, furniture=furniture, body_size=body)
+    analysis = Analysis(rows=rows, furniture=furniture, body_size=body_size(doc))
     entry = (weakref.ref(doc), analysis)
     _CACHE.append(entry)
     weakref.finalize(doc, _forget, entry)  # the rows of a large document go when the document goes
     del _CACHE[:-3]
     return analysis
+
+
+def body_size(doc: ExtractedDocument) -> float:
+    """The size of the most common prose text, rounded to half a point.
+
+    Headings are judged against the body, so the body must be the running text: in a manual full of code
+    listings or a filing full of tables, the most common size overall is the listing's or the table's, and
+    prose set larger would read as headings while the real headings were lost. Lines that read as prose
+    (`_prose_line`) decide; a document with too little of them (slides, forms) falls back to every line.
+    """
+    sizes: Counter[float] = Counter()
+    prose: Counter[float] = Counter()
+    for page in doc.pages:
+        for line in page.lines:
+            size = round(line.size * 2) / 2
+            sizes[size] += len(line.text)
+            if _prose_line(line.text):
+                prose[size] += len(line.text)
+    if sum(prose.values()) >= PROSE_SHARE * sum(sizes.values()):
+        return prose.most_common(1)[0][0]
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+PROSE_SHARE = 0.2  # below this share of the characters, prose is too rare to say what the body is
+_CODE_MARKS = frozenset("{}()[];=<>_/\\#$|")
+
+
+def _prose_line(text: str) -> bool:
+    """Five or more words, most of them plain lower-case words, and almost none of a listing's punctuation."""
+    words = text.split()
+    if len(words) < 5:
+        return False
+    plain = sum(1 for w in words if w.strip(".,;:!?\"'’”“()").isalpha() and not w.isupper())
+    if plain < 0.7 * len(words):
+        return False
+    return sum(1 for ch in text if ch in _CODE_MARKS) <= 0.03 * len(text)
 
 
 def _forget(entry: tuple[weakref.ref[ExtractedDocument], Analysis]) -> None:

@@ -1,0 +1,51 @@
+"""Issue 11 class 1, printed headings missed: each rule on a PDF built here with pymupdf."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.analysis import analyse
+from pageindex_desktop.core.outline.layout import find_layout_headings
+
+PROSE = ["The program below reads every value once and keeps the running total in",
+         "memory, so the second pass over the data never has to open the file again,",
+         "which matters when the input is large and the disk is slow to answer."]
+
+
+def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72,
+           font: str | None = None) -> float:
+    """Put one line on the page and return the y of the next line."""
+    page.insert_text((x, y), text, fontsize=size, fontname=font or ("hebo" if bold else "helv"))
+    return y + size * 1.5
+
+
+def _prose(page: pymupdf.Page, y: float, times: int = 1) -> float:
+    """`times` copies of a three-line paragraph from `y`; returns the y below it."""
+    for _ in range(times):
+        for line in PROSE:
+            y = _write(page, y, line)
+        y += 4
+    return y
+
+
+def test_body_size_is_the_prose_not_the_code_listings(tmp_path: Path) -> None:
+    """A manual whose listings (8 pt Courier) outweigh its prose (10 pt): the body is the prose, so plain
+    prose-size titles set apart between paragraphs are found; measured on every line, the body was the
+    listing's size and no heading was left."""
+    doc = pymupdf.open()
+    titles = ["Reading the Input", "Keeping a Running Total", "Writing the Report", "Checking the Results",
+              "Cleaning Up"]
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, _prose(page, 80.0) + 10, title)
+        y = _prose(page, y)
+        for k in range(30):
+            y = _write(page, y, f"    total += value[{k}]  # step {k}", 8, font="cour")
+    path = tmp_path / "listings.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    assert analyse(extracted).body_size == 10.0
+    assert [(h.title, h.page) for h in find_layout_headings(extracted)] == [(t, i + 1) for i, t in enumerate(titles)]
