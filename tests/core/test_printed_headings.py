@@ -49,3 +49,43 @@ def test_body_size_is_the_prose_not_the_code_listings(tmp_path: Path) -> None:
     extracted = extract(path)
     assert analyse(extracted).body_size == 10.0
     assert [(h.title, h.page) for h in find_layout_headings(extracted)] == [(t, i + 1) for i, t in enumerate(titles)]
+
+
+FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
+
+
+def _paragraph(page: pymupdf.Page, y: float, lines: int) -> float:
+    """A paragraph of body text from `y`; returns the y below it."""
+    for i in range(lines):
+        y = _write(page, y, FILLER.capitalize() if i == 0 else FILLER)
+    return y + 4
+
+
+def test_sub_headings_repeated_under_every_chapter_are_sections(tmp_path: Path) -> None:
+    """"Overview", "Risk Factors" and "Outlook" under each of ten chapters are each chapter's sections, one level
+    under it; repeated ten times they were dropped as a label."""
+    regions = ["North", "South", "East", "West", "Central", "Coastal", "Highland", "Valley", "Delta", "Island"]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for c, region in enumerate(regions):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90 + 10 * (c % 3), f"{region} Region", 16, True) + 6
+        for sub in ("Overview", "Risk Factors", "Outlook"):
+            y = _paragraph(page, _write(page, y + 6, sub, 12, True), 12)
+            if y > 600:
+                page = doc.new_page(width=612, height=792)
+                y = 90.0
+    path = tmp_path / "regions.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    expected = [(f"{r} Region", 1) for r in regions]
+    assert [(h.title, h.level) for h in headings if h.level == 1] == expected
+    chapter = ""
+    found: list[tuple[str, str]] = []
+    for h in headings:
+        if h.level == 1:
+            chapter = h.title
+        else:
+            assert h.level == 2
+            found.append((chapter, h.title))
+    assert found == [(f"{r} Region", sub) for r in regions for sub in ("Overview", "Risk Factors", "Outlook")]

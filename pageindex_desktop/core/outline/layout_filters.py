@@ -79,7 +79,8 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
     """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
 
     A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
-    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too.
+    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too,
+    unless each repeat sits under its own higher heading (`_under_distinct_parents`).
     A label word counted 4 times or more drops its rows, except rows where an outline number ("1.1.1", "2.3")
     is followed by a title: a plan's "Strategy 1.1.1 Improve the Trail Network" is a division, not a label.
     """
@@ -95,9 +96,11 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
         keys.append(key)
         if key:
             counts[key] = counts.get(key, 0) + 1
+    repeated = {key for key, count in counts.items() if count >= 8 and key.startswith("=")}
+    per_parent = _under_distinct_parents(candidates, keys, repeated) if repeated else set()
     kept = []
     for cand, key in zip(candidates, keys):
-        if key and counts[key] >= (8 if key.startswith("=") else 4):
+        if key and counts[key] >= (8 if key.startswith("=") else 4) and key not in per_parent:
             continue
         m = LABEL_WORD.match(cand.text) if cand.style[2] != NOTE_KIND else None
         if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4 \
@@ -105,6 +108,31 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
             continue
         kept.append(cand)
     return kept
+
+
+def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeated: set[str]) -> set[str]:
+    """Keys of `repeated` unnumbered texts found under different headings of a higher style: "Overview",
+    "Risk Factors" or "Summary" under every chapter are that chapter's sections, not a label: each repeat under
+    its own parent (a fifth may share one), and another repeated text under at least half of the same parents.
+
+    A heading's parent is the last candidate before it set larger, or at its size in bold when it is not."""
+    parents: dict[str, list[int]] = {}
+    for i, (cand, key) in enumerate(zip(candidates, keys)):
+        if key not in repeated:
+            continue
+        size, bold = cand.row.size, cand.row.bold
+        parent = next((j for j in range(i - 1, -1, -1) if candidates[j].row.size > size + 0.5
+                       or (abs(candidates[j].row.size - size) <= 0.5 and candidates[j].row.bold and not bold)), -1)
+        parents.setdefault(key, []).append(parent)
+    spread = {key: set(found) for key, found in parents.items()
+              if -1 not in found and len(set(found)) >= PARENT_SHARE * len(found)}
+    # a template repeats two or more sub-headings under the same parents; one repeated text alone ("Total"
+    # under each note) is as likely a table's row label
+    return {key for key, found in spread.items()
+            if any(other != key and len(found & more) >= 0.5 * len(found) for other, more in spread.items())}
+
+
+PARENT_SHARE = 0.8
 
 
 def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
