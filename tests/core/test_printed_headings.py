@@ -89,3 +89,29 @@ def test_sub_headings_repeated_under_every_chapter_are_sections(tmp_path: Path) 
             assert h.level == 2
             found.append((chapter, h.title))
     assert found == [(f"{r} Region", sub) for r in regions for sub in ("Overview", "Risk Factors", "Outlook")]
+
+
+def test_identifier_and_colon_headings_are_not_run_in_text(tmp_path: Path) -> None:
+    """"V10: Malicious code" and "Requirement 3: Protect stored account data" (a standard's chapters, titles in
+    sentence case, four or more "Requirement N:" rows) are headings; they were rejected as run-in paragraphs
+    and as a repeated label. A bold "Theorem 2: Suppose ..." line that runs on to the margin stays text."""
+    titles = ["V1: Architecture, design and threat modeling", "V2: Authentication verification requirements",
+              "V10: Malicious code", "V11: Business logic verification",
+              "Requirement 1: Install and maintain network security controls",
+              "Requirement 2: Apply secure configurations", "Requirement 3: Protect stored account data",
+              "Requirement 4: Protect cardholder data with strong cryptography"]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for title in titles:
+        y = _paragraph(page, _write(page, y + 8, title, 11, True), 5)
+        if y > 600:
+            page = doc.new_page(width=612, height=792)
+            y = 90.0
+    for run_in in ("Step 3: Open the valve and wait until the pressure falls below the mark printed on the",
+                   "Theorem 2: Suppose that the function is continuous on the whole interval and that"):
+        y = _paragraph(page, _write(page, y + 8, run_in, bold=True), 3)
+    path = tmp_path / "standard.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles

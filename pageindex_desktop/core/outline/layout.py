@@ -66,6 +66,11 @@ _NUMBER_START = re.compile(
     r"|book|lecture|unit|kapitel|teil|abschnitt|anhang|chapitre|partie|cap[íi]tulo|capitolo|parte|titre|title)\s",
     re.IGNORECASE,
 )
+# An identifier, then a colon or dash, then the title: "V10: ...", "Req 4.2: ...", "SC 7 – ..."
+_ID_LABEL = re.compile(
+    r"^[^\W\d_]{1,12}\.?\s?[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?\s*(?::|\s[–—-])\s+(?P<rest>\S.*)$"
+)
+LABELLED_WORDS = 10
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
@@ -137,7 +142,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 m = LABEL_WORD.match(row.text)
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
-            cand = _judge(row, body, body_bold, left)
+            cand = _judge(row, body, body_bold, left, right)
             if cand is None:
                 cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
                 if cand is None:
@@ -194,7 +199,7 @@ def _title_block_end(rows: list[Row], body: float) -> int:
     return len(rows)
 
 
-def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | None:
+def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) -> Candidate | None:
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
     text = strip_unit_note(row.text.strip())
     n = len(text)
@@ -216,8 +221,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
         return None
     if checked.endswith(".") and not larger and len(words) >= 3:
         return None  # a sentence, or a run-in head followed by its text
+    labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if m and _prose(m.group(1)):
+    if m and _prose(m.group(1)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     letters = len(_LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
@@ -232,7 +238,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
     if larger or bold:
-        if num is None and not _title_like(words) and not _sentence_case_title(text, words, larger):
+        if num is None and not labelled and not _title_like(words) and not _sentence_case_title(text, words, larger):
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
@@ -240,6 +246,22 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _labelled_title(text: str, row: Row, left: float, right: float) -> bool:
+    """A heading led by an identifier and a colon or dash ("V10: Malicious code", "Req 4.2: Protect stored
+    account data"): its title may be in sentence case, with commas, and is no run-in paragraph when the row
+    ends well short of the text column's right edge (a run-in head's line runs on to the margin)."""
+    m = _ID_LABEL.match(text)
+    if m is None:
+        return False
+    rest = m.group("rest")
+    words = rest.split()
+    if not rest[0].isupper() or len(words) > LABELLED_WORDS or rest.endswith((".", ";", ",", ":")):
+        return False
+    if ". " in rest or "; " in rest:
+        return False
+    return row.x1 <= right - 0.1 * (right - left)
 
 
 def _joined_sentence(cand: Candidate, body: float) -> bool:

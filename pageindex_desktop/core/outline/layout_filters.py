@@ -72,7 +72,9 @@ def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
 
 # "Strategy 1.1.1 Improve the Trail Network", "Action 2.3: Expand Cycling Lanes": a plan's own numbered
 # divisions, a label word with an outline number and a title; "Satz 1.1 (Heine-Borel)", "Definition 2.3" are not
-_TITLED_LABEL = re.compile(r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?\s*[A-ZÀ-Þ][^\W\d_]{3,}")
+_TITLED_LABEL = re.compile(
+    r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?|\s*(?::|\s[–—-]))\s*[A-ZÀ-Þ][^\W\d_]{3,}"
+)
 
 
 def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> list[Candidate]:
