@@ -115,3 +115,27 @@ def test_identifier_and_colon_headings_are_not_run_in_text(tmp_path: Path) -> No
     path = tmp_path / "standard.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles
+
+
+def test_a_section_number_on_its_own_line_belongs_to_the_title_below(tmp_path: Path) -> None:
+    """"2.1" printed on its own line above "Sampling Plan" is one heading, "2.1 Sampling Plan", nested by its
+    number; the bare number was dropped and the titles lost their numbers (bold) or were not found at all
+    (body size, in capitals). A figure on a line of its own above a sentence stays out."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, 90.0, 3)
+    for number, title in (("1", "Scope of the Work"), ("2", "Methods Used"), ("2.1", "Sampling Plan"),
+                          ("3", "Results Obtained")):
+        y = _paragraph(page, _write(page, _write(page, y + 8, number, 12, True), title, 12, True), 4)
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, 90.0, 3)
+    for number, title in (("4.", "DISCUSSION OF THE FINDINGS"), ("5.", "CONCLUSIONS")):
+        y = _paragraph(page, _write(page, _write(page, y + 8, number), title), 4)
+    _paragraph(page, _write(page, _write(page, y + 8, "12"), "Seasons were compared with the figures"), 2)
+    path = tmp_path / "numbers.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [h.title for h in headings] == ["1 Scope of the Work", "2 Methods Used", "2.1 Sampling Plan",
+                                          "3 Results Obtained", "4. DISCUSSION OF THE FINDINGS", "5. CONCLUSIONS"]
+    assert [h.level for h in headings[:4]] == [1, 1, 2, 1]

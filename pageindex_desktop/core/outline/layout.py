@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
@@ -117,6 +118,12 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         emphasis = body + 1.0
         for i in range(start, len(rows)):
             row = rows[i]
+            if i > start and len(rows[i - 1].text) <= 8 and _number_above(
+                    rows[i - 1], row, analysis.is_running(rows[i - 1], i - 1)):
+                if candidates and candidates[-1].row is rows[i - 1]:
+                    candidates.pop()  # a bare "IV" taken for a heading of its own
+                # the title's box and style stand for the heading (its number sits just above)
+                row = replace(row, text=f"{rows[i - 1].text} {row.text}", title_x0=row.x0, parts=row.parts + 1)
             text = row.text
             if not row.bold and row.size < emphasis and (candidates and candidates[-1].last_index != i - 1) and (
                 (text[0].islower() or len(text) > 60) and not _NUMBER_START.match(text)
@@ -197,6 +204,22 @@ def _title_block_end(rows: list[Row], body: float) -> int:
         ):
             return i  # "1 Introduction" right under the title block
     return len(rows)
+
+
+def _number_above(number: Row, row: Row, running: bool) -> bool:
+    """True when `number` is a bare section number ("2.1", "IV", "3.") printed on its own line just above the
+    title `row`, starting where the title starts or to its left: one heading, "2.1 Sampling Plan".
+
+    A page number, a table cell or a number to the right of the title's start is not the title's number."""
+    if running or number.crowded or row.crowded or number.page != row.page or len(number.text) > 8:
+        return False
+    num = leading_number(number.text)
+    if num is None or num.rest or num.kind not in _STRONG_KINDS or leading_number(row.text) is not None:
+        return False
+    height = row.y1 - row.y0
+    if not 0 <= row.y0 - number.y1 <= 0.8 * height or number.x0 > row.x0 + 2 or row.x0 - number.x0 > 4 * height:
+        return False
+    return row.text[:1].isupper() and abs(number.size - row.size) <= 2
 
 
 def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) -> Candidate | None:
