@@ -139,3 +139,27 @@ def test_a_section_number_on_its_own_line_belongs_to_the_title_below(tmp_path: P
     assert [h.title for h in headings] == ["1 Scope of the Work", "2 Methods Used", "2.1 Sampling Plan",
                                           "3 Results Obtained", "4. DISCUSSION OF THE FINDINGS", "5. CONCLUSIONS"]
     assert [h.level for h in headings[:4]] == [1, 1, 2, 1]
+
+
+def test_a_sub_heading_under_a_changing_title_at_the_page_top_is_no_running_header(tmp_path: Path) -> None:
+    """A reference manual gives each function two pages: its name at the top, then "Summary" at the same spot
+    on every other page. Repeated there it was read as a running header; with a title that changes from page
+    to page above it, it is each function's first section. The book title above every page stays a header."""
+    names = ["open_file", "read_block", "write_block", "close_file", "seek_to", "flush_all", "lock_range",
+             "unlock_range"]
+    doc = pymupdf.open()
+    for _ in range(5):
+        _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for name in names:
+        page = doc.new_page(width=612, height=792)
+        _write(page, 40, "Storage Library Reference Manual", 8)
+        y = _paragraph(page, _write(page, _write(page, 72, f"Function {name}", 16, True) + 4, "Summary", 12, True), 8)
+        y = _paragraph(page, _write(page, y + 6, "Parameters", 12, True), 14 + len(name) % 3)
+        page = doc.new_page(width=612, height=792)
+        _write(page, 40, "Storage Library Reference Manual", 8)
+        _paragraph(page, 90, 20)
+    path = tmp_path / "reference.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [(h.title, h.level) for h in headings] == [
+        pair for name in names for pair in ((f"Function {name}", 1), ("Summary", 2), ("Parameters", 2))]
