@@ -141,25 +141,57 @@ def test_a_section_number_on_its_own_line_belongs_to_the_title_below(tmp_path: P
     assert [h.level for h in headings[:4]] == [1, 1, 2, 1]
 
 
-def test_a_sub_heading_under_a_changing_title_at_the_page_top_is_no_running_header(tmp_path: Path) -> None:
-    """A reference manual gives each function two pages: its name at the top, then "Summary" at the same spot
-    on every other page. Repeated there it was read as a running header; with a title that changes from page
-    to page above it, it is each function's first section. The book title above every page stays a header."""
-    names = ["open_file", "read_block", "write_block", "close_file", "seek_to", "flush_all", "lock_range",
-             "unlock_range"]
+NAMES = ["open_file", "read_block", "write_block", "close_file", "seek_to", "flush_all", "lock_range",
+         "unlock_range"]
+
+
+def _reference_manual(path: Path, intro_pages: int) -> list[tuple[str, int]]:
+    """Two pages per function: its name at the top of the first, "Summary" at the same spot under it, then
+    "Parameters"; the book title above every page. Returns the expected (title, level) headings."""
     doc = pymupdf.open()
-    for _ in range(5):
+    for _ in range(intro_pages):
         _paragraph(doc.new_page(width=612, height=792), 90, 30)
-    for name in names:
+    for name in NAMES:
         page = doc.new_page(width=612, height=792)
         _write(page, 40, "Storage Library Reference Manual", 8)
-        y = _paragraph(page, _write(page, _write(page, 72, f"Function {name}", 16, True) + 4, "Summary", 12, True), 8)
+        y = _write(page, _write(page, 72, f"Function {name}", 16, True) + 4, "Summary", 12, True)
+        y = _paragraph(page, y, 8)
         y = _paragraph(page, _write(page, y + 6, "Parameters", 12, True), 14 + len(name) % 3)
         page = doc.new_page(width=612, height=792)
         _write(page, 40, "Storage Library Reference Manual", 8)
         _paragraph(page, 90, 20)
-    path = tmp_path / "reference.pdf"
     doc.save(path)
-    headings = find_layout_headings(extract(path))
-    assert [(h.title, h.level) for h in headings] == [
-        pair for name in names for pair in ((f"Function {name}", 1), ("Summary", 2), ("Parameters", 2))]
+    return [pair for name in NAMES for pair in ((f"Function {name}", 1), ("Summary", 2), ("Parameters", 2))]
+
+
+def test_a_sub_heading_under_a_changing_title_at_the_page_top_is_no_running_header(tmp_path: Path) -> None:
+    """"Summary" at the same spot on every other page of a reference manual, under each function's name:
+    repeated there it was read as a running header; with a title that changes from page to page above it, it
+    is each function's first section. The book title above every page stays a header."""
+    expected = _reference_manual(tmp_path / "reference.pdf", intro_pages=5)
+    headings = find_layout_headings(extract(tmp_path / "reference.pdf"))
+    assert [(h.title, h.level) for h in headings] == expected
+
+
+def test_titles_opening_pages_of_prose_are_no_slide_frame_titles(tmp_path: Path) -> None:
+    """The same manual with one page before it: the function names and their sub-headings stand at one spot
+    on nearly half the pages, which made them slide frame titles; on full pages of prose, with no text of
+    the spot on two neighbouring pages, they are sections."""
+    expected = _reference_manual(tmp_path / "reference.pdf", intro_pages=1)
+    headings = find_layout_headings(extract(tmp_path / "reference.pdf"))
+    assert [(h.title, h.level) for h in headings] == expected
+
+
+def test_slide_frame_titles_at_one_spot_are_still_dropped(tmp_path: Path) -> None:
+    """Slides with a frame title at one spot on every page and a few short lines under it: the frame titles
+    are no sections (the prose-page exception above must not spare them)."""
+    doc = pymupdf.open()
+    for word in ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"):
+        page = doc.new_page(width=640, height=480)
+        _write(page, 40, f"Frame Title Number {word}", 16, True, x=30)
+        y = 100.0
+        for line in ("First point of the slide", "Second point of the slide", "A closing remark"):
+            y = _write(page, y, line, 12, x=40)
+    path = tmp_path / "slides.pdf"
+    doc.save(path)
+    assert not [h for h in find_layout_headings(extract(path)) if h.title.startswith("Frame Title")]

@@ -161,17 +161,53 @@ def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
     return [c for k, c in enumerate(candidates) if k not in drop]
 
 
-def drop_frame_titles(candidates: list[Candidate], text_pages: int) -> list[Candidate]:
-    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section."""
+def drop_frame_titles(candidates: list[Candidate], text_pages: int, prose_pages: set[int]) -> list[Candidate]:
+    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section.
+
+    Except when most of those pages are full pages of prose (`prose_pages`) and no text of the spot is on two
+    neighbouring pages: a reference manual that opens a page per function ("Function open_file", then
+    "Summary") is no slide deck."""
     if text_pages < 6:
         return candidates
-    spots: dict[tuple[tuple[float, bool, str], int, int], set[int]] = {}
+    spots: dict[tuple[tuple[float, bool, str], int, int], list[Candidate]] = {}
     for cand in candidates:
         if cand.style[2] not in UNNUMBERED:
             continue  # numbered in sequence: chapters that each open a page
-        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), set()).add(cand.row.page)
-    crowded = {key for key, pages in spots.items() if len(pages) >= max(5, 0.4 * text_pages)}
+        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), []).append(cand)
+    crowded: set[tuple[tuple[float, bool, str], int, int]] = set()
+    for key, found in spots.items():
+        pages = {c.row.page for c in found}
+        if len(pages) < max(5, 0.4 * text_pages):
+            continue
+        if len(pages & prose_pages) < PROSE_PAGE_SHARE * len(pages) or _on_adjacent_pages(found):
+            crowded.add(key)
     return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
+
+
+def _on_adjacent_pages(found: list[Candidate]) -> bool:
+    """True when one text is printed at the spot on two neighbouring pages: a head that runs over the pages
+    of a section, where a page's own title or sub-heading ("Summary" under each function) appears once."""
+    seen: dict[str, int] = {}
+    for cand in sorted(found, key=lambda c: c.row.page):
+        key = title_key(cand.text)
+        if key in seen and cand.row.page - seen[key] <= 1:
+            return True
+        seen[key] = cand.row.page
+    return False
+
+
+PROSE_PAGE_SHARE = 0.8
+PROSE_PAGE_ROWS = 15  # body-size rows of 50 characters or more that make a page one of running text
+
+
+def prose_pages(analysis: Analysis, body: float) -> set[int]:
+    """Pages holding PROSE_PAGE_ROWS or more full body-size rows: running text, not a slide or a form."""
+    found = set()
+    for page_index, rows in enumerate(analysis.rows):
+        if len(rows) >= PROSE_PAGE_ROWS and sum(
+                1 for r in rows if len(r.text) >= 50 and abs(r.size - body) < 0.6) >= PROSE_PAGE_ROWS:
+            found.add(page_index + 1)
+    return found
 
 
 def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: float) -> list[Candidate]:
