@@ -195,3 +195,30 @@ def test_slide_frame_titles_at_one_spot_are_still_dropped(tmp_path: Path) -> Non
     path = tmp_path / "slides.pdf"
     doc.save(path)
     assert not [h for h in find_layout_headings(extract(path)) if h.title.startswith("Frame Title")]
+
+
+def test_a_centred_heading_over_two_columns_stays_whole(tmp_path: Path) -> None:
+    """A heading centred over a two-column page wraps to a short last line ("Soil") that starts right of the
+    page's middle: read with the right column, it split the heading in two; centred rows stay in the first
+    pass, so the heading is one, and the columns' text is still read column by column."""
+    heads = [("Results of the Regional Field Survey in", "Spring"), ("Methods Used for the Dry Weighing of", "Soil"),
+             ("Notes on the Measurements Taken in the", "Rain")]
+    doc = pymupdf.open()
+    for p in range(4):
+        page = doc.new_page(width=612, height=792)
+        top = 80.0
+        if p:
+            for k, text in enumerate(heads[p - 1]):
+                width = pymupdf.get_text_length(text, "hebo", 16)
+                _write(page, 80 + 20 * k, text, 16, True, x=306 - width / 2)
+            top = 140.0
+        for x, words in ((50, "left"), (320, "right")):
+            y = top
+            for _ in range(40):
+                y = _write(page, y, f"the samples in the {words} column were weighed and dried", 9, x=x)
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    assert [h.title for h in find_layout_headings(extracted)] == [f"{a} {b}" for a, b in heads]
+    rows = analyse(extracted).rows[2]
+    assert [r.text.split()[4] for r in rows[2:]] == ["left"] * 40 + ["right"] * 40
