@@ -36,7 +36,6 @@ from pageindex_desktop.core.outline.layout_filters import (
     in_sequence,
     numbered_system,
     outline_levels,
-    prose_pages,
     style_levels,
 )
 from pageindex_desktop.core.outline.tree import Heading
@@ -168,8 +167,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_repeated_runs(candidates)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
-    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows),
-                                   prose_pages(analysis, body))
+    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])

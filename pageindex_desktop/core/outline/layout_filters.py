@@ -161,10 +161,10 @@ def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
     return [c for k, c in enumerate(candidates) if k not in drop]
 
 
-def drop_frame_titles(candidates: list[Candidate], text_pages: int, prose_pages: set[int]) -> list[Candidate]:
+def drop_frame_titles(candidates: list[Candidate], text_pages: int, analysis: Analysis, body: float) -> list[Candidate]:
     """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section.
 
-    Except when most of those pages are full pages of prose (`prose_pages`) and no text of the spot is on two
+    Except when most of those pages are full pages of prose (`is_prose_page`) and no text of the spot is on two
     neighbouring pages: a reference manual that opens a page per function ("Function open_file", then
     "Summary") is no slide deck."""
     if text_pages < 6:
@@ -179,7 +179,8 @@ def drop_frame_titles(candidates: list[Candidate], text_pages: int, prose_pages:
         pages = {c.row.page for c in found}
         if len(pages) < max(5, 0.4 * text_pages):
             continue
-        if len(pages & prose_pages) < PROSE_PAGE_SHARE * len(pages) or _on_adjacent_pages(found):
+        prose = sum(1 for page in pages if is_prose_page(analysis.rows[page - 1], body))
+        if prose < PROSE_PAGE_SHARE * len(pages) or _on_adjacent_pages(found):
             crowded.add(key)
     return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
 
@@ -200,14 +201,10 @@ PROSE_PAGE_SHARE = 0.8
 PROSE_PAGE_ROWS = 15  # body-size rows of 50 characters or more that make a page one of running text
 
 
-def prose_pages(analysis: Analysis, body: float) -> set[int]:
-    """Pages holding PROSE_PAGE_ROWS or more full body-size rows: running text, not a slide or a form."""
-    found = set()
-    for page_index, rows in enumerate(analysis.rows):
-        if len(rows) >= PROSE_PAGE_ROWS and sum(
-                1 for r in rows if len(r.text) >= 50 and abs(r.size - body) < 0.6) >= PROSE_PAGE_ROWS:
-            found.add(page_index + 1)
-    return found
+def is_prose_page(rows: list[Row], body: float) -> bool:
+    """A page holding PROSE_PAGE_ROWS or more full body-size rows: running text, not a slide or a form."""
+    return len(rows) >= PROSE_PAGE_ROWS and sum(
+        1 for r in rows if len(r.text) >= 50 and abs(r.size - body) < 0.6) >= PROSE_PAGE_ROWS
 
 
 def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: float) -> list[Candidate]:

@@ -87,8 +87,9 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
             repeated[(text, band)] = hits
     # rows repeated at one spot, and folios: what may sit between a header and the page edge
     margin_rows = running | {hit for hits in repeated.values() for hit in hits}
+    text_extent: dict[int, tuple[float, float, float]] = {}
     for (text, band), hits in repeated.items():
-        if _inside_text(hits, rows_by_page, heights, margin_rows):
+        if _inside_text(hits, rows_by_page, heights, text_extent, margin_rows):
             continue
         running.update(hits)
         texts.add((text, band))
@@ -100,21 +101,28 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
 
 
 def _inside_text(
-    hits: list[tuple[int, int]], rows_by_page: list[list[Row]], heights: list[float], margin_rows: set[tuple[int, int]]
+    hits: list[tuple[int, int]], rows_by_page: list[list[Row]], heights: list[float],
+    text_extent: dict[int, tuple[float, float, float]], margin_rows: set[tuple[int, int]]
 ) -> bool:
     """True when on most of its pages a repeated row has page text between it and the page edge: a title that
     changes from page to page above it ("Function open_file" over "Summary"), so it is a sub-heading repeated
     under each title, not a header; a header or footer has only other furniture between it and the edge.
-    Headings open in the left half of the text; a repeated row right of the middle is never counted."""
+    Headings open in the left half of the text; a repeated row right of the middle is never counted.
+
+    `text_extent` caches, per page, the highest bottom and lowest top of its rows that are not furniture, and
+    the middle of its text."""
     inside = 0
     for page, index in hits:
         rows = rows_by_page[page - 1]
+        if page not in text_extent:
+            text = [r for i, r in enumerate(rows) if (page, i) not in margin_rows]
+            text_extent[page] = (min((r.y1 for r in text), default=1e9), max((r.y0 for r in text), default=-1e9),
+                                 (min(r.x0 for r in rows) + max(r.x1 for r in rows)) / 2)
+        first_bottom, last_top, middle = text_extent[page]
         row = rows[index]
-        if row.x0 > (min(r.x0 for r in rows) + max(r.x1 for r in rows)) / 2:
+        if row.x0 > middle:
             continue  # right of the text's middle: a table's column head ("Years ended"), not a heading
-        top = row.y0 < heights[page - 1] / 2
-        if any((page, i) not in margin_rows and (other.y1 <= row.y0 if top else other.y0 >= row.y1)
-               for i, other in enumerate(rows) if i != index and (other.y0 < row.y0 if top else other.y0 > row.y0)):
+        if (first_bottom <= row.y0) if row.y0 < heights[page - 1] / 2 else (last_top >= row.y1):
             inside += 1
     return inside * 2 > len(hits)
 
