@@ -6,8 +6,10 @@ keeps the last few analyses by object identity so the second call does not walk 
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections import Counter
+from itertools import chain, islice
 from dataclasses import dataclass, field
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -63,17 +65,60 @@ def analyse(doc: ExtractedDocument) -> Analysis:
             return analysis
     rows = [page_rows(page, merge_all=False) for page in doc.pages]
     furniture = find_furniture(rows, [page.height for page in doc.pages])
-    sizes: Counter[float] = Counter()
-    for page in doc.pages:
-        for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    analysis = Analysis(rows=rows, furniture=furniture, body_size=body)
+    analysis = Analysis(rows=rows, furniture=furniture, body_size=body_size(doc))
     entry = (weakref.ref(doc), analysis)
     _CACHE.append(entry)
     weakref.finalize(doc, _forget, entry)  # the rows of a large document go when the document goes
     del _CACHE[:-3]
     return analysis
+
+
+def body_size(doc: ExtractedDocument) -> float:
+    """The size of the most common prose text, rounded to half a point.
+
+    Headings are judged against the body, so the body must be the running text: in a manual full of code
+    listings or a filing full of tables, the most common size overall is the listing's or the table's, and
+    prose set larger would read as headings while the real headings were lost. Lines that read as prose
+    (`_prose_line`, on an even sample of PROSE_SAMPLE lines) decide; a document with too little of them
+    (slides, forms) falls back to every line.
+    """
+    sizes: Counter[float] = Counter()
+    count = 0
+    for page in doc.pages:
+        count += len(page.lines)
+        for line in page.lines:
+            sizes[round(line.size * 2) / 2] += len(line.text)
+    stride = max(1, count // PROSE_SAMPLE)
+    # an even sample: the prose test costs far more than the count
+    sample = islice(chain.from_iterable(page.lines for page in doc.pages), 0, None, stride)
+    prose: Counter[float] = Counter()
+    sampled = 0
+    for line in sample:
+        sampled += len(line.text)
+        if _prose_line(line.text):
+            prose[round(line.size * 2) / 2] += len(line.text)
+    if prose and sum(prose.values()) >= PROSE_SHARE * sampled:
+        return prose.most_common(1)[0][0]
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+PROSE_SHARE = 0.2  # below this share of the characters, prose is too rare to say what the body is
+PROSE_SAMPLE = 500  # lines tested for prose per document, evenly spread
+PROSE_CHARS = 25  # five words and their spaces: shorter lines are never counted as prose
+_WORD = re.compile(r"\S+")
+# a plain word: letters only, perhaps in quotes or brackets, perhaps closed by punctuation
+_PLAIN_WORD = re.compile(r"(?<!\S)[(\"'“‘]?[^\W\d_]+[)\"'’”.,;:!?]*(?!\S)")
+_CODE_MARKS = re.compile(r"[{}()\[\];=<>_/\\#$|]")
+
+
+def _prose_line(text: str) -> bool:
+    """Five or more words, most of them plain words, and almost none of a listing's punctuation."""
+    if len(text) < PROSE_CHARS:
+        return False
+    words = len(_WORD.findall(text))
+    if words < 5 or len(_PLAIN_WORD.findall(text)) < 0.7 * words:
+        return False
+    return len(_CODE_MARKS.findall(text)) <= 0.03 * len(text)
 
 
 def _forget(entry: tuple[weakref.ref[ExtractedDocument], Analysis]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
@@ -68,6 +69,11 @@ _NUMBER_START = re.compile(
     r"|book|lecture|unit|kapitel|teil|abschnitt|anhang|chapitre|partie|cap[íi]tulo|capitolo|parte|titre|title)\s",
     re.IGNORECASE,
 )
+# An identifier, then a colon or dash, then the title: "V10: ...", "Req 4.2: ...", "SC 7 – ..."
+_ID_LABEL = re.compile(
+    r"^[^\W\d_]{1,12}\.?\s?[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?\s*(?::|\s[–—-])\s+(?P<rest>\S.*)$"
+)
+LABELLED_WORDS = 10
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
@@ -114,6 +120,12 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         emphasis = body + 1.0
         for i in range(start, len(rows)):
             row = rows[i]
+            if i > start and len(rows[i - 1].text) <= 8 and _number_above(
+                    rows[i - 1], row, analysis.is_running(rows[i - 1], i - 1)):
+                if candidates and candidates[-1].row is rows[i - 1]:
+                    candidates.pop()  # a bare "IV" taken for a heading of its own
+                # the title's box and style stand for the heading (its number sits just above)
+                row = replace(row, text=f"{rows[i - 1].text} {row.text}", title_x0=row.x0, parts=row.parts + 1)
             text = row.text
             if not row.bold and row.size < emphasis and (candidates and candidates[-1].last_index != i - 1) and (
                 (text[0].islower() or len(text) > 60) and not _NUMBER_START.match(text)
@@ -139,7 +151,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 m = LABEL_WORD.match(row.text)
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
-            cand = _judge(row, body, body_bold, left)
+            cand = _judge(row, body, body_bold, left, right)
             if cand is None:
                 cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
                 if cand is None:
@@ -159,7 +171,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_repeated_runs(candidates)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
-    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows))
+    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
@@ -200,7 +212,23 @@ def _title_block_end(rows: list[Row], body: float) -> int:
     return len(rows)
 
 
-def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | None:
+def _number_above(number: Row, row: Row, running: bool) -> bool:
+    """True when `number` is a bare section number ("2.1", "IV", "3.") printed on its own line just above the
+    title `row`, starting where the title starts or to its left: one heading, "2.1 Sampling Plan".
+
+    A page number, a table cell or a number to the right of the title's start is not the title's number."""
+    if running or number.crowded or row.crowded or number.page != row.page or len(number.text) > 8:
+        return False
+    num = leading_number(number.text)
+    if num is None or num.rest or num.kind not in _STRONG_KINDS or leading_number(row.text) is not None:
+        return False
+    height = row.y1 - row.y0
+    if not 0 <= row.y0 - number.y1 <= 0.8 * height or number.x0 > row.x0 + 2 or row.x0 - number.x0 > 4 * height:
+        return False
+    return row.text[:1].isupper() and abs(number.size - row.size) <= 2
+
+
+def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) -> Candidate | None:
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
     text = strip_unit_note(row.text.strip())
     n = len(text)
@@ -222,8 +250,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
         return None
     if checked.endswith(".") and not larger and len(words) >= 3:
         return None  # a sentence, or a run-in head followed by its text
+    labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if m and _prose(m.group(1)):
+    if m and _prose(m.group(1)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     letters = len(_LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
@@ -240,7 +269,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
     if larger or bold:
-        if num is None and not _title_like(words) and not _sentence_case_title(text, words, larger):
+        if num is None and not labelled and not _title_like(words) and not _sentence_case_title(text, words, larger):
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
@@ -248,6 +277,22 @@ def _judge(row: Row, body: float, body_bold: bool, left: float) -> Candidate | N
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _labelled_title(text: str, row: Row, left: float, right: float) -> bool:
+    """A heading led by an identifier and a colon or dash ("V10: Malicious code", "Req 4.2: Protect stored
+    account data"): its title may be in sentence case, with commas, and is no run-in paragraph when the row
+    ends well short of the text column's right edge (a run-in head's line runs on to the margin)."""
+    m = _ID_LABEL.match(text)
+    if m is None:
+        return False
+    rest = m.group("rest")
+    words = rest.split()
+    if not rest[0].isupper() or len(words) > LABELLED_WORDS or rest.endswith((".", ";", ",", ":")):
+        return False
+    if ". " in rest or "; " in rest:
+        return False
+    return row.x1 <= right - 0.1 * (right - left)
 
 
 def _joined_sentence(cand: Candidate, body: float) -> bool:

@@ -72,14 +72,17 @@ def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
 
 # "Strategy 1.1.1 Improve the Trail Network", "Action 2.3: Expand Cycling Lanes": a plan's own numbered
 # divisions, a label word with an outline number and a title; "Satz 1.1 (Heine-Borel)", "Definition 2.3" are not
-_TITLED_LABEL = re.compile(r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?\s*[A-ZÀ-Þ][^\W\d_]{3,}")
+_TITLED_LABEL = re.compile(
+    r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?|\s*(?::|\s[–—-]))\s*[A-ZÀ-Þ][^\W\d_]{3,}"
+)
 
 
 def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> list[Candidate]:
     """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
 
     A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
-    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too.
+    a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too,
+    unless each repeat sits under its own higher heading (`_under_distinct_parents`).
     A label word counted 4 times or more drops its rows, except rows where an outline number ("1.1.1", "2.3")
     is followed by a title: a plan's "Strategy 1.1.1 Improve the Trail Network" is a division, not a label.
     """
@@ -95,9 +98,11 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
         keys.append(key)
         if key:
             counts[key] = counts.get(key, 0) + 1
+    repeated = {key for key, count in counts.items() if count >= 8 and key.startswith("=")}
+    per_parent = _under_distinct_parents(candidates, keys, repeated) if repeated else set()
     kept = []
     for cand, key in zip(candidates, keys):
-        if key and counts[key] >= (8 if key.startswith("=") else 4):
+        if key and counts[key] >= (8 if key.startswith("=") else 4) and key not in per_parent:
             continue
         m = LABEL_WORD.match(cand.text) if cand.style[2] != NOTE_KIND else None
         if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4 \
@@ -105,6 +110,31 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
             continue
         kept.append(cand)
     return kept
+
+
+def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeated: set[str]) -> set[str]:
+    """Keys of `repeated` unnumbered texts found under different headings of a higher style: "Overview",
+    "Risk Factors" or "Summary" under every chapter are that chapter's sections, not a label: each repeat under
+    its own parent (a fifth may share one), and another repeated text under at least half of the same parents.
+
+    A heading's parent is the last candidate before it set larger, or at its size in bold when it is not."""
+    parents: dict[str, list[int]] = {}
+    for i, (cand, key) in enumerate(zip(candidates, keys)):
+        if key not in repeated:
+            continue
+        size, bold = cand.row.size, cand.row.bold
+        parent = next((j for j in range(i - 1, -1, -1) if candidates[j].row.size > size + 0.5
+                       or (abs(candidates[j].row.size - size) <= 0.5 and candidates[j].row.bold and not bold)), -1)
+        parents.setdefault(key, []).append(parent)
+    spread = {key: set(found) for key, found in parents.items()
+              if -1 not in found and len(set(found)) >= PARENT_SHARE * len(found)}
+    # a template repeats two or more sub-headings under the same parents; one repeated text alone ("Total"
+    # under each note) is as likely a table's row label
+    return {key for key, found in spread.items()
+            if any(other != key and len(found & more) >= 0.5 * len(found) for other, more in spread.items())}
+
+
+PARENT_SHARE = 0.8
 
 
 def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
@@ -131,17 +161,50 @@ def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
     return [c for k, c in enumerate(candidates) if k not in drop]
 
 
-def drop_frame_titles(candidates: list[Candidate], text_pages: int) -> list[Candidate]:
-    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section."""
+def drop_frame_titles(candidates: list[Candidate], text_pages: int, analysis: Analysis, body: float) -> list[Candidate]:
+    """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section.
+
+    Except when most of those pages are full pages of prose (`is_prose_page`) and no text of the spot is on two
+    neighbouring pages: a reference manual that opens a page per function ("Function open_file", then
+    "Summary") is no slide deck."""
     if text_pages < 6:
         return candidates
-    spots: dict[tuple[tuple[float, bool, str], int, int], set[int]] = {}
+    spots: dict[tuple[tuple[float, bool, str], int, int], list[Candidate]] = {}
     for cand in candidates:
         if cand.style[2] not in UNNUMBERED:
             continue  # numbered in sequence: chapters that each open a page
-        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), set()).add(cand.row.page)
-    crowded = {key for key, pages in spots.items() if len(pages) >= max(5, 0.4 * text_pages)}
+        spots.setdefault((cand.style, int(cand.row.x0 // 8), int(cand.row.y0 // 8)), []).append(cand)
+    crowded: set[tuple[tuple[float, bool, str], int, int]] = set()
+    for key, found in spots.items():
+        pages = {c.row.page for c in found}
+        if len(pages) < max(5, 0.4 * text_pages):
+            continue
+        prose = sum(1 for page in pages if is_prose_page(analysis.rows[page - 1], body))
+        if prose < PROSE_PAGE_SHARE * len(pages) or _on_adjacent_pages(found):
+            crowded.add(key)
     return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
+
+
+def _on_adjacent_pages(found: list[Candidate]) -> bool:
+    """True when one text is printed at the spot on two neighbouring pages: a head that runs over the pages
+    of a section, where a page's own title or sub-heading ("Summary" under each function) appears once."""
+    seen: dict[str, int] = {}
+    for cand in sorted(found, key=lambda c: c.row.page):
+        key = title_key(cand.text)
+        if key in seen and cand.row.page - seen[key] <= 1:
+            return True
+        seen[key] = cand.row.page
+    return False
+
+
+PROSE_PAGE_SHARE = 0.8
+PROSE_PAGE_ROWS = 15  # body-size rows of 50 characters or more that make a page one of running text
+
+
+def is_prose_page(rows: list[Row], body: float) -> bool:
+    """A page holding PROSE_PAGE_ROWS or more full body-size rows: running text, not a slide or a form."""
+    return len(rows) >= PROSE_PAGE_ROWS and sum(
+        1 for r in rows if len(r.text) >= 50 and abs(r.size - body) < 0.6) >= PROSE_PAGE_ROWS
 
 
 def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: float) -> list[Candidate]:

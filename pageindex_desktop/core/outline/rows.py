@@ -95,8 +95,10 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         left = sum(1 for r in rows if r.x1 < mid + slack)
         right = sum(1 for r in rows if r.x0 > mid - slack)
         if left >= 0.25 * len(rows) and right >= 0.25 * len(rows):
-            # two columns: read the left one down, then the right one (full-width rows stay in the first pass)
-            rows.sort(key=lambda r: (r.x0 > mid - slack, r.y0, r.x0))
+            # two columns: read the left one down, then the right one (full-width rows stay in the first pass,
+            # and so do rows centred on the page: a wrapped heading's short last line, "Soil", is not the right
+            # column's text)
+            rows.sort(key=lambda r: (r.x0 > mid - slack and abs((r.x0 + r.x1) / 2 - mid) > slack, r.y0, r.x0))
     return rows
 
 

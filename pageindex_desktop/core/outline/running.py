@@ -75,6 +75,7 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
             key = (running_key(row.text), band_of(row.y0))
             where[key].append((number, i))
     texts: set[tuple[str, int]] = set()
+    repeated: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for (text, band), hits in where.items():
         if len(hits) < 3:
             continue
@@ -83,13 +84,47 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
             continue
         close = sum(1 for a, b in zip(pages, pages[1:]) if b - a <= 2)
         if close * 2 >= len(pages) - 1 and _same_or_folio([(p, rows_by_page[p - 1][i].text) for p, i in hits]):
-            running.update(hits)
-            texts.add((text, band))
-            for number, i in hits:  # "22 FREE CULTURE", "Chapter 3 | 41": the header carries the folio
-                m = _EDGE_NUMBER.search(rows_by_page[number - 1][i].text)
-                if m and number not in folios:
-                    folios[number] = (int(m.group("a") or m.group("b")), False)
+            repeated[(text, band)] = hits
+    # rows repeated at one spot, and folios: what may sit between a header and the page edge
+    margin_rows = running | {hit for hits in repeated.values() for hit in hits}
+    text_extent: dict[int, tuple[float, float, float]] = {}
+    for (text, band), hits in repeated.items():
+        if _inside_text(hits, rows_by_page, heights, text_extent, margin_rows):
+            continue
+        running.update(hits)
+        texts.add((text, band))
+        for number, i in hits:  # "22 FREE CULTURE", "Chapter 3 | 41": the header carries the folio
+            m = _EDGE_NUMBER.search(rows_by_page[number - 1][i].text)
+            if m and number not in folios:
+                folios[number] = (int(m.group("a") or m.group("b")), False)
     return Furniture(running=running, folios=_consistent(folios), texts=texts)
+
+
+def _inside_text(
+    hits: list[tuple[int, int]], rows_by_page: list[list[Row]], heights: list[float],
+    text_extent: dict[int, tuple[float, float, float]], margin_rows: set[tuple[int, int]]
+) -> bool:
+    """True when on most of its pages a repeated row has page text between it and the page edge: a title that
+    changes from page to page above it ("Function open_file" over "Summary"), so it is a sub-heading repeated
+    under each title, not a header; a header or footer has only other furniture between it and the edge.
+    Headings open in the left half of the text; a repeated row right of the middle is never counted.
+
+    `text_extent` caches, per page, the highest bottom and lowest top of its rows that are not furniture, and
+    the middle of its text."""
+    inside = 0
+    for page, index in hits:
+        rows = rows_by_page[page - 1]
+        if page not in text_extent:
+            text = [r for i, r in enumerate(rows) if (page, i) not in margin_rows]
+            text_extent[page] = (min((r.y1 for r in text), default=1e9), max((r.y0 for r in text), default=-1e9),
+                                 (min(r.x0 for r in rows) + max(r.x1 for r in rows)) / 2)
+        first_bottom, last_top, middle = text_extent[page]
+        row = rows[index]
+        if row.x0 > middle:
+            continue  # right of the text's middle: a table's column head ("Years ended"), not a heading
+        if (first_bottom <= row.y0) if row.y0 < heights[page - 1] / 2 else (last_top >= row.y1):
+            inside += 1
+    return inside * 2 > len(hits)
 
 
 def _same_or_folio(hits: list[tuple[int, str]]) -> bool:

@@ -1,0 +1,224 @@
+"""Issue 11 class 1, printed headings missed: each rule on a PDF built here with pymupdf."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.analysis import analyse
+from pageindex_desktop.core.outline.layout import find_layout_headings
+
+PROSE = ["The program below reads every value once and keeps the running total in",
+         "memory, so the second pass over the data never has to open the file again,",
+         "which matters when the input is large and the disk is slow to answer."]
+
+
+def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72,
+           font: str | None = None) -> float:
+    """Put one line on the page and return the y of the next line."""
+    page.insert_text((x, y), text, fontsize=size, fontname=font or ("hebo" if bold else "helv"))
+    return y + size * 1.5
+
+
+def _prose(page: pymupdf.Page, y: float, times: int = 1) -> float:
+    """`times` copies of a three-line paragraph from `y`; returns the y below it."""
+    for _ in range(times):
+        for line in PROSE:
+            y = _write(page, y, line)
+        y += 4
+    return y
+
+
+def test_body_size_is_the_prose_not_the_code_listings(tmp_path: Path) -> None:
+    """A manual whose listings (8 pt Courier) outweigh its prose (10 pt): the body is the prose, so plain
+    prose-size titles set apart between paragraphs are found; measured on every line, the body was the
+    listing's size and no heading was left."""
+    doc = pymupdf.open()
+    titles = ["Reading the Input", "Keeping a Running Total", "Writing the Report", "Checking the Results",
+              "Cleaning Up"]
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, _prose(page, 80.0) + 10, title)
+        y = _prose(page, y)
+        for k in range(30):
+            y = _write(page, y, f"    total += value[{k}]  # step {k}", 8, font="cour")
+    path = tmp_path / "listings.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    assert analyse(extracted).body_size == 10.0
+    assert [(h.title, h.page) for h in find_layout_headings(extracted)] == [(t, i + 1) for i, t in enumerate(titles)]
+
+
+FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
+
+
+def _paragraph(page: pymupdf.Page, y: float, lines: int) -> float:
+    """A paragraph of body text from `y`; returns the y below it."""
+    for i in range(lines):
+        y = _write(page, y, FILLER.capitalize() if i == 0 else FILLER)
+    return y + 4
+
+
+def test_sub_headings_repeated_under_every_chapter_are_sections(tmp_path: Path) -> None:
+    """"Overview", "Risk Factors" and "Outlook" under each of ten chapters are each chapter's sections, one level
+    under it; repeated ten times they were dropped as a label."""
+    regions = ["North", "South", "East", "West", "Central", "Coastal", "Highland", "Valley", "Delta", "Island"]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for c, region in enumerate(regions):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90 + 10 * (c % 3), f"{region} Region", 16, True) + 6
+        for sub in ("Overview", "Risk Factors", "Outlook"):
+            y = _paragraph(page, _write(page, y + 6, sub, 12, True), 12)
+            if y > 600:
+                page = doc.new_page(width=612, height=792)
+                y = 90.0
+    path = tmp_path / "regions.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    expected = [(f"{r} Region", 1) for r in regions]
+    assert [(h.title, h.level) for h in headings if h.level == 1] == expected
+    chapter = ""
+    found: list[tuple[str, str]] = []
+    for h in headings:
+        if h.level == 1:
+            chapter = h.title
+        else:
+            assert h.level == 2
+            found.append((chapter, h.title))
+    assert found == [(f"{r} Region", sub) for r in regions for sub in ("Overview", "Risk Factors", "Outlook")]
+
+
+def test_identifier_and_colon_headings_are_not_run_in_text(tmp_path: Path) -> None:
+    """"V10: Malicious code" and "Requirement 3: Protect stored account data" (a standard's chapters, titles in
+    sentence case, four or more "Requirement N:" rows) are headings; they were rejected as run-in paragraphs
+    and as a repeated label. A bold "Theorem 2: Suppose ..." line that runs on to the margin stays text."""
+    titles = ["V1: Architecture, design and threat modeling", "V2: Authentication verification requirements",
+              "V10: Malicious code", "V11: Business logic verification",
+              "Requirement 1: Install and maintain network security controls",
+              "Requirement 2: Apply secure configurations", "Requirement 3: Protect stored account data",
+              "Requirement 4: Protect cardholder data with strong cryptography"]
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for title in titles:
+        y = _paragraph(page, _write(page, y + 8, title, 11, True), 5)
+        if y > 600:
+            page = doc.new_page(width=612, height=792)
+            y = 90.0
+    for run_in in ("Step 3: Open the valve and wait until the pressure falls below the mark printed on the",
+                   "Theorem 2: Suppose that the function is continuous on the whole interval and that"):
+        y = _paragraph(page, _write(page, y + 8, run_in, bold=True), 3)
+    path = tmp_path / "standard.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles
+
+
+def test_a_section_number_on_its_own_line_belongs_to_the_title_below(tmp_path: Path) -> None:
+    """"2.1" printed on its own line above "Sampling Plan" is one heading, "2.1 Sampling Plan", nested by its
+    number; the bare number was dropped and the titles lost their numbers (bold) or were not found at all
+    (body size, in capitals). A figure on a line of its own above a sentence stays out."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, 90.0, 3)
+    for number, title in (("1", "Scope of the Work"), ("2", "Methods Used"), ("2.1", "Sampling Plan"),
+                          ("3", "Results Obtained")):
+        y = _paragraph(page, _write(page, _write(page, y + 8, number, 12, True), title, 12, True), 4)
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, 90.0, 3)
+    for number, title in (("4.", "DISCUSSION OF THE FINDINGS"), ("5.", "CONCLUSIONS")):
+        y = _paragraph(page, _write(page, _write(page, y + 8, number), title), 4)
+    _paragraph(page, _write(page, _write(page, y + 8, "12"), "Seasons were compared with the figures"), 2)
+    path = tmp_path / "numbers.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert [h.title for h in headings] == ["1 Scope of the Work", "2 Methods Used", "2.1 Sampling Plan",
+                                          "3 Results Obtained", "4. DISCUSSION OF THE FINDINGS", "5. CONCLUSIONS"]
+    assert [h.level for h in headings[:4]] == [1, 1, 2, 1]
+
+
+NAMES = ["open_file", "read_block", "write_block", "close_file", "seek_to", "flush_all", "lock_range",
+         "unlock_range"]
+
+
+def _reference_manual(path: Path, intro_pages: int) -> list[tuple[str, int]]:
+    """Two pages per function: its name at the top of the first, "Summary" at the same spot under it, then
+    "Parameters"; the book title above every page. Returns the expected (title, level) headings."""
+    doc = pymupdf.open()
+    for _ in range(intro_pages):
+        _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for name in NAMES:
+        page = doc.new_page(width=612, height=792)
+        _write(page, 40, "Storage Library Reference Manual", 8)
+        y = _write(page, _write(page, 72, f"Function {name}", 16, True) + 4, "Summary", 12, True)
+        y = _paragraph(page, y, 8)
+        y = _paragraph(page, _write(page, y + 6, "Parameters", 12, True), 14 + len(name) % 3)
+        page = doc.new_page(width=612, height=792)
+        _write(page, 40, "Storage Library Reference Manual", 8)
+        _paragraph(page, 90, 20)
+    doc.save(path)
+    return [pair for name in NAMES for pair in ((f"Function {name}", 1), ("Summary", 2), ("Parameters", 2))]
+
+
+def test_a_sub_heading_under_a_changing_title_at_the_page_top_is_no_running_header(tmp_path: Path) -> None:
+    """"Summary" at the same spot on every other page of a reference manual, under each function's name:
+    repeated there it was read as a running header; with a title that changes from page to page above it, it
+    is each function's first section. The book title above every page stays a header."""
+    expected = _reference_manual(tmp_path / "reference.pdf", intro_pages=5)
+    headings = find_layout_headings(extract(tmp_path / "reference.pdf"))
+    assert [(h.title, h.level) for h in headings] == expected
+
+
+def test_titles_opening_pages_of_prose_are_no_slide_frame_titles(tmp_path: Path) -> None:
+    """The same manual with one page before it: the function names and their sub-headings stand at one spot
+    on nearly half the pages, which made them slide frame titles; on full pages of prose, with no text of
+    the spot on two neighbouring pages, they are sections."""
+    expected = _reference_manual(tmp_path / "reference.pdf", intro_pages=1)
+    headings = find_layout_headings(extract(tmp_path / "reference.pdf"))
+    assert [(h.title, h.level) for h in headings] == expected
+
+
+def test_slide_frame_titles_at_one_spot_are_still_dropped(tmp_path: Path) -> None:
+    """Slides with a frame title at one spot on every page and a few short lines under it: the frame titles
+    are no sections (the prose-page exception above must not spare them)."""
+    doc = pymupdf.open()
+    for word in ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"):
+        page = doc.new_page(width=640, height=480)
+        _write(page, 40, f"Frame Title Number {word}", 16, True, x=30)
+        y = 100.0
+        for line in ("First point of the slide", "Second point of the slide", "A closing remark"):
+            y = _write(page, y, line, 12, x=40)
+    path = tmp_path / "slides.pdf"
+    doc.save(path)
+    assert not [h for h in find_layout_headings(extract(path)) if h.title.startswith("Frame Title")]
+
+
+def test_a_centred_heading_over_two_columns_stays_whole(tmp_path: Path) -> None:
+    """A heading centred over a two-column page wraps to a short last line ("Soil") that starts right of the
+    page's middle: read with the right column, it split the heading in two; centred rows stay in the first
+    pass, so the heading is one, and the columns' text is still read column by column."""
+    heads = [("Results of the Regional Field Survey in", "Spring"), ("Methods Used for the Dry Weighing of", "Soil"),
+             ("Notes on the Measurements Taken in the", "Rain")]
+    doc = pymupdf.open()
+    for p in range(4):
+        page = doc.new_page(width=612, height=792)
+        top = 80.0
+        if p:
+            for k, text in enumerate(heads[p - 1]):
+                width = pymupdf.get_text_length(text, "hebo", 16)
+                _write(page, 80 + 20 * k, text, 16, True, x=306 - width / 2)
+            top = 140.0
+        for x, words in ((50, "left"), (320, "right")):
+            y = top
+            for _ in range(40):
+                y = _write(page, y, f"the samples in the {words} column were weighed and dried", 9, x=x)
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    assert [h.title for h in find_layout_headings(extracted)] == [f"{a} {b}" for a, b in heads]
+    rows = analyse(extracted).rows[2]
+    assert [r.text.split()[4] for r in rows[2:]] == ["left"] * 40 + ["right"] * 40
