@@ -60,14 +60,21 @@ def in_order(reference: str, recognised: str) -> float:
     return sum(block.size for block in matcher.get_matching_blocks()) / max(1, len(ref))
 
 
-@pytest.mark.bench
-@pytest.mark.timeout(3600)  # a page takes 2-8 CPU-seconds, and far longer on a loaded machine
-def test_ocr_speed_and_accuracy(tmp_path: Path) -> None:
+def require_ocr_and_corpus() -> ocr.OcrEngine:
+    """Tesseract with English data, or skip; skip too when the shared corpus is not here (the OCR benches need
+    both)."""
     engine = ocr.find_engine()
     if engine is None or "eng" not in engine.languages:
         pytest.skip("tesseract with English data is not installed (apt-get install tesseract-ocr)")
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not beside the checkout")
+    return engine
+
+
+@pytest.mark.bench
+@pytest.mark.timeout(3600)  # a page takes 2-8 CPU-seconds, and far longer on a loaded machine
+def test_ocr_speed_and_accuracy(tmp_path: Path) -> None:
+    engine = require_ocr_and_corpus()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # as in the extraction child
     scan = pymupdf.open()
     references = []

@@ -21,10 +21,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pageindex_desktop.core.ingest import ocr
 from pageindex_desktop.core.ingest.ocr_layer import add_words
 from pageindex_desktop.core.ingest.pdf_pages import TEXT_FLAGS
-from tests.bench.bench_ocr import CORPUS, PAGES, SCAN_DPI
+from tests.bench.bench_ocr import CORPUS, PAGES, SCAN_DPI, require_ocr_and_corpus
 
 
 def iou(a: pymupdf.Rect, b: pymupdf.Rect) -> float:
@@ -69,11 +68,7 @@ def share_under(printed: dict[str, list[pymupdf.Rect]], have: dict[str, list[pym
 @pytest.mark.bench
 @pytest.mark.timeout(3600)
 def test_the_ocr_layer_puts_words_where_they_were_read(tmp_path: Path) -> None:
-    engine = ocr.find_engine()
-    if engine is None or "eng" not in engine.languages:
-        pytest.skip("tesseract with English data is not installed (apt-get install tesseract-ocr)")
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not beside the checkout")
+    engine = require_ocr_and_corpus()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     scan, printed = pymupdf.open(), []
     for name, number in PAGES:

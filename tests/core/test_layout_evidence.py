@@ -9,21 +9,7 @@ import pymupdf
 
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.ingest.pdf import extract
-
-FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
-
-
-def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
-    """Put one line on the page and return the y of the next line."""
-    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
-    return y + size * 1.5
-
-
-def _paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:
-    """A paragraph of body text from `y`; returns the y below it."""
-    for i in range(lines):
-        y = _write(page, y, FILLER.capitalize() if i == 0 else FILLER)
-    return y + 4
+from tests.core.built_pages import FILLER, paragraph, write_line
 
 
 def test_numbered_notes_to_the_statements_are_headings_not_captions(tmp_path: Path) -> None:
@@ -31,18 +17,18 @@ def test_numbered_notes_to_the_statements_are_headings_not_captions(tmp_path: Pa
     doc = pymupdf.open()
     titles = ["Note 1 - Summary of Significant Accounting Policies", "Note 2 - Revenue", "NOTE 3: LEASES",
               "Note 4 - Income Taxes", "Note 5 - Commitments and Contingencies"]
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)  # the statements before the notes
+    paragraph(doc.new_page(width=612, height=792), 90, 30)  # the statements before the notes
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Notes to Consolidated Financial Statements", size=14, bold=True) + 6
-    y = _paragraph(page, y)
+    y = write_line(page, 90, "Notes to Consolidated Financial Statements", size=14, bold=True) + 6
+    y = paragraph(page, y)
     for number, title in enumerate(titles):
         if number % 2 == 0 and number:
             page = doc.new_page(width=612, height=792)
             y = 90.0
-        y = _write(page, y + 8, title, bold=True) + 4
-        y = _paragraph(page, y)
-        y = _write(page, y, "Note 2 shows the revenue by segment and the changes against the prior year.")
-        y = _paragraph(page, y, 4)
+        y = write_line(page, y + 8, title, bold=True) + 4
+        y = paragraph(page, y)
+        y = write_line(page, y, "Note 2 shows the revenue by segment and the changes against the prior year.")
+        y = paragraph(page, y, 4)
     path = tmp_path / "notes.pdf"
     doc.save(path)
     headings = find_layout_headings(extract(path))
@@ -54,15 +40,15 @@ def test_numbered_notes_to_the_statements_are_headings_not_captions(tmp_path: Pa
 def test_larger_notes_sit_under_the_notes_heading(tmp_path: Path) -> None:
     """Notes set larger than "Notes to Financial Statements" still nest under it, their sub-heads under them."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Notes to Condensed Financial Statements", size=11, bold=True) + 6
-    y = _paragraph(page, y, 4)
+    y = write_line(page, 90, "Notes to Condensed Financial Statements", size=11, bold=True) + 6
+    y = paragraph(page, y, 4)
     for number, title in enumerate(["Note 1 - Basis of Presentation", "Note 2 - Fair Value", "Note 3 - Loans"]):
-        y = _write(page, y + 8, title, size=14, bold=True) + 4
-        y = _paragraph(page, y, 3)
-        y = _write(page, y + 8, f"Credit Quality Review {number + 1}", size=11, bold=True) + 4
-        y = _paragraph(page, y, 3)
+        y = write_line(page, y + 8, title, size=14, bold=True) + 4
+        y = paragraph(page, y, 3)
+        y = write_line(page, y + 8, f"Credit Quality Review {number + 1}", size=11, bold=True) + 4
+        y = paragraph(page, y, 3)
     path = tmp_path / "notes.pdf"
     doc.save(path)
     levels = {h.title: h.level for h in find_layout_headings(extract(path))}
@@ -74,13 +60,13 @@ def test_larger_notes_sit_under_the_notes_heading(tmp_path: Path) -> None:
 def test_filing_items_closed_by_a_full_stop_are_headings(tmp_path: Path) -> None:
     """"Item 4. Controls and Procedures." at body size is an item heading; a sentence naming an item is not."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
     y = 90.0
     for title in ("Item 1. Legal Proceedings.", "Item 1A. Risk Factors.", "Item 4. Controls and Procedures."):
-        y = _write(page, y + 8, title) + 4
-        y = _paragraph(page, y, 5)
-        y = _write(page, y, "Item 2 of this report describes the legal proceedings we are party to.") + 4
+        y = write_line(page, y + 8, title) + 4
+        y = paragraph(page, y, 5)
+        y = write_line(page, y, "Item 2 of this report describes the legal proceedings we are party to.") + 4
     path = tmp_path / "items.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -91,29 +77,29 @@ def test_table_header_and_total_rows_are_not_headings(tmp_path: Path) -> None:
     """Bold column headers side by side and a bold "Total" row with its figures sit in a table, not the outline;
     a two-column page's heading beside the other column's text is still a heading."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Purchases of Equity Securities", size=10, bold=True) + 4
-    y = _paragraph(page, y, 6)
+    y = write_line(page, 90, "Purchases of Equity Securities", size=10, bold=True) + 4
+    y = paragraph(page, y, 6)
     for x, text in ((72, "Period End"), (330, "Total Number"), (460, "Average Price")):
-        _write(page, y, text, bold=True, x=x)
+        write_line(page, y, text, bold=True, x=x)
     y += 16
     for month in ("July", "August", "September"):
         for x, text in ((72, month), (330, "1,204"), (460, "$ 148.10")):
-            _write(page, y, text, x=x)
+            write_line(page, y, text, x=x)
         y += 14
     for x, text in ((72, "Total Repurchases"), (330, "3,612"), (460, "$ 147.20")):
-        _write(page, y, text, bold=True, x=x)
-    y = _paragraph(page, y + 20, 6)
-    _write(page, y + 8, "Company Stock Performance", bold=True)
+        write_line(page, y, text, bold=True, x=x)
+    y = paragraph(page, y + 20, 6)
+    write_line(page, y + 8, "Company Stock Performance", bold=True)
     page = doc.new_page(width=612, height=792)
     y = 90.0
     for i in range(30):  # two columns; the heading in the left one shares its baseline with right-column text
         if i == 10:
-            _write(page, y, "Dividends Declared", bold=True, x=50)
+            write_line(page, y, "Dividends Declared", bold=True, x=50)
         else:
-            _write(page, y, FILLER[:48], x=50)
-        _write(page, y, FILLER[:48], x=320)
+            write_line(page, y, FILLER[:48], x=50)
+        write_line(page, y, FILLER[:48], x=320)
         y += 15
     path = tmp_path / "table.pdf"
     doc.save(path)
@@ -127,13 +113,13 @@ def test_continued_titles_and_block_labels_open_no_sections(tmp_path: Path) -> N
              [("Regional Findings", True), ("Example", False), ("Example", False)], [("Outlook", True)],
              [("Summary of Results", True)]]
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     for number, titles in enumerate(pages):
         page = doc.new_page(width=612, height=792)
-        y = _paragraph(page, 90, 1 + number)  # headings at different heights: not a slide frame's spot
+        y = paragraph(page, 90, 1 + number)  # headings at different heights: not a slide frame's spot
         for title, large in titles:
-            y = _write(page, y + 8, title, size=14 if large else 11, bold=True) + 4
-            y = _paragraph(page, y, 5)
+            y = write_line(page, y + 8, title, size=14 if large else 11, bold=True) + 4
+            y = paragraph(page, y, 5)
     path = tmp_path / "continued.pdf"
     doc.save(path)
     found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
@@ -146,19 +132,19 @@ def test_pages_before_the_printed_contents_hold_no_sections(tmp_path: Path) -> N
     document begins, so none of them is a section."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION", bold=True) + 4
-    y = _paragraph(page, y, 4)
-    y = _write(page, y + 8, "Documents Incorporated by Reference", bold=True) + 4
-    _paragraph(page, y, 6)
+    y = write_line(page, 90, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION", bold=True) + 4
+    y = paragraph(page, y, 4)
+    y = write_line(page, y + 8, "Documents Incorporated by Reference", bold=True) + 4
+    paragraph(page, y, 6)
     titles = ["Business Overview", "Risk Factors", "Legal Proceedings", "Financial Statements"]
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Table of Contents", size=14, bold=True) + 6
+    y = write_line(page, 90, "Table of Contents", size=14, bold=True) + 6
     for number, title in enumerate(titles):
-        y = _write(page, y, f"{title} {'.' * 60} {3 + number}")
+        y = write_line(page, y, f"{title} {'.' * 60} {3 + number}")
     for title in titles:
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 90, title, size=14, bold=True) + 6
-        _paragraph(page, y, 20)
+        y = write_line(page, 90, title, size=14, bold=True) + 6
+        paragraph(page, y, 20)
     path = tmp_path / "cover.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles
@@ -168,19 +154,19 @@ def test_a_risk_factor_sentence_set_over_its_paragraph_is_not_a_heading(tmp_path
     """A filing prints each risk factor as a larger sentence over two lines; joined it reads as a sentence. A
     long title in title case over two lines stays a heading."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Risks Related to Our Operations and the Markets in Which We", size=12, bold=True)
-    y = _write(page, y, "Compete Across the United States and Abroad", size=12, bold=True) + 6
-    y = _paragraph(page, y, 5)
+    y = write_line(page, 90, "Risks Related to Our Operations and the Markets in Which We", size=12, bold=True)
+    y = write_line(page, y, "Compete Across the United States and Abroad", size=12, bold=True) + 6
+    y = paragraph(page, y, 5)
     for first, second in (("Our businesses may incur substantial costs and liabilities and be", "exposed to price "
                            "volatility in the wholesale markets"), ("Wholesale power prices are declining in many "
                            "markets which could", "impact our operations and results")):
-        y = _write(page, y + 8, first, size=12) + 0
-        y = _write(page, y, second, size=12) + 4
-        y = _paragraph(page, y, 5)
-    y = _write(page, y + 8, "Market Information", size=12, bold=True) + 4
-    _paragraph(page, y, 5)
+        y = write_line(page, y + 8, first, size=12) + 0
+        y = write_line(page, y, second, size=12) + 4
+        y = paragraph(page, y, 5)
+    y = write_line(page, y + 8, "Market Information", size=12, bold=True) + 4
+    paragraph(page, y, 5)
     path = tmp_path / "risks.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == [
@@ -192,7 +178,7 @@ def _table_rows(page: pymupdf.Page, y: float, labels: list[str]) -> float:
     """Plain table rows: a label at the margin and two figures to its right; returns the y below them."""
     for number, label in enumerate(labels):
         for x, text in ((72, label), (380, f"{1204 + 37 * number:,}"), (470, f"({88 + number})")):
-            _write(page, y, text, x=x)
+            write_line(page, y, text, x=x)
         y += 14
     return y
 
@@ -201,21 +187,21 @@ def test_bold_labels_inside_a_table_are_not_headings(tmp_path: Path) -> None:
     """A statement's bold row groups ("Cash Flows from Financing Activities") sit between rows of figures: table
     labels. A bold title over the table (prose above it) and a bold heading after it (prose below) stay."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Liquidity and Capital Resources", bold=True) + 4
-    y = _paragraph(page, y, 6)
-    y = _write(page, y + 8, "Consolidated Statements of Cash Flows", bold=True) + 4
+    y = write_line(page, 90, "Liquidity and Capital Resources", bold=True) + 4
+    y = paragraph(page, y, 6)
+    y = write_line(page, y + 8, "Consolidated Statements of Cash Flows", bold=True) + 4
     for x, text in ((380, "2023"), (470, "2022")):
-        _write(page, y, text, bold=True, x=x)
+        write_line(page, y, text, bold=True, x=x)
     y = _table_rows(page, y + 16, ["Net earnings", "Depreciation", "Deferred income taxes"])
-    y = _write(page, y + 2, "Cash Flows from Investing Activities", bold=True) + 2
+    y = write_line(page, y + 2, "Cash Flows from Investing Activities", bold=True) + 2
     y = _table_rows(page, y, ["Purchases of land", "Acquisitions", "Other, net"])
-    y = _write(page, y + 2, "Cash Flows from Financing Activities", bold=True) + 2
+    y = write_line(page, y + 2, "Cash Flows from Financing Activities", bold=True) + 2
     y = _table_rows(page, y, ["Notes payable", "Dividends paid", "Other, net"])
-    y = _paragraph(page, y + 20, 4)
-    y = _write(page, y + 8, "Market Risk Management", bold=True) + 4
-    _paragraph(page, y, 6)
+    y = paragraph(page, y + 20, 4)
+    y = write_line(page, y + 8, "Market Risk Management", bold=True) + 4
+    paragraph(page, y, 6)
     path = tmp_path / "statement.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -226,17 +212,17 @@ def test_unit_and_audit_notes_are_no_part_of_a_title(tmp_path: Path) -> None:
     """A statement's title carries "(in millions, except per share data)" in its own face, and a bold
     "(unaudited)" line sits under another: the titles are the statements' names, the notes no headings."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     for title, note in (("Consolidated Statements of Earnings (in millions, except per share data)", None),
                         ("Condensed Consolidated Balance Sheet", "(unaudited)"),
                         ("Supplemental Financial Information", "(Dollars in thousands)")):
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 90, title, size=12, bold=True) + 2
+        y = write_line(page, 90, title, size=12, bold=True) + 2
         if note is not None:
-            y = _write(page, y, note, size=12, bold=True) + 2
-        y = _paragraph(page, y + 4, 3)
+            y = write_line(page, y, note, size=12, bold=True) + 2
+        y = paragraph(page, y + 4, 3)
         y = _table_rows(page, y + 10, ["Net sales", "Cost of sales", "Operating profit"])
-        _paragraph(page, y + 20, 6)
+        paragraph(page, y + 20, 6)
     path = tmp_path / "statements.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -253,11 +239,11 @@ def test_a_short_outline_nests_its_deepest_scheme_after_one_restart(tmp_path: Pa
                ("2. Account Monitoring", 11), ("III. ECONOMIC CONSIDERATIONS", 10), ("A. Background", 12),
                ("B. Potential Economic Effects", 12), ("Statutory Authority", 14)]
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     for title, size in outline:
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 90, title, size=size, bold=True) + 4
-        _paragraph(page, y, 12)
+        y = write_line(page, 90, title, size=size, bold=True) + 4
+        paragraph(page, y, 12)
     path = tmp_path / "release.pdf"
     doc.save(path)
     found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
@@ -272,14 +258,14 @@ def test_a_plans_numbered_strategies_are_headings_and_bare_labels_are_not(tmp_pa
               "Strategy 2.1 Reduce Traffic Speed Near Schools", "Strategy 2.2: Clear Snow from Cycling Lanes",
               "Strategy 3.1 - Educate Drivers and Cyclists"]
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     for number, title in enumerate(titles):
         page = doc.new_page(width=612, height=792)
-        y = _paragraph(page, 90, 1 + number)
-        y = _write(page, y + 8, title, size=11, bold=True) + 4
-        y = _paragraph(page, y, 4)
-        y = _write(page, y + 8, f"Definition {number + 1}", bold=True) + 2
-        _paragraph(page, y, 3)
+        y = paragraph(page, 90, 1 + number)
+        y = write_line(page, y + 8, title, size=11, bold=True) + 4
+        y = paragraph(page, y, 4)
+        y = write_line(page, y + 8, f"Definition {number + 1}", bold=True) + 2
+        paragraph(page, y, 3)
     path = tmp_path / "plan.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles

@@ -8,27 +8,13 @@ import pymupdf
 
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.ingest.pdf import extract
-
-FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
-
-
-def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
-    """Put one line on the page and return the y of the next line."""
-    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
-    return y + size * 1.5
-
-
-def _paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:
-    """A paragraph of body text from `y`; returns the y below it."""
-    for i in range(lines):
-        y = _write(page, y, FILLER.capitalize() if i == 0 else FILLER)
-    return y + 4
+from tests.core.built_pages import paragraph, write_line
 
 
 def _entry(page: pymupdf.Page, y: float, title: str, number: int) -> float:
     """One row of a section's own list: the title at the left, its page number apart at the right."""
-    _write(page, y, title)
-    return _write(page, y, str(number), x=520)
+    write_line(page, y, title)
+    return write_line(page, y, str(number), x=520)
 
 
 def _levels(doc: pymupdf.Document, path: Path) -> dict[str, int]:
@@ -39,24 +25,24 @@ def _levels(doc: pymupdf.Document, path: Path) -> dict[str, int]:
 def test_a_part_page_listing_its_chapters_sits_above_them(tmp_path: Path) -> None:
     """A book's part titles set in the chapters' face go above the chapters their pages list, sections below."""
     doc = pymupdf.open()
-    _write(doc.new_page(width=612, height=792), 300, "A Field Guide to Measurement", size=24)
+    write_line(doc.new_page(width=612, height=792), 300, "A Field Guide to Measurement", size=24)
     parts = {"Part One: Foundations": ["Getting Started", "Units and Scales"],
              "Part Two: Practice": ["Field Methods", "Reading the Results"]}
     number = 2
     for part, chapters in parts.items():
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 200, part, size=18, bold=True) + 10
+        y = write_line(page, 200, part, size=18, bold=True) + 10
         for k, chapter in enumerate(chapters):
             y = _entry(page, y, chapter, number + 1 + 3 * k)
         number += 1
         for chapter in chapters:
             page = doc.new_page(width=612, height=792)
-            y = _write(page, 160, chapter, size=18, bold=True) + 6
-            y = _paragraph(page, y, 12)
-            y = _write(page, y + 8, f"Notes on {chapter.lower()}", size=12, bold=True) + 4
-            _paragraph(page, y, 10)
+            y = write_line(page, 160, chapter, size=18, bold=True) + 6
+            y = paragraph(page, y, 12)
+            y = write_line(page, y + 8, f"Notes on {chapter.lower()}", size=12, bold=True) + 4
+            paragraph(page, y, 10)
             for _ in range(2):
-                _paragraph(doc.new_page(width=612, height=792), 90, 30)
+                paragraph(doc.new_page(width=612, height=792), 90, 30)
             number += 3
     levels = _levels(doc, tmp_path / "book.pdf")
     chapters = [c for cs in parts.values() for c in cs]
@@ -70,30 +56,30 @@ def test_a_statements_index_puts_the_statements_and_notes_under_its_heading(tmp_
     """A filing's "Financial Statements" page opens with an index of the statements that follow in its own face:
     they and the notes go under it; the next part, which the index does not list, stays beside it."""
     doc = pymupdf.open()
-    _write(doc.new_page(width=612, height=792), 300, "Annual Report on Form 10-K", size=24)
+    write_line(doc.new_page(width=612, height=792), 300, "Annual Report on Form 10-K", size=24)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 120, "Risk Factors", size=18) + 6
-    _paragraph(page, y, 20)
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    y = write_line(page, 120, "Risk Factors", size=18) + 6
+    paragraph(page, y, 20)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 150, "Financial Statements and Supplementary Data", size=18) + 6
-    y = _write(page, y, "Index to Consolidated Financial Statements") + 4
+    y = write_line(page, 150, "Financial Statements and Supplementary Data", size=18) + 6
+    y = write_line(page, y, "Index to Consolidated Financial Statements") + 4
     statements = ["Report of Independent Registered Public Accounting Firm", "Consolidated Statements of Income",
                   "Consolidated Balance Sheets", "Notes to Consolidated Financial Statements"]
     for k, title in enumerate(statements):
         y = _entry(page, y, title.replace("Report of", "Reports of"), 40 + k)
     for k, title in enumerate(statements):
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 100 + 30 * k, title, size=18) + 6
-        y = _paragraph(page, y, 10)
+        y = write_line(page, 100 + 30 * k, title, size=18) + 6
+        y = paragraph(page, y, 10)
         if title.startswith("Notes"):
             for sub in ("Basis of Presentation", "Revenue Recognition"):
-                y = _write(page, y + 8, sub, size=12) + 4
-                y = _paragraph(page, y, 6)
-        _paragraph(doc.new_page(width=612, height=792), 90, 30)
+                y = write_line(page, y + 8, sub, size=12) + 4
+                y = paragraph(page, y, 6)
+        paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 130, "Controls and Procedures", size=18) + 6
-    _paragraph(page, y, 20)
+    y = write_line(page, 130, "Controls and Procedures", size=18) + 6
+    paragraph(page, y, 20)
     levels = _levels(doc, tmp_path / "filing.pdf")
     top = levels["Financial Statements and Supplementary Data"]
     assert levels["Risk Factors"] == top and levels["Controls and Procedures"] == top
@@ -106,17 +92,17 @@ def test_a_heading_over_a_cross_reference_list_keeps_its_siblings(tmp_path: Path
     follow are not the ones named: nothing moves."""
     doc = pymupdf.open()
     titles = ["Overview", "Market Conditions", "Outlook", "Governance"]
-    _write(doc.new_page(width=612, height=792), 300, "Quarterly Review", size=24)
+    write_line(doc.new_page(width=612, height=792), 300, "Quarterly Review", size=24)
     for n, title in enumerate(titles):
-        _paragraph(doc.new_page(width=612, height=792), 90, 30)
+        paragraph(doc.new_page(width=612, height=792), 90, 30)
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 100 + 30 * n, title, size=18) + 6
-        y = _paragraph(page, y, 6)
+        y = write_line(page, 100 + 30 * n, title, size=18) + 6
+        y = paragraph(page, y, 6)
         if n == 0:
-            y = _write(page, y, "Related reading:") + 2
+            y = write_line(page, y, "Related reading:") + 2
             y = _entry(page, y, "Glossary of Terms", 40)
             y = _entry(page, y, "Selected Financial Data", 41)
-        _paragraph(page, y, 14)
+        paragraph(page, y, 14)
     levels = _levels(doc, tmp_path / "crossref.pdf")
     assert [levels[t] for t in titles] == [1, 1, 1, 1]
 
@@ -125,18 +111,18 @@ def test_a_reserved_item_is_an_item_like_the_others(tmp_path: Path) -> None:
     """"Item 6. [Reserved]" set in the items' face (which the sub-heads share) sits with the items, not under
     Item 5 as a sub-head: a title opening with a bracket is still the item's title."""
     doc = pymupdf.open()
-    _write(doc.new_page(width=612, height=792), 300, "Annual Report on Form 10-K", size=24)
+    write_line(doc.new_page(width=612, height=792), 300, "Annual Report on Form 10-K", size=24)
     items = {"PART I": ["Item 1. Business", "Item 2. Properties"],
              "PART II": ["Item 5. Market for Common Equity", "Item 6. [Reserved]", "Item 7. Management's Discussion"]}
     for n, (part, titles) in enumerate(items.items()):
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 110 + 20 * n, part, bold=True) + 6
+        y = write_line(page, 110 + 20 * n, part, bold=True) + 6
         for k, title in enumerate(titles):
-            y = _write(page, y + 8, title, bold=True) + 4
-            y = _paragraph(page, y, 4)
+            y = write_line(page, y + 8, title, bold=True) + 4
+            y = paragraph(page, y, 4)
             if not title.endswith("]"):
-                y = _write(page, y + 8, f"Our Approach to Topic {k}", bold=True) + 4
-                y = _paragraph(page, y, 4)
+                y = write_line(page, y + 8, f"Our Approach to Topic {k}", bold=True) + 4
+                y = paragraph(page, y, 4)
             if y > 600:
                 page = doc.new_page(width=612, height=792)
                 y = 100.0 + 17 * k
@@ -156,10 +142,10 @@ def test_a_running_folio_on_a_contents_page_does_not_push_its_entries_down(tmp_p
     for _ in range(3 + 2 * len(chapters)):
         doc.new_page(width=612, height=792)
     pages = [doc[i] for i in range(doc.page_count)]  # made first: a page object outlives no new_page call
-    _write(pages[0], 300, "Annual Review 2023", size=24)
+    write_line(pages[0], 300, "Annual Review 2023", size=24)
     contents = pages[1:3]
-    y = _write(contents[0], 90, "Contents", size=18, bold=True) + 10
-    _write(contents[1], 40, "ii   Annual Review 2023 |", size=9, x=36)
+    y = write_line(contents[0], 90, "Contents", size=18, bold=True) + 10
+    write_line(contents[1], 40, "ii   Annual Review 2023 |", size=9, x=36)
     number = 4
     for c, (chapter, sections) in enumerate(chapters):
         page = contents[0 if c < 3 else 1]
@@ -167,8 +153,8 @@ def test_a_running_folio_on_a_contents_page_does_not_push_its_entries_down(tmp_p
             y = 90.0
         y = _entry(page, y, chapter, number)
         for s, section in enumerate(sections):
-            _write(page, y, section, x=90)
-            y = _write(page, y, str(number + s), x=520)
+            write_line(page, y, section, x=90)
+            y = write_line(page, y, str(number + s), x=520)
         number += 2
     body = iter(pages[3:])
     for chapter, sections in chapters:
@@ -176,10 +162,10 @@ def test_a_running_folio_on_a_contents_page_does_not_push_its_entries_down(tmp_p
             page = next(body)
             y = 90.0
             if s == 0:
-                y = _write(page, y, chapter, size=16, bold=True) + 6
-            y = _write(page, y, section, size=12, bold=True) + 4
-            _paragraph(page, y, 20)
-            _write(page, 760, str(page.number + 1), x=300)
+                y = write_line(page, y, chapter, size=16, bold=True) + 6
+            y = write_line(page, y, section, size=12, bold=True) + 4
+            paragraph(page, y, 20)
+            write_line(page, 760, str(page.number + 1), x=300)
     path = tmp_path / "contents.pdf"
     doc.save(path)
     headings = find_toc_headings(extract(path))

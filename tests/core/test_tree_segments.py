@@ -10,23 +10,9 @@ import pymupdf
 import pytest
 
 from pageindex_desktop.core.ingest.pdf import extract
+from tests.core.built_pages import paragraph, write_line
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.toc_page import find_toc_headings
-
-FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
-
-
-def _write(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
-    """Put one line on the page and return the y of the next line."""
-    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
-    return y + size * 1.5
-
-
-def _paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:
-    """A paragraph of body text from `y`; returns the y below it."""
-    for i in range(lines):
-        y = _write(page, y, FILLER.capitalize() if i == 0 else FILLER)
-    return y + 4
 
 
 def _right(page: pymupdf.Page, y: float, text: str, right: float, size: float = 10) -> None:
@@ -43,15 +29,15 @@ def test_figure_table_listing_and_exhibit_captions_are_not_sections(tmp_path: Pa
                 ("Exhibit 99.1", 12, True), ("FIGURE 7 Annual Rainfall at the Northern Stations", 12, False),
                 ("Listing 3: The Parser Main Loop", 10, True)]
     headings = ["1 Introduction", "2 Field Methods", "3 Results", "4 Discussion", "5 Software", "6 Filings"]
-    _write(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
     for number, (title, (caption, size, bold)) in enumerate(zip(headings, captions)):
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 90, title, size=14, bold=True) + 6
-        y = _paragraph(page, y, 8)
-        y = _write(page, y + 60, caption, size=size, bold=bold)  # under a figure's white space
+        y = write_line(page, 90, title, size=14, bold=True) + 6
+        y = paragraph(page, y, 8)
+        y = write_line(page, y + 60, caption, size=size, bold=bold)  # under a figure's white space
         if number == 0:
-            y = _write(page, y, "Samples, Their Containers and Labels", size=size, bold=bold)  # its second line
-        _paragraph(page, y + 8, 10)
+            y = write_line(page, y, "Samples, Their Containers and Labels", size=size, bold=bold)  # its second line
+        paragraph(page, y + 8, 10)
     path = tmp_path / "captions.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == headings
@@ -65,14 +51,14 @@ def test_a_heading_wrapped_onto_two_lines_is_one_section(tmp_path: Path) -> None
                ("2.3 Measuring the Flow of Water Through the Porous", "Rock Layers Under Pressure"),
                ("Appendix B. Sampling Protocols for the Northern", "Stations and the Coastal Sites")]
     after = ["Results of the Season", "Flow in the Dry Months", "Storage of the Samples"]
-    _write(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
     for (first, second), next_title in zip(wrapped, after):
         page = doc.new_page(width=612, height=792)
-        y = _write(page, 90, first, size=13, bold=True)
-        y = _write(page, y, second, size=13, bold=True) + 6
-        y = _paragraph(page, y, 10)
-        y = _write(page, y + 10, next_title, size=13, bold=True) + 6
-        _paragraph(page, y, 10)
+        y = write_line(page, 90, first, size=13, bold=True)
+        y = write_line(page, y, second, size=13, bold=True) + 6
+        y = paragraph(page, y, 10)
+        y = write_line(page, y + 10, next_title, size=13, bold=True) + 6
+        paragraph(page, y, 10)
     path = tmp_path / "wrapped.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -83,21 +69,21 @@ def test_table_cells_under_a_heading_are_not_merged_into_it(tmp_path: Path) -> N
     """A bold heading directly over a bold table header row in the same font keeps its own title: the column
     heads and the row labels below are neither part of it nor headings."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Overview of the Year", size=10, bold=True) + 4
-    y = _paragraph(page, y, 6)
-    y = _write(page, y + 6, "Revenue by Segment", size=10, bold=True)
+    y = write_line(page, 90, "Overview of the Year", size=10, bold=True) + 4
+    y = paragraph(page, y, 6)
+    y = write_line(page, y + 6, "Revenue by Segment", size=10, bold=True)
     for x, text in ((72, "Segment"), (330, "2023"), (460, "2022")):
-        _write(page, y, text, bold=True, x=x)
+        write_line(page, y, text, bold=True, x=x)
     y += 15
     for label in ("Consumer Products", "Industrial Services", "Total Revenue"):
         for x, text in ((72, label), (330, "1,204.5"), (460, "1,118.2")):
-            _write(page, y, text, x=x, bold=label.startswith("Total"))
+            write_line(page, y, text, x=x, bold=label.startswith("Total"))
         y += 14
-    y = _paragraph(page, y + 20, 6)
-    _write(page, y + 8, "Liquidity and Capital Resources", size=10, bold=True)
-    _paragraph(page, y + 30, 6)
+    y = paragraph(page, y + 20, 6)
+    write_line(page, y + 8, "Liquidity and Capital Resources", size=10, bold=True)
+    paragraph(page, y + 30, 6)
     path = tmp_path / "cells.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -108,10 +94,10 @@ def _sections(doc: pymupdf.Document, titles: list[str], first_page: int, folio: 
     """One section per page from physical page `first_page`, with an optional printed folio at the foot."""
     for i, title in enumerate(titles):
         page = doc[first_page - 1 + i]
-        y = _write(page, 90, title, size=14, bold=True) + 6
-        _paragraph(page, y, 20)
+        y = write_line(page, 90, title, size=14, bold=True) + 6
+        paragraph(page, y, 20)
         if folio is not None:
-            _write(page, 760, folio[i], size=9, x=300)
+            write_line(page, 760, folio[i], size=9, x=300)
 
 
 TWO_COLUMN = [("1 Introduction", 3), ("2 Scope of the Review", 4), ("3 Field Methods", 5), ("4 Sampling Sites", 6),
@@ -124,12 +110,12 @@ def test_a_two_column_contents_page_is_read_column_by_column(tmp_path: Path) -> 
     doc = pymupdf.open()
     for _ in range(11):
         doc.new_page(width=612, height=792)
-    _write(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
-    y = _write(doc[1], 90, "Contents", size=18, bold=True) + 10
+    write_line(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    y = write_line(doc[1], 90, "Contents", size=18, bold=True) + 10
     for row in range(4):
         for column, x in ((0, 72), (1, 330)):
             title, page = TWO_COLUMN[row + 4 * column]
-            _write(doc[1], y, title, x=x)
+            write_line(doc[1], y, title, x=x)
             _right(doc[1], y, str(page), x + 210)
         y += 18
     _sections(doc, [t for t, _p in TWO_COLUMN], 3)
@@ -146,10 +132,10 @@ def test_a_contents_list_without_heading_or_leaders_is_found(tmp_path: Path) -> 
     doc = pymupdf.open()
     for _ in range(11):
         doc.new_page(width=612, height=792)
-    _write(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    write_line(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
     y = 120.0
     for title, page in TWO_COLUMN:
-        _write(doc[1], y, title, x=72)
+        write_line(doc[1], y, title, x=72)
         _right(doc[1], y, str(page), 530)
         y += 18
     _sections(doc, [t for t, _p in TWO_COLUMN], 3)
@@ -172,10 +158,10 @@ def test_chapter_page_numbers_map_to_the_physical_pages(tmp_path: Path, footers:
     doc = pymupdf.open()
     for _ in range(12):
         doc.new_page(width=612, height=792)
-    _write(doc[0], 200, "Field Unit Operator Guide", size=26, bold=True)
-    y = _write(doc[1], 90, "Contents", size=18, bold=True) + 10
+    write_line(doc[0], 200, "Field Unit Operator Guide", size=26, bold=True)
+    y = write_line(doc[1], 90, "Contents", size=18, bold=True) + 10
     for title, printed, _page in CHAPTER_PAGES:
-        _write(doc[1], y, title, x=72)
+        write_line(doc[1], y, title, x=72)
         doc[1].insert_text((72 + pymupdf.get_text_length(title, "helv", 10) + 6, y), "." * 40, fontsize=10)
         _right(doc[1], y, printed, 530)
         y += 18
@@ -186,10 +172,10 @@ def test_chapter_page_numbers_map_to_the_physical_pages(tmp_path: Path, footers:
         y = 90.0
         if i + 3 in starts:
             title = "Settings for the Network" if starts[i + 3] == "Network Settings" else starts[i + 3]
-            y = _write(page, y, title, size=14, bold=True) + 6
-        _paragraph(page, y, 20)
+            y = write_line(page, y, title, size=14, bold=True) + 6
+        paragraph(page, y, 20)
         if footers:
-            _write(page, 760, folio, size=9, x=300)
+            write_line(page, 760, folio, size=9, x=300)
     if not footers:
         doc.set_page_labels([{"startpage": start, "prefix": prefix, "style": "D", "firstpagenum": 1}
                              for start, prefix in ((0, "F-"), (2, "1-"), (5, "2-"), (8, "3-"), (11, "A-"))])
@@ -204,7 +190,7 @@ def test_a_long_heading_wrapped_onto_three_lines_is_one_title(tmp_path: Path) ->
     """A heading of three lines, over 140 characters once joined, is one title: its second line opens no
     section of its own. Numbered, it is kept whole even at 27 words (a regulation's "a. Obligation to ...")."""
     doc = pymupdf.open()
-    _write(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
     large = ("Regulations Q (Capital Adequacy of Bank Holding Companies, Savings and Loan",
              "Holding Companies, and State Member Banks), LL (Savings and Loan Holding",
              "Companies), and YY (Enhanced Prudential Standards)")
@@ -212,16 +198,16 @@ def test_a_long_heading_wrapped_onto_three_lines_is_one_title(tmp_path: Path) ->
                 "Writing, the Material Facts Relating to the Scope and Terms of the",
                 "Relationship with the Retail Customer")
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Rules and Regulations", size=16) + 6
+    y = write_line(page, 90, "Rules and Regulations", size=16) + 6
     for line in large:
-        y = _write(page, y, line, size=12) - 4
-    y = _paragraph(page, y + 12, 10)
-    y = _write(page, y + 10, "2. Disclosure Obligation", x=144) + 6
-    y = _paragraph(page, y, 6) + 6
-    _write(page, y, "a.", x=180)  # the item letter hangs left of its title
+        y = write_line(page, y, line, size=12) - 4
+    y = paragraph(page, y + 12, 10)
+    y = write_line(page, y + 10, "2. Disclosure Obligation", x=144) + 6
+    y = paragraph(page, y, 6) + 6
+    write_line(page, y, "a.", x=180)  # the item letter hangs left of its title
     for line in numbered:
-        y = _write(page, y, line, x=216) - 1
-    _paragraph(page, y + 10, 8)
+        y = write_line(page, y, line, x=216) - 1
+    paragraph(page, y + 10, 8)
     path = tmp_path / "long.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -234,22 +220,22 @@ def test_the_upper_line_of_a_two_line_column_head_is_not_a_heading(tmp_path: Pat
     """An exhibit index whose column head "Exhibit / Number" is set on two lines beside "Exhibit Description":
     the lone upper line is a column head, not a section; the heading over the table stays."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Exhibits and Financial Statement Schedules", bold=True) + 4
-    y = _paragraph(page, y, 4) + 10
-    _write(page, y, "Exhibit", size=9, bold=True)
+    y = write_line(page, 90, "Exhibits and Financial Statement Schedules", bold=True) + 4
+    y = paragraph(page, y, 4) + 10
+    write_line(page, y, "Exhibit", size=9, bold=True)
     y += 9
     for x, text in ((72, "Number"), (140, "Exhibit Description"), (420, "Form"), (480, "Filing Date")):
-        _write(page, y, text, size=9, bold=True, x=x)
+        write_line(page, y, text, size=9, bold=True, x=x)
     y += 14
     for number, text in (("3.1", "Restated Articles of Incorporation"), ("4.1", "Indenture, dated as of May 1")):
         for x, cell in ((72, number), (140, text), (420, "8-K"), (480, "5/3/21")):
-            _write(page, y, cell, size=9, x=x)
+            write_line(page, y, cell, size=9, x=x)
         y += 13
-    y = _paragraph(page, y + 20, 6)
-    _write(page, y + 8, "Signatures", bold=True)
-    _paragraph(page, y + 30, 4)
+    y = paragraph(page, y + 20, 6)
+    write_line(page, y + 8, "Signatures", bold=True)
+    paragraph(page, y + 30, 4)
     path = tmp_path / "exhibits.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -261,26 +247,26 @@ def test_bold_total_rows_of_a_statement_are_not_headings(tmp_path: Path) -> None
     its bold "Total ..." rows, figures on their baseline in the "other column", are still table rows and are
     not joined into one heading."""
     doc = pymupdf.open()
-    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 80, "Consolidated Balance Sheets", size=14, bold=True) + 10
+    y = write_line(page, 80, "Consolidated Balance Sheets", size=14, bold=True) + 10
     labels = ["Cash and cash equivalents", "Short-term investments", "Accounts receivable, net", "Inventories",
               "Other current assets", "Property, plant and equipment, net", "Goodwill", "Identified intangibles",
               "Short-term debt", "Accounts payable", "Accrued compensation", "Long-term debt", "Retained earnings"]
     for label in labels:
-        _write(page, y, label, size=9, x=40)
-        _write(page, y, "12,204", size=9, x=480)
-        _write(page, y, "11,118", size=9, x=549)
+        write_line(page, y, label, size=9, x=40)
+        write_line(page, y, "12,204", size=9, x=480)
+        write_line(page, y, "11,118", size=9, x=549)
         y += 14
     for label in ("Total stockholders' equity", "Total liabilities, temporary equity, and stockholders' equity"):
-        _write(page, y, label, size=9, bold=True, x=40)
-        _write(page, y, "81,038", size=9, bold=True, x=480)
-        _write(page, y, "77,504", size=9, bold=True, x=549)
+        write_line(page, y, label, size=9, bold=True, x=40)
+        write_line(page, y, "81,038", size=9, bold=True, x=480)
+        write_line(page, y, "77,504", size=9, bold=True, x=549)
         y += 14
-    y = _write(page, y + 20, "See accompanying notes.", size=9, x=40)
+    y = write_line(page, y + 20, "See accompanying notes.", size=9, x=40)
     page = doc.new_page(width=612, height=792)
-    y = _write(page, 90, "Notes to Consolidated Financial Statements", size=14, bold=True) + 6
-    _paragraph(page, y, 10)
+    y = write_line(page, 90, "Notes to Consolidated Financial Statements", size=14, bold=True) + 6
+    paragraph(page, y, 10)
     path = tmp_path / "statement.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
