@@ -98,14 +98,36 @@ def test_a_broken_child_link_never_moves_its_sound_parent(tmp_path: Path) -> Non
 def test_entries_without_a_page(tmp_path: Path) -> None:
     doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
     # pymupdf cannot write a target-less entry, so edit the extracted outline as a file would carry it
+    # (-1: a link out of the document; 0: no page named, as `pdf_outline.read_outline` reports them)
     doc.toc = [(1, "Part A", -1), (2, "1 Overview", 1), (2, "2 Methods", 2), (1, "Lost link", -1), (1, "4 Findings", 4)]
     check = check_bookmarks(doc)
     assert [(h.title, h.page) for h in check.headings] == [
         ("Part A", 1),  # heads children: starts where its first child does
         ("1 Overview", 1),
         ("2 Methods", 2),
-        ("4 Findings", 4),  # "Lost link" has no page and no children: dropped
+        ("4 Findings", 4),  # "Lost link" leads out of the document and has no children: dropped
     ]
+
+
+def test_a_child_without_a_target_keeps_its_place_and_its_parent_keeps_its_page(tmp_path: Path) -> None:
+    doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
+    doc.toc = [(1, "1 Overview", 1), (1, "3 Field Work", 3), (2, "Sites", 3), (2, "Unlinked visits", 0),
+               (2, "Project website", -1), (2, "Lost samples", 99), (2, "Interviews", 4), (1, "4 Findings", 4),
+               (2, "Unlinked summary", 0), (1, "5 Outlook", 5)]
+    check = check_bookmarks(doc)
+    assert [(h.title, h.level, h.page) for h in check.headings] == [
+        ("1 Overview", 1, 1),
+        ("3 Field Work", 1, 3),
+        ("Sites", 2, 3),
+        ("Unlinked visits", 2, 3),  # no page named: at the previous entry's page, inside its parent
+        ("Lost samples", 2, 3),  # a page past the end is a broken link too ("Project website" leads out: dropped)
+        ("Interviews", 2, 4),
+        ("4 Findings", 1, 4),
+        ("Unlinked summary", 2, 4),
+        ("5 Outlook", 1, 5),
+    ]
+    first = check_bookmarks(ExtractedDocument(doc.page_count, "", [(1, "Preface", 0), *doc.toc[:2]], doc.pages))
+    assert [(h.title, h.page) for h in first.headings][:2] == [("Preface", 1), ("1 Overview", 1)]  # the next's page
 
 
 def test_targets_out_of_range_count_as_missing(tmp_path: Path) -> None:

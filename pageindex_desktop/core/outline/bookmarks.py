@@ -1,9 +1,10 @@
 """Embedded bookmarks as headings: junk outlines rejected, targets repaired, titles looked for on their pages.
 
 Bookmarks are the authors' own tree, so a usable outline is kept whole: entries whose title is not printed near
-their target stay in the tree (unverified) rather than being dropped, and only an outline that is junk as a
-whole (too short, generic "Page N" or file-name titles, mostly duplicates, no usable targets) is ignored. A
-child whose link points outside its sound parent is placed inside it, so one broken entry never moves a chapter.
+their target stay in the tree (unverified) rather than being dropped, so do entries whose link names no page, and
+only an outline that is junk as a whole (too short, generic "Page N" or file-name titles, mostly duplicates, no
+usable targets) is ignored. A child whose link points outside its sound parent is placed inside it, so one broken
+entry never moves a chapter.
 """
 
 from __future__ import annotations
@@ -72,14 +73,19 @@ def _paths(entries: list[tuple[int, str, int]]) -> list[tuple[str, ...]]:
 
 
 def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[tuple[int, str, int]]:
-    """Entries without a page in range are dropped, unless they head children: then they take the first child's.
+    """Entries without a page in range take their first child's; childless ones sit where they stand in the
+    outline, unless their target leads out of the document.
 
-    A childless entry with no target has nothing to point at (often a link to another file); a parent without
-    one still groups its children, so it starts where they do.
+    A parent without a target still groups its children, so it starts where they do. A childless entry whose
+    target is in the document but names no page (0: no action, a name no destination carries) or a page past
+    the end is a broken link to a section the authors listed: it keeps its place at the previous entry's page
+    (the next entry's when it comes first), so its siblings and parent keep theirs. One that leads out of the
+    document (-1: a web address, another file) is no section of it and is dropped.
     """
     filled: list[tuple[int, str, int]] = []
     for index, (level, title, page) in enumerate(entries):
         if not 1 <= page <= page_count:
+            inward = page != -1
             page = -1
             for later_level, _, later_page in entries[index + 1 :]:
                 if later_level <= level:
@@ -87,6 +93,9 @@ def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[
                 if 1 <= later_page <= page_count:
                     page = later_page
                     break
+            if page < 1 and inward:
+                page = filled[-1][2] if filled else next(
+                    (p for _, _, p in entries[index + 1 :] if 1 <= p <= page_count), -1)
         if page >= 1:
             filled.append((level, title, page))
     return filled
