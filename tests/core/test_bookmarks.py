@@ -72,6 +72,20 @@ def test_junk_outlines_are_ignored(tmp_path: Path, toc: list[list[int | str]], r
     assert bookmark_headings(doc) is None
 
 
+@pytest.mark.parametrize("offset", [0, 2])
+def test_bare_numbers_that_count_pages_are_junk(tmp_path: Path, offset: int) -> None:
+    doc = _doc(tmp_path, [[1, str(page - offset), page] for page in range(1 + offset, 7)], pages=6)
+    assert "generic" in check_bookmarks(doc).junk  # a scan's page bookmarks, after a cover and a blank page or not
+
+
+def test_bare_chapter_numbers_are_titles(tmp_path: Path) -> None:
+    content = [[heading(str(n)), *body(12)] if n else body(30) for n in (1, 0, 0, 2, 0, 3, 4, 0, 0, 5)]
+    toc: list[list[int | str]] = [[1, str(n), page] for n, page in ((1, 1), (2, 4), (3, 6), (4, 7), (5, 10))]
+    check = check_bookmarks(extract(make_pdf(tmp_path / "novel.pdf", content, toc=toc)))
+    assert check.junk == ""  # a novel's chapters, as an e-book's contents gives them: numbers out of step with pages
+    assert [(h.title, h.page) for h in check.headings] == [("1", 1), ("2", 4), ("3", 6), ("4", 7), ("5", 10)]
+
+
 def test_a_reference_whose_entries_repeat_the_same_subheadings_is_kept(tmp_path: Path) -> None:
     toc: list[list[int | str]] = []
     for page, name in enumerate(CHAPTERS[:5], start=1):  # each function: Summary, Parameters, Returns

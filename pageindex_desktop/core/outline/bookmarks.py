@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -22,10 +23,11 @@ log = logging.getLogger(__name__)
 MIN_ENTRIES = 3
 _GENERIC = re.compile(
     r"^\s*(?:(?:page|p|pg|seite|pagina|página|bookmark|untitled|slide|folie|sheet|blatt)\.?\s*"
-    r"(?:\d+|[ivxlcdm]+)?(?:\s*(?:of|/|von|de)\s*\d+)?|\d+"
+    r"(?:\d+|[ivxlcdm]+)?(?:\s*(?:of|/|von|de)\s*\d+)?"
     r"|[\w\-. ()]+\.(?:html?|pdf|docx?|xlsx?|pptx?|txt|rtf|indd|tex|odt))\s*$",
     re.IGNORECASE,
 )
+_BARE_NUMBER = re.compile(r"^\s*(\d+)\s*$")
 
 
 @dataclass
@@ -46,7 +48,7 @@ def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
     """Why an outline is junk as a whole, or '' when it is worth validating."""
     if len(entries) < MIN_ENTRIES:
         return f"fewer than {MIN_ENTRIES} entries"
-    generic = sum(1 for _, title, _ in entries if _GENERIC.match(title))
+    generic = sum(1 for _, title, _ in entries if _GENERIC.match(title)) + _page_numbers(entries)
     if generic * 2 > len(entries):
         return "mostly generic titles (Page N, numbers, file names)"
     if len(set(_paths(entries))) * 2 <= len(entries):
@@ -57,6 +59,18 @@ def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
     if page_count >= 10 and len(set(targets)) == 1:
         return "every entry points to the same page"
     return ""
+
+
+def _page_numbers(entries: list[tuple[int, str, int]]) -> int:
+    """How many entries are bare numbers that count pages: a scan's "1", "2", "3" on pages 1, 2, 3 (or each a
+    fixed offset from its page, after a cover). Numbers that do not keep step with the pages are chapter numbers
+    (a novel's "1", "2", "3" on pages 5, 19, 32, as an e-book's contents often gives them) and count as titles."""
+    offsets = Counter(int(match.group(1)) - page for _, title, page in entries
+                      if page >= 1 and (match := _BARE_NUMBER.match(title)))
+    if not offsets:
+        return 0
+    numbers = sum(offsets.values())
+    return numbers if offsets.most_common(1)[0][1] * 2 > numbers else 0
 
 
 def _paths(entries: list[tuple[int, str, int]]) -> list[tuple[str, ...]]:
