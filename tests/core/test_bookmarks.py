@@ -94,6 +94,23 @@ def test_a_reference_whose_entries_repeat_the_same_subheadings_is_kept(tmp_path:
     assert check.junk == "" and len(check.headings) == 20
 
 
+def test_a_flat_outline_repeating_subheadings_under_each_entry_is_kept(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = []
+    for page, name in enumerate(CHAPTERS[:5], start=1):  # the same reference written as one level
+        toc += [[1, f"{page} {name}", page], [1, "Summary", page], [1, "Parameters", page], [1, "Returns", page]]
+    check = check_bookmarks(_doc(tmp_path, toc))
+    assert check.junk == "" and len(check.headings) == 20
+    papers: list[list[int | str]] = [row for page, name in enumerate(CHAPTERS, start=1)
+                                     for row in ([1, name, page], [1, "Abstract", page])]
+    assert check_bookmarks(_doc(tmp_path, papers)).junk == ""  # a proceedings: every paper's "Abstract"
+
+
+def test_one_title_stamped_on_most_bookmarks_is_junk(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = [[1, "Annual Report 2024", page] for page in range(1, 5)]
+    toc += [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3]]
+    assert "duplicate" in check_bookmarks(_doc(tmp_path, toc)).junk
+
+
 def test_a_broken_child_link_never_moves_its_sound_parent(tmp_path: Path) -> None:
     from pageindex_desktop.core.outline.assemble import assemble
 
