@@ -51,7 +51,8 @@ def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
     generic = sum(1 for _, title, _ in entries if _GENERIC.match(title)) + _page_numbers(entries)
     if generic * 2 > len(entries):
         return "mostly generic titles (Page N, numbers, file names)"
-    if Counter(_paths(entries)).most_common(1)[0][1] * 2 > len(entries):
+    paths = Counter(_paths(entries))
+    if len(paths) * 2 <= len(entries) and paths.most_common(1)[0][1] * 2 > len(entries):
         return "mostly duplicate titles"
     targets = [page for _, _, page in entries if 1 <= page <= page_count]
     if len(targets) * 2 < len(entries):
@@ -75,9 +76,10 @@ def _page_numbers(entries: list[tuple[int, str, int]]) -> int:
 
 def _paths(entries: list[tuple[int, str, int]]) -> list[tuple[str, ...]]:
     """Each entry's title with its ancestors' titles: "Returns" under every function of a reference manual is
-    not a duplicate, "Section" ten times over at one level is. An outline is junk when one path alone makes up
-    more than half of it (one title stamped on every bookmark), not when many recur: a reference whose flat outline reads
-    "split", "Summary", "Parameters", "Returns", "join", "Summary", ... is a valid tree with a repeated pattern."""
+    not a duplicate, "Section" ten times over at one level is. An outline is junk when its paths are mostly
+    repeats and one alone makes up more than half of it (one title stamped on every bookmark), not when many
+    recur: a reference whose flat outline reads "split", "Summary", "Parameters", "Returns", "join",
+    "Summary", ... is a valid tree with a repeated pattern."""
     stack: list[tuple[int, str]] = []
     paths = []
     for level, title, _ in entries:
