@@ -126,6 +126,45 @@ def test_a_broken_child_link_never_moves_its_sound_parent(tmp_path: Path) -> Non
     assert [(n.title, n.start_page) for n in roots][:3] == [("1 Overview", 1), ("2 Methods", 2), ("3 Field Work", 3)]
 
 
+def test_a_broken_child_link_never_moves_a_parent_whose_title_is_not_printed(tmp_path: Path) -> None:
+    from pageindex_desktop.core.outline.assemble import assemble
+
+    toc: list[list[int | str]] = [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "Part three", 3],  # not printed
+                                  [2, "Early results", 1], [2, "Field notes", 3], [1, "4 Findings", 4],
+                                  [1, "Part five", 5], [2, "Closing notes", 8]]  # the last part runs to the end
+    doc = _doc(tmp_path, toc, pages=8)
+    check = check_bookmarks(doc)
+    placed = {h.title: h.page for h in check.headings}
+    assert placed["Early results"] == 3 and placed["Part three"] == 3  # placed inside, the part stays on page 3
+    assert placed["Closing notes"] == 8
+    roots = assemble(check.headings, doc)
+    assert [(n.title, n.start_page) for n in roots] == [("1 Overview", 1), ("2 Methods", 2), ("Part three", 3),
+                                                        ("4 Findings", 4), ("Part five", 5)]
+
+
+def test_an_unprinted_parent_pointing_late_is_pulled_back_to_its_children(tmp_path: Path) -> None:
+    from pageindex_desktop.core.outline.assemble import assemble
+
+    # "Part three" points a page late: its first child, printed on page 3, rightly comes before it
+    toc: list[list[int | str]] = [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "Part three", 4],
+                                  [2, "3 Field Work", 3], [2, "4 Findings", 4], [1, "5 Outlook", 5]]
+    doc = _doc(tmp_path, toc, pages=6)
+    check = check_bookmarks(doc)
+    assert [h.page for h in check.headings] == [1, 2, 4, 3, 4, 5]
+    part = next(n for n in assemble(check.headings, doc) if n.title == "Part three")
+    assert part.start_page == 3
+
+
+def test_a_parent_linked_back_to_the_first_page_keeps_its_children_where_they_point(tmp_path: Path) -> None:
+    # merged files: each file's entry links to page 1, after entries that reached page 4 (it is the broken one)
+    toc: list[list[int | str]] = [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "4 Findings", 4],
+                                  [1, "exhibit-a.pdf", 1], [2, "5 Outlook", 5], [1, "exhibit-b.pdf", 1],
+                                  [2, "6 Appendix", 6]]
+    check = check_bookmarks(_doc(tmp_path, toc, pages=6))
+    placed = {h.title: h.page for h in check.headings}
+    assert (placed["5 Outlook"], placed["6 Appendix"]) == (5, 6)
+
+
 def test_entries_without_a_page(tmp_path: Path) -> None:
     doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
     # pymupdf cannot write a target-less entry, so edit the extracted outline as a file would carry it

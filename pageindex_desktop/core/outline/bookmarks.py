@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from itertools import accumulate
 from dataclasses import dataclass, field
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -169,11 +170,19 @@ def _keep_children_inside(check: BookmarkCheck) -> None:
     """A child whose target lies outside its parent's pages (before the parent, or past the next entry at the
     parent's level) is a broken link. When the parent's title is printed where it points, the parent is sound: the
     child moves to its previous sibling's page (or the parent's) instead of stretching the parent over pages that
-    are not its own (a chapter on page 30 pulled back to page 1, a package of 50 pages spread over 2,000)."""
+    are not its own (a chapter on page 30 pulled back to page 1, a package of 50 pages spread over 2,000).
+
+    A parent whose title is not printed there (set in an image, worded otherwise in the outline) may instead be
+    the entry that points late, with its first children rightly before it: then only a child outside the parent's
+    slot in the outline (before the furthest page any earlier entry points to, or past the next entry at the
+    parent's level) is broken, and only when the parent itself sits in that slot (a parent linked back to page 1
+    after entries up to page 107 is the broken one, and its children keep their pages). One child linked to page
+    1 does not pull such a chapter there."""
     headings = check.headings
+    reached = list(accumulate((h.page for h in headings[:-1]), max, initial=1))  # furthest page before each
     for index, heading in enumerate(headings):
         parent = next((i for i in range(index - 1, -1, -1) if headings[i].level < heading.level), None)
-        if parent is None or not check.found[parent]:
+        if parent is None:
             continue
         start = headings[parent].page
         # the next entry at the parent's level ends it, unless that entry points back before the parent (then it
@@ -182,6 +191,10 @@ def _keep_children_inside(check: BookmarkCheck) -> None:
                    None)
         if start <= heading.page and (end is None or heading.page <= end):
             continue
+        if not check.found[parent]:
+            before = reached[parent]
+            if start < before or before <= heading.page and (end is None or heading.page <= end):
+                continue
         previous = headings[index - 1].page
         page = previous if start <= previous and (end is None or previous <= end) else start
         log.info("bookmark %r points to page %d, outside its parent %r (page %d): placed on page %d",
