@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from itertools import accumulate
 from dataclasses import dataclass, field
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -179,28 +178,52 @@ def _keep_children_inside(check: BookmarkCheck) -> None:
     after entries up to page 107 is the broken one, and its children keep their pages). One child linked to page
     1 does not pull such a chapter there."""
     headings = check.headings
-    reached = list(accumulate((h.page for h in headings[:-1]), max, initial=1))  # furthest page before each
+    ancestors: list[int] = []  # indices of the entries open above the current one, levels rising
+    ends: dict[int, int | None] = {}
+    reached: list[int] = []  # per entry, the furthest page any earlier entry points to (after its repair)
+    furthest = 1
     for index, heading in enumerate(headings):
-        parent = next((i for i in range(index - 1, -1, -1) if headings[i].level < heading.level), None)
-        if parent is None:
-            continue
-        start = headings[parent].page
-        # the next entry at the parent's level ends it, unless that entry points back before the parent (then it
-        # is the stray one, and the following one decides)
-        end = next((h.page for h in headings[index + 1:] if h.level <= headings[parent].level and h.page >= start),
-                   None)
-        if start <= heading.page and (end is None or heading.page <= end):
-            continue
-        if not check.found[parent]:
-            before = reached[parent]
-            if start < before or before <= heading.page and (end is None or heading.page <= end):
-                continue
-        previous = headings[index - 1].page
-        page = previous if start <= previous and (end is None or previous <= end) else start
-        log.info("bookmark %r points to page %d, outside its parent %r (page %d): placed on page %d",
-                 heading.title, heading.page, headings[parent].title, start, page)
-        headings[index] = Heading(title=heading.title, level=heading.level, page=page, y=None)
-        check.found[index] = False
+        reached.append(furthest)
+        while ancestors and headings[ancestors[-1]].level >= heading.level:
+            ancestors.pop()
+        if ancestors:
+            _place_inside(check, index, ancestors[-1], ends, reached)
+        ancestors.append(index)
+        furthest = max(furthest, headings[index].page)
+
+
+def _place_inside(check: BookmarkCheck, index: int, parent: int, ends: dict[int, int | None],
+                  reached: list[int]) -> None:
+    """Move entry `index` inside `parent` when it is a broken child (see `_keep_children_inside`)."""
+    headings = check.headings
+    heading = headings[index]
+    start = headings[parent].page
+    if parent not in ends:
+        ends[parent] = _parent_end(headings, parent)
+    end = ends[parent]
+    if start <= heading.page and (end is None or heading.page <= end):
+        return
+    if not check.found[parent]:
+        before = reached[parent]
+        if start < before or before <= heading.page and (end is None or heading.page <= end):
+            return
+    previous = headings[index - 1].page
+    page = previous if start <= previous and (end is None or previous <= end) else start
+    log.info("bookmark %r points to page %d, outside its parent %r (page %d): placed on page %d",
+             heading.title, heading.page, headings[parent].title, start, page)
+    headings[index] = Heading(title=heading.title, level=heading.level, page=page, y=None)
+    check.found[index] = False
+
+
+def _parent_end(headings: list[Heading], parent: int) -> int | None:
+    """The page of the next entry at `parent`'s level or above, which ends it, unless that entry points back
+    before the parent (then it is the stray one, and the following one decides); None when nothing follows.
+    Computed once per parent and walked by index, so an outline of thousands of entries stays linear per level."""
+    level, start = headings[parent].level, headings[parent].page
+    for later in range(parent + 1, len(headings)):
+        if headings[later].level <= level and headings[later].page >= start:
+            return headings[later].page
+    return None
 
 
 def bookmark_headings(doc: ExtractedDocument) -> list[Heading] | None:
