@@ -2,9 +2,9 @@
 
 Bookmarks are the authors' own tree, so a usable outline is kept whole: entries whose title is not printed near
 their target stay in the tree (unverified) rather than being dropped, so do entries whose link names no page, and
-only an outline that is junk as a whole (too short, generic "Page N" or file-name titles, one title repeated throughout, no
-usable targets) is ignored. A child whose link points outside its sound parent is placed inside it, so one broken
-entry never moves a chapter.
+only an outline that is junk as a whole (too short, generic "Page N" or file-name titles, one title repeated
+throughout, no usable targets) is ignored. A child whose link points outside its sound parent is placed inside
+it, so one broken entry never moves a chapter.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[
         if not 1 <= page <= page_count:
             inward = page != -1
             page = -1
-            for later_level, _, later_page in entries[index + 1 :]:
+            for later in range(index + 1, len(entries)):  # by index: no copy of the rest per entry
+                later_level, _, later_page = entries[later]
                 if later_level <= level:
                     break
                 if 1 <= later_page <= page_count:
@@ -113,7 +114,7 @@ def _fill_targets(entries: list[tuple[int, str, int]], page_count: int) -> list[
                     break
             if page < 1 and inward:
                 page = filled[-1][2] if filled else next(
-                    (p for _, _, p in entries[index + 1 :] if 1 <= p <= page_count), -1)
+                    (entries[j][2] for j in range(index + 1, len(entries)) if 1 <= entries[j][2] <= page_count), -1)
         if page >= 1:
             filled.append((level, title, page))
     return filled
