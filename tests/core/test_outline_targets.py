@@ -3,8 +3,9 @@
 Each PDF is built with pymupdf and its outline items rewritten at the object level, one item per way a PDF can
 say where an entry goes: a destination array, a name looked up in the catalog's /Names /Dests tree (flat, in
 kids, as a << /D [...] >> value), a name in the PDF 1.1 /Dests dictionary, a /GoTo action carrying either, a
-named action. The same name-tree destinations are also tried in a file whose catalog has a /Dests dictionary
-as well: MuPDF's own page column gives 0 for those, which dropped the entry before.
+named action, a script whose /Next action is the jump. The same name-tree destinations are also tried in a file
+whose catalog has a /Dests dictionary as well: MuPDF's own page column gives 0 for those, which dropped the entry
+before.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ FORMS: dict[str, tuple[str, str]] = {
     "Name tree dictionary value": ("Dest", "(sec8)"),
     "Name tree second kid": ("Dest", "(zsec9)"),
     "GoTo Dests dictionary string": ("A", "<< /S /GoTo /D (sec10) >>"),
+    "Script then GoTo": ("A", "<< /S /JavaScript /JS (1;) /Next << /S /GoTo /D [{p11} 0 R /Fit] >> >>"),
     "Last page action": ("A", "<< /S /Named /N /LastPage >>"),
 }
 EXPECTED = {title: page for page, title in enumerate(FORMS, start=2)}
@@ -113,6 +115,7 @@ OUTWARD_AND_EMPTY: dict[str, tuple[str, str]] = {
     "Program": ("A", "<< /S /Launch /F (viewer.exe) >>"),
     "Unknown name": ("Dest", "(nosuch)"),
     "Script": ("A", "<< /S /JavaScript /JS (this.pageNum = 3;) >>"),
+    "Script then web page": ("A", "<< /S /JavaScript /JS (1;) /Next << /S /URI /URI (https://example.org) >> >>"),
     "Next page action": ("A", "<< /S /Named /N /NextPage >>"),
     "No target": ("", ""),
 }
@@ -126,5 +129,21 @@ def test_targets_outside_the_document_are_told_from_ones_without_a_page(tmp_path
     doc.save(tmp_path / "retargeted.pdf")
     doc.close()
     pages = {title: page for _level, title, page in extract(tmp_path / "retargeted.pdf").toc}
-    assert [pages[t] for t in OUTWARD_AND_EMPTY] == [-1, -1, -1, 0, 0, 0, 0]
+    assert [pages[t] for t in OUTWARD_AND_EMPTY] == [-1, -1, -1, 0, 0, -1, 0, 0]
     assert (pages["Chapter 1"], pages["Chapter 2"], pages["Chapter 5"]) == (1, 2, 5)
+
+
+def test_a_jump_listed_after_other_actions_is_followed(tmp_path: Path) -> None:
+    content = [[heading(f"Chapter {n}"), *body(8)] for n in range(1, 6)]
+    toc: list[list[int | str]] = [[1, "Chapter 1", 1], [1, "Chapter 2", 1], [1, "Chapter 3", 3]]
+    doc = _retarget(make_pdf(tmp_path / "chain.pdf", content, toc=toc), {})
+    script, jump = doc.get_new_xref(), doc.get_new_xref()
+    doc.update_object(script, "<< /S /JavaScript /JS (1;) >>")
+    doc.update_object(jump, f"<< /S /GoTo /D [{doc.page_xref(1)} 0 R /Fit] >>")
+    item = doc.get_toc(simple=False)[1][3]["xref"]
+    doc.xref_set_key(item, "Dest", "null")
+    # a layer switch, then an array of further actions: a script and the jump, both as indirect objects
+    doc.xref_set_key(item, "A", f"<< /S /SetOCGState /State [] /Next [{script} 0 R {jump} 0 R] >>")
+    doc.save(tmp_path / "chained.pdf")
+    doc.close()
+    assert [page for _level, _title, page in extract(tmp_path / "chained.pdf").toc] == [1, 2, 3]
