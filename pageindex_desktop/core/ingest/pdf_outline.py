@@ -32,17 +32,27 @@ _REFERENCE = re.compile(r"(\d+) 0 R")
 
 
 def read_outline(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
-    """Embedded bookmarks as (level, cleaned title, 1-based page, NO_PAGE or OUTSIDE); [] when unreadable."""
+    """Embedded bookmarks as (level, cleaned title, 1-based page, NO_PAGE or OUTSIDE); [] when unreadable.
+
+    When the detailed outline cannot be read (or disagrees in length), entries MuPDF gave no page keep OUTSIDE,
+    as they did before targets were resolved, instead of losing the whole outline.
+    """
     try:
-        raw = doc.get_toc(simple=True)
-        if any(int(entry[2]) < 1 for entry in raw):
-            pages: dict[int, int] = {}  # page object -> 0-based index, filled when a chained jump needs it
-            raw = [[level, title, _target(doc, int(page), link, pages)]
-                   for level, title, page, link in doc.get_toc(simple=False)]
+        raw = [(int(level), str(title), int(page)) for level, title, page in doc.get_toc(simple=True)]
     except Exception:
         log.warning("outline could not be read", exc_info=True)
         return []
-    return [(int(level), clean_title(str(title)), int(page)) for level, title, page in raw]
+    if any(page < 1 for _, _, page in raw):
+        raw = [(level, title, page if page >= 1 else OUTSIDE) for level, title, page in raw]
+        try:
+            detailed = doc.get_toc(simple=False)
+            if len(detailed) == len(raw):
+                pages: dict[int, int] = {}  # page object -> 0-based index, filled when a chained jump needs it
+                raw = [(level, title, _target(doc, page, entry[3], pages))
+                       for (level, title, page), entry in zip(raw, detailed)]
+        except Exception:
+            log.warning("outline targets could not be resolved", exc_info=True)
+    return [(level, clean_title(title), page) for level, title, page in raw]
 
 
 def _target(doc: pymupdf.Document, page: int, link: dict[str, Any], pages: dict[int, int]) -> int:
