@@ -62,7 +62,8 @@ def _line(name: str, source: str, result: Score, extra: str = "") -> str:
 
 @pytest.mark.bench
 def test_tree_quality_without_bookmarks() -> None:
-    """Mean F1 >= 0.80 and start pages within one page for >= 98 % of matches, over the bookmarked corpus."""
+    """Mean F1 >= 0.80 and start pages within one page for >= 98 % of matches, over the bookmarked corpus; with
+    bookmarks used, mean F1 >= 0.98 and no file below 0.95."""
     docs = documents()
     if not docs:
         pytest.skip("corpus not available")
