@@ -45,7 +45,9 @@ class ExtractedDocument:
 
     page_count: int
     metadata_title: str
-    toc: list[tuple[int, str, int]]  # embedded bookmarks: (level, title, 1-based page or -1)
+    # embedded bookmarks: (level, title, page): the 1-based page, 0 when the target is in the document but names
+    # no page (no action, a name no destination carries), -1 when it leads out of it (a web address, another file)
+    toc: list[tuple[int, str, int]]
     pages: list[PageData]
     # MuPDF repaired the file and lost pages: the note to show ("repaired: 25 of 28 pages readable") and the
     # physical numbers of the pages that could not be read (stored without text, not counted as scans)

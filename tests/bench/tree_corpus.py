@@ -1,4 +1,4 @@
-"""The bookmarked corpus PDFs and the two trees scored against their bookmarks (bench and default-run floor).
+"""The bookmarked corpus PDFs and the trees scored against their bookmarks (bench and default-run floor).
 
 The bench (`bench_tree_quality.py`) prints every figure; `tests/core/test_tree_floor.py` asserts floors on the
 same numbers so regressions fail the default run. Both read the corpus through here so they score alike.
@@ -38,16 +38,31 @@ def documents() -> list[tuple[str, ExtractedDocument]]:
 def pipeline_entries(doc: ExtractedDocument) -> tuple[str, list[Entry]]:
     """The outline source that won and its sections (front-matter node left out), bookmarks ignored."""
     outline = build_outline(doc, use_bookmarks=False)
+    return outline.source, outline_entries(outline.nodes)
+
+
+def bookmark_entries(doc: ExtractedDocument) -> tuple[str, list[Entry]]:
+    """The tree the app builds with bookmarks used (validated, repaired, kept whole), and its source.
+
+    Scored against the same bookmarks it is built from, it measures what rejection and repair lose: a valid
+    outline taken for junk, a sound entry moved by a broken one. It says nothing of the heading finders.
+    """
+    outline = build_outline(doc, use_bookmarks=True)
+    return outline.source, outline_entries(outline.nodes)
+
+
+def outline_entries(nodes: list[Node]) -> list[Entry]:
+    """A built tree's sections in reading order (the synthetic front-matter node left out), nested as built."""
     rows: list[tuple[int, str, int]] = []
 
-    def visit(nodes: list[Node]) -> None:
-        for node in nodes:
+    def visit(children: list[Node]) -> None:
+        for node in children:
             if node.title != FRONT_MATTER_TITLE:
                 rows.append((node.level, node.title, node.start_page))
             visit(node.children)
 
-    visit(outline.nodes)
-    return outline.source, nested(rows)
+    visit(nodes)
+    return nested(rows)
 
 
 def layout_entries(doc: ExtractedDocument) -> list[Entry]:

@@ -72,12 +72,43 @@ def test_junk_outlines_are_ignored(tmp_path: Path, toc: list[list[int | str]], r
     assert bookmark_headings(doc) is None
 
 
+@pytest.mark.parametrize("offset", [0, 2])
+def test_bare_numbers_that_count_pages_are_junk(tmp_path: Path, offset: int) -> None:
+    doc = _doc(tmp_path, [[1, str(page - offset), page] for page in range(1 + offset, 7)], pages=6)
+    assert "generic" in check_bookmarks(doc).junk  # a scan's page bookmarks, after a cover and a blank page or not
+
+
+def test_bare_chapter_numbers_are_titles(tmp_path: Path) -> None:
+    content = [[heading(str(n)), *body(12)] if n else body(30) for n in (1, 0, 0, 2, 0, 3, 4, 0, 0, 5)]
+    toc: list[list[int | str]] = [[1, str(n), page] for n, page in ((1, 1), (2, 4), (3, 6), (4, 7), (5, 10))]
+    check = check_bookmarks(extract(make_pdf(tmp_path / "novel.pdf", content, toc=toc)))
+    assert check.junk == ""  # a novel's chapters, as an e-book's contents gives them: numbers out of step with pages
+    assert [(h.title, h.page) for h in check.headings] == [("1", 1), ("2", 4), ("3", 6), ("4", 7), ("5", 10)]
+
+
 def test_a_reference_whose_entries_repeat_the_same_subheadings_is_kept(tmp_path: Path) -> None:
     toc: list[list[int | str]] = []
     for page, name in enumerate(CHAPTERS[:5], start=1):  # each function: Summary, Parameters, Returns
         toc += [[1, f"{page} {name}", page], [2, "Summary", page], [2, "Parameters", page], [2, "Returns", page]]
     check = check_bookmarks(_doc(tmp_path, toc))
     assert check.junk == "" and len(check.headings) == 20
+
+
+def test_a_flat_outline_repeating_subheadings_under_each_entry_is_kept(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = []
+    for page, name in enumerate(CHAPTERS[:5], start=1):  # the same reference written as one level
+        toc += [[1, f"{page} {name}", page], [1, "Summary", page], [1, "Parameters", page], [1, "Returns", page]]
+    check = check_bookmarks(_doc(tmp_path, toc))
+    assert check.junk == "" and len(check.headings) == 20
+    papers: list[list[int | str]] = [row for page, name in enumerate(CHAPTERS, start=1)
+                                     for row in ([1, name, page], [1, "Abstract", page])]
+    assert check_bookmarks(_doc(tmp_path, papers)).junk == ""  # a proceedings: every paper's "Abstract"
+
+
+def test_one_title_stamped_on_most_bookmarks_is_junk(tmp_path: Path) -> None:
+    toc: list[list[int | str]] = [[1, "Annual Report 2024", page] for page in range(1, 6)]
+    toc += [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3]]
+    assert "duplicate" in check_bookmarks(_doc(tmp_path, toc)).junk
 
 
 def test_a_broken_child_link_never_moves_its_sound_parent(tmp_path: Path) -> None:
@@ -95,17 +126,78 @@ def test_a_broken_child_link_never_moves_its_sound_parent(tmp_path: Path) -> Non
     assert [(n.title, n.start_page) for n in roots][:3] == [("1 Overview", 1), ("2 Methods", 2), ("3 Field Work", 3)]
 
 
+def test_a_broken_child_link_never_moves_a_parent_whose_title_is_not_printed(tmp_path: Path) -> None:
+    from pageindex_desktop.core.outline.assemble import assemble
+
+    toc: list[list[int | str]] = [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "Part three", 3],  # not printed
+                                  [2, "Early results", 1], [2, "Field notes", 3], [1, "4 Findings", 4],
+                                  [1, "Part five", 5], [2, "Closing notes", 8]]  # the last part runs to the end
+    doc = _doc(tmp_path, toc, pages=8)
+    check = check_bookmarks(doc)
+    placed = {h.title: h.page for h in check.headings}
+    assert placed["Early results"] == 3 and placed["Part three"] == 3  # placed inside, the part stays on page 3
+    assert placed["Closing notes"] == 8
+    roots = assemble(check.headings, doc)
+    assert [(n.title, n.start_page) for n in roots] == [("1 Overview", 1), ("2 Methods", 2), ("Part three", 3),
+                                                        ("4 Findings", 4), ("Part five", 5)]
+
+
+def test_an_unprinted_parent_pointing_late_is_pulled_back_to_its_children(tmp_path: Path) -> None:
+    from pageindex_desktop.core.outline.assemble import assemble
+
+    # "Part three" points a page late: its first child, printed on page 3, rightly comes before it
+    toc: list[list[int | str]] = [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "Part three", 4],
+                                  [2, "3 Field Work", 3], [2, "4 Findings", 4], [1, "5 Outlook", 5]]
+    doc = _doc(tmp_path, toc, pages=6)
+    check = check_bookmarks(doc)
+    assert [h.page for h in check.headings] == [1, 2, 4, 3, 4, 5]
+    part = next(n for n in assemble(check.headings, doc) if n.title == "Part three")
+    assert part.start_page == 3
+
+
+def test_a_parent_linked_back_to_the_first_page_keeps_its_children_where_they_point(tmp_path: Path) -> None:
+    # merged files: each file's entry links to page 1, after entries that reached page 4 (it is the broken one)
+    toc: list[list[int | str]] = [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "4 Findings", 4],
+                                  [1, "exhibit-a.pdf", 1], [2, "5 Outlook", 5], [1, "exhibit-b.pdf", 1],
+                                  [2, "6 Appendix", 6]]
+    check = check_bookmarks(_doc(tmp_path, toc, pages=6))
+    placed = {h.title: h.page for h in check.headings}
+    assert (placed["5 Outlook"], placed["6 Appendix"]) == (5, 6)
+
+
 def test_entries_without_a_page(tmp_path: Path) -> None:
     doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
     # pymupdf cannot write a target-less entry, so edit the extracted outline as a file would carry it
+    # (-1: a link out of the document; 0: no page named, as `pdf_outline.read_outline` reports them)
     doc.toc = [(1, "Part A", -1), (2, "1 Overview", 1), (2, "2 Methods", 2), (1, "Lost link", -1), (1, "4 Findings", 4)]
     check = check_bookmarks(doc)
     assert [(h.title, h.page) for h in check.headings] == [
         ("Part A", 1),  # heads children: starts where its first child does
         ("1 Overview", 1),
         ("2 Methods", 2),
-        ("4 Findings", 4),  # "Lost link" has no page and no children: dropped
+        ("4 Findings", 4),  # "Lost link" leads out of the document and has no children: dropped
     ]
+
+
+def test_a_child_without_a_target_keeps_its_place_and_its_parent_keeps_its_page(tmp_path: Path) -> None:
+    doc = _doc(tmp_path, [[1, "1 Overview", 1], [1, "2 Methods", 2], [1, "3 Field Work", 3], [1, "4 Findings", 4]])
+    doc.toc = [(1, "1 Overview", 1), (1, "3 Field Work", 3), (2, "Sites", 3), (2, "Unlinked visits", 0),
+               (2, "Project website", -1), (2, "Lost samples", 99), (2, "Interviews", 4), (1, "4 Findings", 4),
+               (2, "Unlinked summary", 0), (1, "5 Outlook", 5)]
+    check = check_bookmarks(doc)
+    assert [(h.title, h.level, h.page) for h in check.headings] == [
+        ("1 Overview", 1, 1),
+        ("3 Field Work", 1, 3),
+        ("Sites", 2, 3),
+        ("Unlinked visits", 2, 3),  # no page named: at the previous entry's page, inside its parent
+        ("Lost samples", 2, 3),  # a page past the end is a broken link too ("Project website" leads out: dropped)
+        ("Interviews", 2, 4),
+        ("4 Findings", 1, 4),
+        ("Unlinked summary", 2, 4),
+        ("5 Outlook", 1, 5),
+    ]
+    first = check_bookmarks(ExtractedDocument(doc.page_count, "", [(1, "Preface", 0), *doc.toc[:2]], doc.pages))
+    assert [(h.title, h.page) for h in first.headings][:2] == [("Preface", 1), ("1 Overview", 1)]  # the next's page
 
 
 def test_targets_out_of_range_count_as_missing(tmp_path: Path) -> None:

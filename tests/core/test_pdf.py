@@ -256,5 +256,5 @@ def test_corpus_scanned_file_has_no_text_layer() -> None:
 def test_corpus_outline_entry_without_page() -> None:
     doc = extract(corpus_file("pdfplumber__chelsea_pdta.pdf"))
     assert len(doc.toc) == 44
-    assert sum(1 for _, _, page in doc.toc if page == -1) == 2
-    assert all(page == -1 or 1 <= page <= doc.page_count for _, _, page in doc.toc)
+    assert sum(1 for _, _, page in doc.toc if page == 0) == 2  # no action at all: in the document, no page named
+    assert all(page == 0 or 1 <= page <= doc.page_count for _, _, page in doc.toc)

@@ -22,6 +22,7 @@ from pageindex_desktop.core.ingest.file_check import pdf_problem
 from pageindex_desktop.core.document import ExtractedDocument, PageData
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
 from pageindex_desktop.core.outline.bookmarks import outline_targets
+from pageindex_desktop.core.ingest.pdf_outline import read_outline
 from pageindex_desktop.core.ingest.pdf_pages import clean_title, page_data
 
 log = logging.getLogger(__name__)
@@ -95,20 +96,6 @@ def _metadata_title(doc: pymupdf.Document) -> str:
         return ""
 
 
-def _toc(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
-    """Embedded bookmarks as (level, cleaned title, 1-based page or -1); [] when the outline is unreadable."""
-    try:
-        raw = doc.get_toc(simple=True)
-    except Exception:
-        log.warning("outline could not be read", exc_info=True)
-        return []
-    toc: list[tuple[int, str, int]] = []
-    for entry in raw:
-        page = int(entry[2])
-        toc.append((int(entry[0]), clean_title(str(entry[1])), page if page >= 1 else -1))
-    return toc
-
-
 def extract(
     path: Path,
     password: str | None = None,
@@ -152,7 +139,7 @@ def extract(
             _check_page_tree(doc)
         elif damage.readable == 0:
             raise PdfError(f"The PDF is damaged: none of its {damage.declared} pages can be read.")
-        toc = _toc(doc)
+        toc = read_outline(doc)
         title = _metadata_title(doc)
         line_pages = None
         if use_bookmarks:
