@@ -219,6 +219,28 @@ def test_layout_sub_heads_hang_under_a_contents_list_of_chapters_only(tmp_path: 
         ("Maintenance", 1, 6), ("Cleaning the Sensor", 2, 6), ("Replacing the Battery", 2, 6)]
 
 
+def test_sub_heads_hang_under_the_contents_also_when_layout_skips_a_level_number(tmp_path: Path) -> None:
+    """Layout levels are ranks that can skip a number: the one-off 12 pt "Safety and Warranty Notes" over the
+    last chapter's tail is set level with the 11 pt sub-heads (`style_order.one_off_levels`), so no heading is
+    one level below the chapters. The level hung under the contents is the next one found, not the next
+    number."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Unpacking the Device", 11)], 4: [("Connecting the Cables", 11)],
+        5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
+        6: [("Maintenance", 14), ("Cleaning the Sensor", 11), ("Replacing the Battery", 11)],
+        7: [("Safety and Warranty Notes", 12), ("Battery Disposal", 11), ("Warranty Period", 11)],
+    })
+    layout = {h.title: h.level for h in find_layout_headings(doc)}
+    assert layout["Safety and Warranty Notes"] == layout["Battery Disposal"] > layout["Maintenance"] + 1
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        ("Getting Started", 1), ("Unpacking the Device", 2), ("Connecting the Cables", 2),
+        ("Daily Operation", 1), ("Switching On", 2), ("Reading the Display", 2),
+        ("Maintenance", 1), ("Cleaning the Sensor", 2), ("Replacing the Battery", 2),
+        ("Safety and Warranty Notes", 2), ("Battery Disposal", 2), ("Warranty Period", 2)]
+
+
 def test_lone_labels_and_repeated_block_titles_are_not_hung_under_contents_entries(tmp_path: Path) -> None:
     """A span with one bold line, or bold lines that repeat ("Example" blocks), is not divided into sections."""
     doc = _shallow_manual(tmp_path / "guide.pdf", {

@@ -101,7 +101,8 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     document's own evidence agrees: most entries are found by layout, and where the contents nests an entry
     under another, layout ranks it deeper too (in 10-Ks "Item 7" is often set smaller than its sub-heads, so
     layout levels would say nothing there). A layout heading is then hung under the last entry before it
-    when its style level is deeper than every level the contents uses, it is not one of the entries (or a
+    when its level is the first layout level below every level the contents uses (the next level found, not
+    the next number: layout levels are ranks that can skip one), it is not one of the entries (or a
     title repeated from them on a neighbouring page), it lies after the first entry, its title is not repeated
     by another heading of the same span (continued slide titles, "Example" block labels), and the span holds
     at least two such headings (a section is divided into parts, a lone bold line is a label). Layout has already
@@ -129,11 +130,12 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     if not _levels_agree(entries, layout_level):
         return toc
     deepest_listed = max(layout_level.values())
+    below = min((h.level for h in layout if h.level > deepest_listed), default=deepest_listed + 1)
     listed = {(title_key(h.title), h.page) for h in toc}
     first = _position(entries[0])
     extra: list[Heading] = []
     for heading in layout:
-        if heading.level != deepest_listed + 1 or id(heading) in matched or _position(heading) <= first:
+        if heading.level != below or id(heading) in matched or _position(heading) <= first:
             continue
         key = title_key(heading.title)
         if any((key, heading.page + d) in listed for d in (-1, 0, 1)):

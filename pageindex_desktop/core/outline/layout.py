@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -180,6 +181,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_continued_titles(candidates)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
+    levels = one_off_levels(candidates, levels)
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)

@@ -243,7 +243,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
 
     An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
-    "7 Conclusion" is a sibling, not a child).
+    "7 Conclusion" is a sibling, not a child). Ranks are not capped: a seventh style merged into the sixth
+    would set two different faces level with each other whatever their order in the text.
     """
     first_seen: dict[tuple[float, bool, str], int] = {}
     first_kind: dict[tuple[float, bool], str] = {}
@@ -269,7 +270,7 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         return (-size, 0 if bold else 1, depth, seen_key[k])
 
     ranked = sorted(seen_key, key=order)
-    rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
+    rank = {k: i + 1 for i, k in enumerate(ranked)}
     return {style: rank[k] for style, k in keys.items()}
 
 

@@ -1,0 +1,101 @@
+"""Issue 11 class 6 (hierarchy of layout trees) on PDFs built here: a heading style used once ranked above the
+sections around it, and a seventh heading style merged into the sixth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.tree import Heading
+from tests.bench.tree_score import nested
+from tests.core.built_pages import paragraph, write_line
+
+
+def _depths(headings: list[Heading]) -> dict[str, int]:
+    """Title -> nesting depth, nested the way the app's assembly nests levels (0 = top)."""
+    return {e.title: e.depth for e in nested((h.level, h.title, h.page) for h in headings)}
+
+
+def _cover() -> pymupdf.Document:
+    """A new document whose first page carries only its title (a title block, never a section)."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    return doc
+
+
+def _page(doc: pymupdf.Document, heads: list[tuple[str, float, bool]]) -> None:
+    """A page of headings (title, size, bold), each over a paragraph of body text."""
+    page = doc.new_page(width=612, height=792)
+    y = 80.0 + 40 * (len(doc) % 3)  # not at one spot on every page (a slide's frame title)
+    for title, size, bold in heads:
+        y = write_line(page, y + 8, title, size=size, bold=bold) + 4
+        y = paragraph(page, y, 16 // len(heads) + 2)
+
+
+def test_a_one_off_title_over_the_whole_body_is_a_sibling_of_the_sections(tmp_path: Path) -> None:
+    """An earnings release opens with "Guidance and Outlook" set larger than anything after it, then one
+    "Prepared Remarks" line a size smaller, then its sections: neither one-off is the parent of the rest."""
+    doc = _cover()
+    _page(doc, [("Guidance and Outlook", 14, True), ("Prepared Remarks and Webcast", 12, True)])
+    sections = ["Revenue by Division", "Operating Profit", "Cash Flow Summary", "Glossary of Terms",
+                "Cautionary Statement"]
+    for title in sections:
+        _page(doc, [(title, 11, True), ("Results for the Quarter", 10, True)])
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert {t: depths[t] for t in ["Guidance and Outlook", "Prepared Remarks and Webcast", *sections]} == dict.fromkeys(
+        ["Guidance and Outlook", "Prepared Remarks and Webcast", *sections], 0)
+    assert depths["Results for the Quarter"] == 1
+
+
+def test_a_one_off_title_among_earlier_sections_is_their_sibling(tmp_path: Path) -> None:
+    """A filing's "Report of Independent Auditors" is set larger than the sections printed before it, which
+    stand at the top with no heading of its size over them: it is one more section, not the parent of the
+    sections after it. A one-off larger title with only its own sub-sections under it keeps them."""
+    doc = _cover()
+    before = ["Introduction", "Executive Overview", "Business Segment Results"]
+    after = ["Glossary of Terms", "Line of Business Metrics"]
+    for title in before:
+        _page(doc, [(title, 12, True), ("Selected Metrics", 10, True)])
+    _page(doc, [("Report of Independent Auditors", 15, True)])
+    for title in after:
+        _page(doc, [(title, 12, True), ("Selected Metrics", 10, True)])
+    _page(doc, [("Certification of the Officers", 18, True)])
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert {t: depths[t] for t in [*before, "Report of Independent Auditors", *after]} == dict.fromkeys(
+        [*before, "Report of Independent Auditors", *after], 0)
+
+    doc = _cover()
+    _page(doc, [("Rivers of the North", 18, True), ("Flow Measurements", 12, True)])
+    _page(doc, [("Lakes of the North", 18, True), ("Estuaries in Detail", 15, True), ("Salt Marshes", 12, True),
+                ("Tidal Flats", 12, True)])
+    _page(doc, [("Coasts of the North", 18, True), ("Cliff Erosion", 12, True)])
+    path = tmp_path / "book.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert (depths["Estuaries in Detail"], depths["Salt Marshes"], depths["Tidal Flats"]) == (1, 2, 2)
+
+
+def test_a_seventh_heading_style_is_a_level_of_its_own(tmp_path: Path) -> None:
+    """Seven heading faces nested one in the other: the seventh is a level of its own, not merged into the
+    sixth (a long filing easily sets seven faces: parts, items, sections, sub-heads, notes, table titles)."""
+    faces = [(20, True), (17, True), (15, True), (13, True), (12, True), (11, True), (10, True)]
+    names = ["Northern", "Southern"]
+    words = ["Overview", "Sampling", "Methods", "Instruments", "Calibration", "Records", "Archives"]
+    doc = _cover()
+    titles: list[str] = []
+    for name in names:
+        heads = [(f"{name} Stations {word}", size, bold) for word, (size, bold) in zip(words, faces)]
+        titles += [h[0] for h in heads]
+        _page(doc, heads[:4])
+        _page(doc, heads[4:])
+    path = tmp_path / "deep.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[t] for t in titles] == list(range(7)) * 2
