@@ -98,18 +98,23 @@ def _total_row(cand: Candidate, rows: list[Row]) -> bool:
 
 def _wrapped_label(cand: Candidate, rows: list[Row]) -> bool:
     """The first line of a row label wrapped onto a second ("EARNINGS BEFORE INTEREST" over "AND TAXES  $ 5,454
-    $ 5,114"): the next line, set alike and starting where it starts, shares its baseline with the row's
-    figures, and the line above carries figures too."""
-    at = cand.last_index + 1
-    if at >= len(rows):
-        return False
-    nxt, row = rows[at], cand.row
+    $ 5,114"), the line above carrying figures too: the label's last line shares its baseline with figure
+    cells right of it. That line is the candidate's own last one when the two were joined as a wrapped title,
+    else the next line, set alike, starting where it starts and right under it (a table cell itself)."""
+    row = cand.row
     height = row.y1 - row.y0
-    if not nxt.crowded or nxt.bold != row.bold or abs(nxt.size - row.size) > 0.3 or abs(nxt.x0 - row.x0) > 2:
+    if cand.bottom > row.y1 + 0.5 * height:
+        last = rows[cand.last_index] if 0 <= cand.last_index < len(rows) else None
+    else:
+        at = cand.last_index + 1
+        last = rows[at] if at < len(rows) else None
+        if last is not None and not (last.crowded and last.bold == row.bold and abs(last.size - row.size) <= 0.3
+                                     and abs(last.x0 - row.x0) <= 2
+                                     and -0.6 * height <= last.y0 - cand.bottom <= 0.5 * height):
+            last = None
+    if last is None or last is row:
         return False
-    if not -0.6 * height <= nxt.y0 - cand.bottom <= 0.5 * height:
-        return False
-    if not any(r is not nxt and _overlap(r, nxt) and figure_cell(r.text) for r in rows):
+    if not any(r.x0 >= last.x1 and _overlap(r, last) and figure_cell(r.text) for r in rows):
         return False
     return _figures_just_above(cand, rows)
 
