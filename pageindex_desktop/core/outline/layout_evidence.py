@@ -29,7 +29,9 @@ BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked fo
 def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float]) -> list[Candidate]:
     """Candidates sharing their baseline in their own column with a figure ("Total 369", "Period End ... 2023")
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
-    column of a two-column page shares its baseline with the other column's text, which does not count."""
+    column of a two-column page shares its baseline with the other column's text, which does not count, unless
+    that text is a row of figure cells or of short heads set like it (`_beside`): a table straddling the
+    middle makes a page read as two columns."""
     kept = []
     paged: dict[int, bool] = {}  # page -> set in two columns
     for cand in candidates:
