@@ -248,3 +248,35 @@ def test_the_line_over_one_cell_of_a_header_row_is_a_column_head(tmp_path: Path)
     paragraph(page, y + 20, 4)
     found = _titles(doc, tmp_path, "average.pdf")
     assert found == ["Value at Risk", "Revenue"]
+
+
+def test_heads_of_a_page_column_and_of_a_list_column_are_not_sections(tmp_path: Path) -> None:
+    """"Page" at the right edge over the page numbers of an index, and "Jurisdiction of Incorporation" over
+    the second column of a subsidiaries list (short texts beside the names, no figures), are column heads; the
+    index's and the list's headings at the margin stay."""
+    doc = pymupdf.open()
+    _opening(doc)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 80, "Index to Consolidated Financial Statements", bold=True) + 8
+    _right(page, y, "Page", 540, size=9, bold=True)
+    y += 14
+    for number, statement in enumerate(("Consolidated Statements of Operations for the years ended in 2022",
+                                        "Consolidated Balance Sheets as of the end of the last two years",
+                                        "Consolidated Statements of Cash Flows for the last three years"), 29):
+        write_line(page, y, statement, x=72)
+        _right(page, y, str(number), 540)
+        y += 14
+    y = paragraph(page, y + 20, 4) + 10
+    y = write_line(page, y, "Subsidiaries of the Registrant", bold=True) + 8
+    write_line(page, y, "Jurisdiction", size=9, bold=True, x=470)
+    y += 10
+    write_line(page, y, "of Incorporation", size=9, bold=True, x=462)
+    y += 14
+    for name, place in (("Apple Operations International Limited", "Ireland"), ("Apple Asia Limited", "Hong Kong"),
+                        ("Apple Canada Inc.", "Canada"), ("Braeburn Capital, Inc.", "Nevada, U.S.")):
+        write_line(page, y, name, x=72)
+        write_line(page, y, place, x=475)
+        y += 14
+    paragraph(page, y + 20, 4)
+    found = _titles(doc, tmp_path, "columns.pdf")
+    assert found == ["Index to Consolidated Financial Statements", "Subsidiaries of the Registrant"]

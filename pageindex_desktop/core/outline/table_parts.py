@@ -29,6 +29,7 @@ BELOW_BASELINES = 4  # how many lines under an off-margin candidate are looked a
 BELOW_HEIGHTS = 6.0
 HEAD_LARGER = 1.5  # column heads are set in about the body's size; a larger title over a chart is a heading
 CELL_WIDTH = 0.5  # a line with figures narrower than this share of the column is a cell, not prose
+SHORT_CELL = 0.3  # a line narrower than this share of the column beside another text is a table's cell
 COLUMN_PROSE = 0.35  # a line of one text column's prose: at least this share of the page's text width
 PROSE_WIDTH = 0.4  # lines at least this share of the text's width, starting where a candidate starts, are prose
 
@@ -163,9 +164,21 @@ def _off_margin_head(cand: Candidate, rows: list[Row], width: float, split: bool
             tops.append(r.y0)
         if len(tops) > BELOW_BASELINES:
             break
-        if r.crowded or figure_cell(r.text) or has_figures(r.text) and r.x1 - r.x0 < CELL_WIDTH * span:
+        if _cell(r, row, rows, span):
             return True
     return False
+
+
+def _cell(r: Row, head: Row, rows: list[Row], span: float) -> bool:
+    """`r`, a line under the column head `head`, is a table cell: it shares its baseline with another text
+    (in its column half, or, when it is short, anywhere: a list's second column), holds only figures, is a
+    short line ending in figures, or ends in a figure right-aligned under the head (a "Page" column)."""
+    wide = r.x1 - r.x0
+    if r.crowded or figure_cell(r.text) or has_figures(r.text) and wide < CELL_WIDTH * span:
+        return True
+    if head.x0 <= r.x1 <= head.x1 + head.size and _ends_in_figure(r.text):
+        return True
+    return wide < SHORT_CELL * span and any(o is not r and _overlap(o, r) for o in rows)
 
 
 def _starts_rows(head: Row, below: Row, rows: list[Row], span: float) -> bool:
