@@ -31,7 +31,7 @@ HEAD_LARGER = 1.5  # column heads are set in about the body's size; a larger tit
 CELL_WIDTH = 0.5  # a line with figures narrower than this share of the column is a cell, not prose
 SHORT_CELL = 0.3  # a line narrower than this share of the column beside another text is a table's cell
 COLUMN_PROSE = 0.35  # a line of one text column's prose: at least this share of the page's text width
-PROSE_WIDTH = 0.4  # lines at least this share of the text's width, starting where a candidate starts, are prose
+PROSE_WORDS = 5  # a line of prose: this many words or more, mostly in lower case, no figures at its end
 
 
 def drop_table_parts(
@@ -150,13 +150,12 @@ def _off_margin_head(cand: Candidate, rows: list[Row], width: float, split: bool
         return False
     if abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= CENTRED * span:
         return False
-    if sum(1 for r in rows if abs(r.x0 - row.x0) <= 2 and r.x1 - r.x0 >= PROSE_WIDTH * span
-           and not r.crowded and not has_figures(r.text)) >= 2:
+    if sum(1 for r in rows if abs(r.x0 - row.x0) <= 2 and _prose_line(r.text)) >= 2:
         return False  # lines of prose start where it starts: the margin of a text column of its own
     height = row.y1 - row.y0
     below = sorted((r for r in rows if r.y0 >= cand.bottom - 0.3 * height and r.y0 <= cand.bottom + BELOW_HEIGHTS * height
                     and r.x0 < row.x1 and r.x1 > row.x0), key=lambda r: r.y0)
-    if any(_starts_rows(row, r, rows, span) for r in below[:BELOW_BASELINES]):
+    if any(_starts_rows(row, r, rows) for r in below[:BELOW_BASELINES]):
         return False  # a table (or text) starting where it starts: its title
     tops: list[float] = []
     for r in below:
@@ -167,6 +166,15 @@ def _off_margin_head(cand: Candidate, rows: list[Row], width: float, split: bool
         if _cell(r, row, rows, span):
             return True
     return False
+
+
+def _prose_line(text: str) -> bool:
+    """A line of running text (in a column of any width: a three-column notice's lines are short), not a
+    table's cell or label."""
+    words = text.split()
+    if len(words) < PROSE_WORDS or has_figures(text):
+        return False
+    return sum(1 for w in words if w[:1].islower()) >= 0.5 * len(words)
 
 
 def _cell(r: Row, head: Row, rows: list[Row], span: float) -> bool:
@@ -181,7 +189,7 @@ def _cell(r: Row, head: Row, rows: list[Row], span: float) -> bool:
     return wide < SHORT_CELL * span and any(o is not r and _overlap(o, r) for o in rows)
 
 
-def _starts_rows(head: Row, below: Row, rows: list[Row], span: float) -> bool:
+def _starts_rows(head: Row, below: Row, rows: list[Row]) -> bool:
     """`below` starts where `head` does and either reaches well past it or opens its line (nothing on its
     baseline to its left but a line of another text column's prose): `head` is the title of the table or
     text under it ("Top 20 country exposures" over "(in billions) | March 31, 2022 | ..."), not the head of
@@ -190,5 +198,5 @@ def _starts_rows(head: Row, below: Row, rows: list[Row], span: float) -> bool:
         return False
     if below.x1 >= head.x1 + 0.5 * (head.x1 - head.x0):
         return True
-    return not any(r is not below and r.x1 <= below.x0 and _overlap(r, below) and r.x1 - r.x0 < PROSE_WIDTH * span
+    return not any(r is not below and r.x1 <= below.x0 and _overlap(r, below) and not _prose_line(r.text)
                    for r in rows)
