@@ -42,8 +42,9 @@ def _opening(doc: pymupdf.Document) -> None:
 
 
 def test_column_heads_off_the_margin_are_not_sections(tmp_path: Path) -> None:
-    """A bold head over figure columns on the right ("Percentage Change", "Fiscal Year Ended" over "2023 2022")
-    starts far right of the margin and is not centred: a column head. The heading at the margin over the table,
+    """A bold head over figure columns on the right ("Percentage Change", "Fiscal Year Ended" over "2023 2022",
+    "Total Number / of Shares / Purchased as / ..." stacked over its column) starts far right of the margin and is
+    not centred: a column head. The heading at the margin over the table,
     the centred statement title over another, and a heading at the margin of the right text column of a
     two-column page over a small table there all stay."""
     doc = pymupdf.open()
@@ -98,9 +99,28 @@ def test_column_heads_off_the_margin_are_not_sections(tmp_path: Path) -> None:
         y_right += 12
     for _ in range(6):
         y_left = write_line(page, y_left, "the fees were higher than in the first", x=50)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 80, "Purchases of Equity Securities", bold=True) + 4
+    y = paragraph(page, y, 3) + 10
+    # heads stacked on up to five lines, bottom-aligned, so the tallest one's first line stands alone and its
+    # third starts where it starts with nothing beside it yet: the stub's "Periods" is on the last line
+    stacks = [(52, ["Periods"]), (350, ["Average Price", "Paid Per Share"]),
+              (412, ["Total Number", "of Shares", "Purchased as", "Part of Plans", "or Programs"]),
+              (497, ["Approximate", "Dollar Value", "That May Yet", "Be Purchased"])]
+    for x, lines in stacks:
+        for i, text in enumerate(lines):
+            write_line(page, y + 10 * (5 - len(lines) + i), text, size=9, bold=True, x=x + (12 if i == 1 else 0))
+    y += 60
+    for period in ("June 26, 2022 to July 30, 2022", "July 31, 2022 to August 27, 2022"):
+        write_line(page, y, period, size=9, x=52)
+        _right(page, y, "$ 148.10", 385, size=9)
+        _right(page, y, "6,191", 460, size=9)
+        _right(page, y, "$ 88,000", 550, size=9)
+        y += 13
+    paragraph(page, y + 20, 4)
     found = _titles(doc, tmp_path, "column_heads.pdf")
     assert found == ["Results of Segment Operations", "CONSOLIDATED BALANCE SHEETS",
-                     "Selected Metrics", "Investment Banking Fees"]
+                     "Selected Metrics", "Investment Banking Fees", "Purchases of Equity Securities"]
 
 
 def test_total_rows_and_wrapped_row_labels_are_not_sections(tmp_path: Path) -> None:

@@ -155,7 +155,8 @@ def _off_margin_head(cand: Candidate, rows: list[Row], width: float, split: bool
     height = row.y1 - row.y0
     below = sorted((r for r in rows if r.y0 >= cand.bottom - 0.3 * height and r.y0 <= cand.bottom + BELOW_HEIGHTS * height
                     and r.x0 < row.x1 and r.x1 > row.x0), key=lambda r: r.y0)
-    if any(_starts_rows(row, r, rows) for r in below[:BELOW_BASELINES]):
+    window = below[:BELOW_BASELINES]
+    if any(_starts_rows(row, r, rows, max(w.y1 for w in window)) for r in window):
         return False  # a table (or text) starting where it starts: its title
     tops: list[float] = []
     for r in below:
@@ -189,14 +190,15 @@ def _cell(r: Row, head: Row, rows: list[Row], span: float) -> bool:
     return wide < SHORT_CELL * span and any(o is not r and _overlap(o, r) for o in rows)
 
 
-def _starts_rows(head: Row, below: Row, rows: list[Row]) -> bool:
-    """`below` starts where `head` does and either reaches well past it or opens its line (nothing on its
-    baseline to its left but a line of another text column's prose): `head` is the title of the table or
-    text under it ("Top 20 country exposures" over "(in billions) | March 31, 2022 | ..."), not the head of
-    one of its columns ("Period End" over the "Date" cell of a header row "Exhibit | Form | Date")."""
+def _starts_rows(head: Row, below: Row, rows: list[Row], bottom: float) -> bool:
+    """`below` starts where `head` does and either reaches well past it or is the table's left edge (nothing
+    left of it under `head`, down to `bottom`, but lines of another text column's prose): `head` is the title of
+    the table or text under it ("Top 20 country exposures" over "(in billions) | March 31, 2022 | ..."), not
+    the head of one of its columns ("Period End" over the "Date" cell of a header row "Exhibit | Form | Date",
+    "Total Number" over "Purchased as" above the stub column's "Periods")."""
     if abs(below.x0 - head.x0) > 2:
         return False
     if below.x1 >= head.x1 + 0.5 * (head.x1 - head.x0):
         return True
-    return not any(r is not below and r.x1 <= below.x0 and _overlap(r, below) and not _prose_line(r.text)
-                   for r in rows)
+    top = head.y1 - 0.3 * (head.y1 - head.y0)
+    return not any(r.x1 <= below.x0 and top <= r.y0 < bottom and not _prose_line(r.text) for r in rows)
