@@ -17,16 +17,31 @@ def drop_column_heads(candidates: list[Candidate], rows_by_page: list[list[Row]]
 
 
 def _column_head(cand: Candidate, rows: list[Row]) -> bool:
-    """True when the row under `cand` is a cell of a header row and `cand` fits over that cell."""
+    """True when the row under `cand` is a cell of a header row and `cand` fits over that cell, or when a
+    cell of the header row right under `cand` other than its first (the stub column's head) has `cand`'s
+    middle over it and no other cell of that row under `cand` ("Average During" over "Fiscal 2023" in a row
+    "In Millions | May 28, 2023 | Fiscal 2023 | ..."; the cells come after the stub in reading order)."""
     below_at = cand.last_index + 1
     if below_at >= len(rows) or len(cand.text.split()) > 4:
         return False
     below = rows[below_at]
     row = cand.row
     height = row.y1 - row.y0
+    if _cell_below(cand, below, height):
+        slack = row.size
+        if below.x0 - slack <= row.x0 and row.x1 <= below.x1 + slack:
+            return True
+    band = sorted((r for r in rows if _cell_below(cand, r, height)), key=lambda r: r.x0)
+    if len(band) < 2:
+        return False
+    middle = (row.x0 + row.x1) / 2
+    under = [r for r in band if r.x0 < row.x1 and r.x1 > row.x0]
+    return len(under) == 1 and under[0] is not band[0] and under[0].x0 <= middle <= under[0].x1
+
+
+def _cell_below(cand: Candidate, below: Row, height: float) -> bool:
+    """`below` is a header cell set like `cand` on the line right under it."""
+    row = cand.row
     if not below.crowded or abs(below.size - row.size) > 0.3 or below.bold != row.bold:
         return False
-    if not -0.3 * height <= below.y0 - cand.bottom <= 0.5 * height:
-        return False
-    slack = row.size
-    return below.x0 - slack <= row.x0 and row.x1 <= below.x1 + slack
+    return -0.3 * height <= below.y0 - cand.bottom <= 0.5 * height

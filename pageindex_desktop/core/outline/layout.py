@@ -21,6 +21,7 @@ from pageindex_desktop.core.outline.numbering import Numbering, clean_title, lea
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
+from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     drop_continued_titles,
@@ -178,7 +179,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
     candidates = drop_table_labels(candidates, analysis.rows, body)
     candidates = drop_column_heads(candidates, analysis.rows)
-    candidates = drop_continued_titles(candidates)
+    candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
+    candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = one_off_levels(candidates, levels)

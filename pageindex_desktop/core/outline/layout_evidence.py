@@ -29,38 +29,59 @@ BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked fo
 def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float]) -> list[Candidate]:
     """Candidates sharing their baseline in their own column with a figure ("Total 369", "Period End ... 2023")
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
-    column of a two-column page shares its baseline with the other column's text, which does not count."""
+    column of a two-column page shares its baseline with the other column's text, which does not count, unless
+    that text is a row of figure cells or of short heads set like it (`_beside`): a table straddling the
+    middle makes a page read as two columns."""
     kept = []
-    two_columns: dict[int, bool] = {}
+    paged: dict[int, bool] = {}  # page -> set in two columns
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0
         rows = rows_by_page[row.page - 1]
         mid = widths[row.page - 1] / 2
         slack = 0.04 * widths[row.page - 1]
-        if row.page not in two_columns:
-            two_columns[row.page] = _two_columns(rows, widths[row.page - 1])
-        lo, hi = _column(row, mid, slack, two_columns[row.page])
+        if row.page not in paged:
+            paged[row.page] = two_columns(rows, widths[row.page - 1])
+        lo, hi = _column(row, mid, slack, paged[row.page])
         others = [r for r in rows if r is not row and height > 0
                   and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)
                   and r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
-        if two_columns[row.page] and _figures_beside(row, rows, height):
-            continue  # a statement's label column read as a text column: its figures sit in "the other" one
+        if paged[row.page] and _beside(row, rows, height):
+            continue  # a table whose cells straddle the middle, its label column read as a text column
         kept.append(cand)
     return kept
 
 
-def _figures_beside(row: Row, rows: list[Row], height: float) -> bool:
-    """Two or more figures on `row`'s baseline anywhere on the page ("Total equity ... 81,038  77,504"): the
-    other column of a text page holds prose, not a row of amounts."""
-    figures = [r for r in rows if r is not row and height > 0 and _FIGURE.match(r.text)
-               and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
-    return len(figures) >= 2
+def _beside(row: Row, rows: list[Row], height: float) -> bool:
+    """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it ("Total equity ...
+    81,038 $ 77,504") or two or more other texts in `row`'s own size and weight (the "Name", "Title", "Date" heads of a
+    signature table; "September" over each year's column): the other column of a text page holds one line of
+    prose there, not a row of amounts or of short column heads set alike."""
+    if height <= 0:
+        return False
+    level = [r for r in rows if r is not row and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
+    if sum(1 for r in level if r.x0 >= row.x1 and figure_cell(r.text)) >= 2:
+        return True
+    return sum(1 for r in level if r.bold == row.bold and abs(r.size - row.size) <= 0.3
+               and len(r.text) <= HEAD_CHARS and len(r.text.split()) <= HEAD_WORDS) >= 2
 
 
-def _two_columns(rows: list[Row], width: float) -> bool:
+HEAD_WORDS = 4  # a column head beside a row: short, unlike the line of prose another text column puts there
+HEAD_CHARS = 30
+
+
+def figure_cell(text: str) -> bool:
+    """A table cell holding only figures and currency or percent signs ("37,531 $", "$ 100", "(1.1)", "16 %")."""
+    tokens = text.split()
+    return any(_FIGURE.match(t) for t in tokens) and all(_FIGURE.match(t) or t in _SIGNS for t in tokens)
+
+
+_SIGNS = frozenset({"$", "€", "£", "%", "pts", "pt"})
+
+
+def two_columns(rows: list[Row], width: float) -> bool:
     """A page set in two text columns: at least a quarter of its (12 or more) rows in each half."""
     mid, slack = width / 2, 0.04 * width
     left = sum(1 for r in rows if r.x1 < mid + slack)
@@ -68,14 +89,14 @@ def _two_columns(rows: list[Row], width: float) -> bool:
     return len(rows) >= 12 and min(left, right) >= 0.25 * len(rows)
 
 
-def _column(row: Row, mid: float, slack: float, two_columns: bool) -> tuple[float, float]:
+def _column(row: Row, mid: float, slack: float, split: bool) -> tuple[float, float]:
     """The x range of the column `row` sits in (the whole page unless the page has two columns)."""
-    if not two_columns:
+    if not split:
         return -1e9, 1e9
     return (-1e9, mid) if row.x1 < mid + slack else (mid, 1e9) if row.x0 > mid - slack else (-1e9, 1e9)
 
 
-def _has_figures(text: str) -> bool:
+def has_figures(text: str) -> bool:
     """A row that ends in a table's cells ("1,204", "$ 148.10", "(12)", "2023 2022"), its label before them:
     at least half its words are figures, or it ends in two figures, or in one written as an amount."""
     if not text or not (text[-1].isdigit() or text[-1] in ",)%$-–—"):
@@ -123,7 +144,7 @@ def _baselines(rows: list[Row]) -> list[tuple[float, float, bool]]:
     """(top, bottom, carries figures) of each visual line, top down; rows overlapping vertically are one line."""
     lines: list[list[float]] = []  # [y0, y1, figures]
     for row in sorted(rows, key=lambda r: r.y0):
-        fig = 1.0 if _has_figures(row.text) else 0.0
+        fig = 1.0 if has_figures(row.text) else 0.0
         if lines and row.y0 < lines[-1][1] - 0.5 * (row.y1 - row.y0):
             lines[-1][1] = max(lines[-1][1], row.y1)
             lines[-1][2] = max(lines[-1][2], fig)
