@@ -152,6 +152,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
             cand = _judge(row, body, body_bold, left, right)
+            if cand is None and i + 1 < len(rows) and _open_ended(text):
+                cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
             if cand is None:
                 cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
                 if cand is None:
@@ -435,16 +437,40 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
         return False
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
-    if len(_LETTER.findall(row.text)) < 0.6 * len(row.text.replace(" ", "")):
-        return False  # figures and table rows under a title
+    open_ended = _open_ended(prev.text)
+    if len(_LETTER.findall(row.text)) < 0.6 * len(row.text.replace(" ", "")) and (
+            not open_ended or prev.text.endswith(",")):
+        return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
     if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
         return False  # a body-size heading goes on only in its own indented block; else the next line is text
     num = leading_number(row.text)
-    if num is not None and num.rest:
-        return False
+    if num is not None and num.rest and not open_ended:
+        return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
+
+
+def _open_ended(text: str) -> bool:
+    """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
+    TO", "… and"), so the line below in the same style is the rest of the title, whatever it opens with."""
+    if text.endswith((",", "&")):
+        return True
+    last = text.rsplit(" ", 1)[-1]
+    return len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
+
+
+def _wrapped_start(
+    row: Row, nxt: Row, index: int, body: float, body_bold: bool, left: float, right: float, width: float
+) -> Candidate | None:
+    """The first line of a wrapped heading whose line ends on a comma or joining word ("ITEM 5. MARKET FOR
+    REGISTRANT'S COMMON EQUITY," over "RELATED STOCKHOLDER MATTERS ..."): alone it reads as an unfinished
+    sentence, so it is judged without its closing comma, and kept only when the next row goes on with it."""
+    probe = _judge(replace(row, text=row.text.rstrip(" ,&")), body, body_bold, left, right)
+    if probe is None:
+        return None
+    probe.row, probe.text, probe.last_index = row, row.text, index
+    return probe if _continues(probe, nxt, index + 1, body, width, left) else None
