@@ -54,3 +54,76 @@ def test_a_heading_wrapped_after_a_comma_or_joining_word_is_one_title(tmp_path: 
         "SECTION 906 OF THE ACT",
         "Storage of the Samples",
     ]
+
+
+def _with_marker(page: pymupdf.Page, y: float, title: str, marker: str, rest: str = "", size: float = 14) -> float:
+    """A bold heading whose word carries a footnote marker set smaller and raised (a superscript span), with
+    `rest` of the title after it; returns the y of the next line."""
+    page.insert_text((72, y), title, fontsize=size, fontname="hebo")
+    x = 72 + pymupdf.get_text_length(title, "hebo", size)
+    page.insert_text((x, y - 0.35 * size), marker, fontsize=0.6 * size, fontname="hebo")
+    if rest:
+        x += pymupdf.get_text_length(marker, "hebo", 0.6 * size)
+        page.insert_text((x, y), rest, fontsize=size, fontname="hebo")
+    return y + 1.5 * size
+
+
+def test_footnote_markers_are_not_part_of_a_title(tmp_path: Path) -> None:
+    """A footnote reference on a heading is dropped from its title: a superscript "(4)" or "1" (smaller,
+    raised), inside the title or closing it, and, set in the title's own font, a "(3)" glued to a word or a
+    closing "*". A number that belongs to the title ("Section 9(13)", "401(k)", "2.1") stays."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = _with_marker(page, 90, "2023 FINANCIAL GUIDANCE", "(4)") + 6
+    y = paragraph(page, y, 8)
+    y = _with_marker(page, y + 10, "GAAP Reported", "(2)", " Income Statement Highlights") + 6
+    y = paragraph(page, y, 8)
+    y = _with_marker(page, y + 10, "Revenue by Segment", "1", " and Region") + 6
+    paragraph(page, y, 8)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Subsidiaries of the Registrant*", size=14, bold=True) + 6
+    y = paragraph(page, y, 8)
+    y = write_line(page, y + 10, "Selected Adjusted(3) Costs and Expenses", size=14, bold=True) + 6
+    y = paragraph(page, y, 8)
+    y = write_line(page, y + 10, "Policy on Section 9(13) of the 401(k) Plan", size=14, bold=True) + 6
+    paragraph(page, y, 8)
+    path = tmp_path / "markers.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["2023 FINANCIAL GUIDANCE", "GAAP Reported Income Statement Highlights",
+                     "Revenue by Segment and Region", "Subsidiaries of the Registrant",
+                     "Selected Adjusted Costs and Expenses", "Policy on Section 9(13) of the 401(k) Plan"]
+
+
+def test_exhibit_index_rows_are_not_sections(tmp_path: Path) -> None:
+    """An exhibit index lists each exhibit's number and description beside its form, file number, exhibit
+    number and filing date: a row whose number cell and figure cells MuPDF joins ("10.3 8/3/2009") is still a
+    table row, and a plain numbered line that stops mid-phrase at the margin ("..., as") is a wrapped cell, not
+    a heading. The filing's headings around the table are kept."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Item 15. Exhibits and Financial Statement Schedules", size=14, bold=True) + 6
+    y = paragraph(page, y, 4)
+    exhibits = [("3.1", "Restated Certificate of Incorporation of", "the Company"),
+                ("10.1", "Equity Incentive Plan, as", "amended and restated, effective May 16, 2019"),
+                ("10.2", "Form of Notice of Grant - Stock Units", ""),
+                ("10.3", "Executive Annual Bonus Plan", ""),
+                ("10.4", "Settlement Agreement with the", "Supplier")]
+    for number, (exhibit, first, second) in enumerate(exhibits):
+        write_line(page, y, exhibit, size=10, x=45)
+        write_line(page, y, first, size=10, x=86)
+        for x, cell in ((316, "10-Q"), (366, "000-06217"), (434, f"10.{number + 1}"), (473, f"{number + 3}/26/2019")):
+            write_line(page, y, cell, size=10, x=x)
+        y += 12
+        if second:
+            write_line(page, y, second, size=10, x=86)
+            y += 12
+        y += 3
+    y = write_line(page, y + 20, "Item 16. Form 10-K Summary", size=14, bold=True) + 6
+    paragraph(page, y, 6)
+    path = tmp_path / "exhibits.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Item 15. Exhibits and Financial Statement Schedules", "Item 16. Form 10-K Summary"]

@@ -393,6 +393,10 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
         return len(words) <= 12
     if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
+    if _open_ended(row.text) and row.x0 <= left + 30:
+        # stopping mid-phrase at the margin, where a plain heading cannot go on (see _continues): a wrapped list
+        # item or table cell ("10.1 Intel Corporation 2006 Equity Incentive Plan, as")
+        return False
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
     return _title_like(words[1:]) or num.rest.isupper()
@@ -457,7 +461,7 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
 def _open_ended(text: str) -> bool:
     """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
     TO", "… and"), so the line below in the same style is the rest of the title, whatever it opens with."""
-    if text.endswith((",", "&")):
+    if text.endswith((",", "&", " -", " –", " —")):
         return True
     last = text.rsplit(" ", 1)[-1]
     return len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
@@ -468,7 +472,10 @@ def _wrapped_start(
 ) -> Candidate | None:
     """The first line of a wrapped heading whose line ends on a comma or joining word ("ITEM 5. MARKET FOR
     REGISTRANT'S COMMON EQUITY," over "RELATED STOCKHOLDER MATTERS ..."): alone it reads as an unfinished
-    sentence, so it is judged without its closing comma, and kept only when the next row goes on with it."""
+    sentence, so it is judged without its closing comma, and kept only when the next row goes on with it.
+    Only a line set apart by size or weight: a plain one ending so is a wrapped list item or table cell."""
+    if not (row.bold or row.size >= body + 1.0):
+        return None
     probe = _judge(replace(row, text=row.text.rstrip(" ,&")), body, body_bold, left, right)
     if probe is None:
         return None

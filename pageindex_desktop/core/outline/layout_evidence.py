@@ -16,7 +16,8 @@ from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
-_FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$")
+# an amount, a dash for nil, or a date cell ("7/26/2019", as an exhibit index gives each filing's date)
+_FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$|^\s*[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}\s*$")
 # table_labels: baselines looked at above (within ABOVE_HEIGHTS line heights) and below a candidate, and how
 # many of those below must carry figures
 ABOVE_BASELINES = 2
@@ -55,9 +56,13 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
 def _figures_beside(row: Row, rows: list[Row], height: float) -> bool:
     """Two or more figures on `row`'s baseline anywhere on the page ("Total equity ... 81,038  77,504"): the
     other column of a text page holds prose, not a row of amounts."""
-    figures = [r for r in rows if r is not row and height > 0 and _FIGURE.match(r.text)
-               and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
-    return len(figures) >= 2
+    figures = 0  # cells, counted by word: a bare number joins the cell after it ("10.3 8/3/2009") in one row
+    for r in rows:
+        if r is not row and height > 0 and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0):
+            words = r.text.split()
+            if all(_FIGURE.match(word) for word in words):
+                figures += len(words)
+    return figures >= 2
 
 
 def _two_columns(rows: list[Row], width: float) -> bool:
