@@ -127,3 +127,36 @@ def test_exhibit_index_rows_are_not_sections(tmp_path: Path) -> None:
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Item 15. Exhibits and Financial Statement Schedules", "Item 16. Form 10-K Summary"]
+
+
+def test_names_in_signature_blocks_and_directories_are_not_sections(tmp_path: Path) -> None:
+    """A bold name over a line naming its office ("Maria Lopez" over "President and Chief Executive Officer"),
+    two signers side by side, a name under a "/s/" signature line and an officer list's "Name (age 57), Role"
+    are people, not sections; a bold heading over a line that names an office in a sentence, and a heading
+    named for officers ("Executive Officers"), stay sections."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Management's Report on Internal Control", size=14, bold=True) + 6
+    y = paragraph(page, y, 8) + 20
+    write_line(page, y, "Maria J. Lopez", bold=True, x=110)
+    write_line(page, y, "Peter Olsen", bold=True, x=380)
+    write_line(page, y + 13, "Executive Vice President and Chief Financial Officer", x=330)
+    y = write_line(page, y + 13, "President and Chief Executive Officer", x=90)
+    y = write_line(page, y + 20, "Executive Officers", size=14, bold=True) + 6
+    y = write_line(page, y, "Alan K. Brandt (age 57), Executive Vice President - Operations", bold=True)
+    y = paragraph(page, y, 3)
+    y = write_line(page, y, "Sofia Ruiz (age 48), Chief Financial Officer", bold=True)
+    paragraph(page, y, 3)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Signatures", size=14, bold=True) + 6
+    y = paragraph(page, y, 4)
+    y = write_line(page, y + 10, "/s/ HENRY WALSH", x=90)
+    y = write_line(page, y - 5, "Henry Walsh", bold=True, x=90)
+    y = write_line(page, y + 20, "Board Oversight", size=14, bold=True)
+    y = write_line(page, y, "The chairman of the board and the lead independent director meet every quarter to review.")
+    paragraph(page, y, 6)
+    path = tmp_path / "signatures.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == ["Management's Report on Internal Control", "Executive Officers", "Signatures", "Board Oversight"]

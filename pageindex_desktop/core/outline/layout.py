@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -179,6 +180,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
     candidates = drop_table_labels(candidates, analysis.rows, body)
     candidates = drop_column_heads(candidates, analysis.rows)
+    candidates = drop_signatures(candidates, analysis.rows)
     candidates = drop_continued_titles(candidates)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
