@@ -160,3 +160,27 @@ def test_names_in_signature_blocks_and_directories_are_not_sections(tmp_path: Pa
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Management's Report on Internal Control", "Executive Officers", "Signatures", "Board Oversight"]
+
+
+def test_a_wrapped_line_citing_rules_goes_on_but_a_period_line_does_not(tmp_path: Path) -> None:
+    """A heading's second line that cites rules ("Amendments to Rule 17a-3(a)(25), Rule 17a-4(e)(5)") has few
+    letters, yet it opens with a word and most of its words hold no figure: it is the title's next line. A
+    statement's period line under its title ("YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018") is not."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "A. Respondents Subject to the Proposed Rule and Proposed", size=13, bold=True)
+    y = write_line(page, y, "Amendments to Rule 17a-3(a)(25), Rule 17a-4(e)(5)", size=13, bold=True) + 6
+    y = paragraph(page, y, 8)
+    y = write_line(page, y + 10, "B. Burden of the Proposed Rule", size=13, bold=True) + 6
+    paragraph(page, y, 8)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "STATEMENTS OF OPERATIONS", size=13, bold=True)
+    y = write_line(page, y, "YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018", size=13, bold=True) + 6
+    paragraph(page, y, 8)
+    path = tmp_path / "cited_rules.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found[:2] == ["A. Respondents Subject to the Proposed Rule and Proposed Amendments to Rule "
+                         "17a-3(a)(25), Rule 17a-4(e)(5)", "B. Burden of the Proposed Rule"]
+    assert found[2] == "STATEMENTS OF OPERATIONS"

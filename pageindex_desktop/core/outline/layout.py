@@ -444,8 +444,7 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
     open_ended = _open_ended(prev.text)
-    if len(_LETTER.findall(row.text)) < 0.6 * len(row.text.replace(" ", "")) and (
-            not open_ended or prev.text.endswith(",")):
+    if _figure_heavy(row.text) and (not open_ended or prev.text.endswith(",")):
         return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
@@ -483,3 +482,18 @@ def _wrapped_start(
         return None
     probe.row, probe.text, probe.last_index = row, row.text, index
     return probe if _continues(probe, nxt, index + 1, body, width, left) else None
+
+
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _figure_heavy(text: str) -> bool:
+    """Mostly figures: a table's row or column heads or a statement's period line under a title ("2023 2022",
+    "YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018"), not the title's next line. A line citing rules
+    ("Amendments to Rule 17a-3(a)(25), Rule 17a-4(e)(5)") has few letters but opens with a word, and most of
+    its words hold no figure."""
+    if len(_LETTER.findall(text)) >= 0.6 * len(text.replace(" ", "")):
+        return False
+    words = text.split()
+    plain = sum(1 for w in words if not _DIGIT.search(w))
+    return not (words and _WORD4.match(words[0]) and 2 * plain > len(words))
