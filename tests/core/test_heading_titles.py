@@ -1,5 +1,6 @@
-"""Issue 11 class 4 on PDFs built here: titles split or polluted. A heading wrapped after a comma or a joining
-word is one title, footnote markers are no part of a title, and a signature block's name is no section."""
+"""Issue 11 class 4 on PDFs built here: titles split or polluted. A heading or a contents entry wrapped after a
+comma or a joining word is one title, footnote markers are no part of a title, an exhibit index's rows and a
+signature block's names are no sections."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.toc_page import find_toc_headings
 from tests.core.built_pages import paragraph, write_line
 
 
@@ -184,3 +186,47 @@ def test_a_wrapped_line_citing_rules_goes_on_but_a_period_line_does_not(tmp_path
     assert found[:2] == ["A. Respondents Subject to the Proposed Rule and Proposed Amendments to Rule "
                          "17a-3(a)(25), Rule 17a-4(e)(5)", "B. Burden of the Proposed Rule"]
     assert found[2] == "STATEMENTS OF OPERATIONS"
+
+
+def _entry(page: pymupdf.Page, y: float, title: str, number: str | None) -> float:
+    """A contents row: title, dot leaders and a right-aligned page number (none when `number` is None)."""
+    if number is None:
+        return write_line(page, y, title)
+    leaders = title + " "
+    while pymupdf.get_text_length(leaders + ". ", "helv", 10) < 440:
+        leaders += ". "
+    write_line(page, y, leaders)
+    page.insert_text((540 - pymupdf.get_text_length(number, "helv", 10), y), number, fontsize=10, fontname="helv")
+    return y + 15
+
+
+def test_a_contents_entry_wrapped_mid_phrase_is_one_entry_and_not_the_end(tmp_path: Path) -> None:
+    """A long contents entry whose first line (14 words, no page number) stops on a joining word and whose
+    second line ends in the page number is one entry, not the body's first paragraph: the entries after it are
+    read too."""
+    first = "Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases of"
+    titles = ["Item 1. Business", "Item 2. Properties", f"{first} Equity Securities", "Item 6. Reserved",
+              "Item 7. Management's Discussion and Analysis", "Item 8. Financial Statements"]
+    doc = pymupdf.open()
+    for _ in range(len(titles) + 2):
+        doc.new_page(width=612, height=792)
+    write_line(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    y = write_line(doc[1], 90, "Table of Contents", size=16, bold=True) + 10
+    for number, title in enumerate(titles, start=3):
+        if title.startswith(first):
+            y = _entry(doc[1], y, first, None)
+            title = "Equity Securities"
+        y = _entry(doc[1], y, title, str(number)) + 3
+    for number, title in enumerate(titles):
+        page = doc[2 + number]
+        if title.startswith(first):
+            y = write_line(page, 90, "Item 5. Market for Registrant's Common Equity, Related", size=14, bold=True)
+            y = write_line(page, y, "Stockholder Matters and Issuer Purchases of Equity Securities", size=14, bold=True)
+        else:
+            y = write_line(page, 90, title, size=14, bold=True)
+        paragraph(page, y + 6, 20)
+    path = tmp_path / "wrapped_contents.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(t, n) for n, t in enumerate(titles, start=3)]

@@ -163,6 +163,9 @@ def _bare_list(rows: list[Row], page_count: int) -> bool:
     return sum(1 for _v, x in ends if abs(x - right) <= 3) >= 0.8 * len(ends)
 
 
+_OPEN_END = re.compile(r"(?:[,&]|\b(?:and|or|of|the|for|to|in|on|with|a|an))$", re.IGNORECASE)
+
+
 def _cut_lists(rows: list[Row]) -> list[Row]:
     """Rows before a "List of figures/tables" heading. A "List of Figures ..... ix" row that carries a page number
     is the contents' own entry for that list, not the list's heading: the contents go on after it."""
@@ -183,9 +186,19 @@ def _until_body(rows: list[Row]) -> list[Row]:
     for i, row in enumerate(rows):
         title, printed, dots = split_trailing_page(row.text.strip())
         key = title_key(title)
-        if printed is None and not dots:
+        if printed is None and not dots and not _wrapped_entry(rows, i):
             if len(row.text) > 110 or len(row.text.split()) >= 14 or (first_key and key == first_key and i > 2):
                 return rows[:i]
         if not first_key:
             first_key = key
     return rows
+
+
+def _wrapped_entry(rows: list[Row], i: int) -> bool:
+    """True when row `i` is the first line of a long entry wrapped mid-phrase ("ITEM 5. Market for Registrant's
+    Common Equity, ... Issuer Purchases of" over "Equity Securities ..... 26"): it stops on a joining word or
+    comma and the next row ends in the entry's page number, so it is no paragraph of the body."""
+    if i + 1 >= len(rows) or rows[i + 1].page != rows[i].page or _OPEN_END.search(rows[i].text.strip()) is None:
+        return False
+    _title, printed, dots = split_trailing_page(rows[i + 1].text.strip())
+    return printed is not None or dots
