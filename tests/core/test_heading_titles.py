@@ -102,7 +102,8 @@ def test_exhibit_index_rows_are_not_sections(tmp_path: Path) -> None:
     """An exhibit index lists each exhibit's number and description beside its form, file number, exhibit
     number and filing date: a row whose number cell and figure cells MuPDF joins ("10.3 8/3/2009") is still a
     table row, and a plain numbered line that stops mid-phrase at the margin ("..., as") is a wrapped cell, not
-    a heading. The filing's headings around the table are kept."""
+    a heading. The filing's headings around the table are kept; the "Page" heading an index's number column
+    is none."""
     doc = pymupdf.open()
     write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
     page = doc.new_page(width=612, height=792)
@@ -124,11 +125,15 @@ def test_exhibit_index_rows_are_not_sections(tmp_path: Path) -> None:
             y += 12
         y += 3
     y = write_line(page, y + 20, "Item 16. Form 10-K Summary", size=14, bold=True) + 6
-    paragraph(page, y, 6)
+    y = paragraph(page, y, 6)
+    write_line(page, y + 10, "Index to Financial Statements", size=12, bold=True)
+    y = write_line(page, y + 10, "Page", size=12, bold=True, x=510)
+    paragraph(page, y, 4)
     path = tmp_path / "exhibits.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
-    assert found == ["Item 15. Exhibits and Financial Statement Schedules", "Item 16. Form 10-K Summary"]
+    assert found == ["Item 15. Exhibits and Financial Statement Schedules", "Item 16. Form 10-K Summary",
+                     "Index to Financial Statements"]
 
 
 def test_names_in_signature_blocks_and_directories_are_not_sections(tmp_path: Path) -> None:
@@ -230,3 +235,42 @@ def test_a_contents_entry_wrapped_mid_phrase_is_one_entry_and_not_the_end(tmp_pa
     headings = find_toc_headings(extract(path))
     assert headings is not None
     assert [(h.title, h.page) for h in headings[1:]] == [(t, n) for n, t in enumerate(titles, start=3)]
+
+
+def test_a_contents_page_column_head_and_a_figure_heavy_last_line_are_read_right(tmp_path: Path) -> None:
+    """A "Page" printed at the right of the contents' first row heads the number column: it is neither an entry
+    nor part of the row's title. An entry wrapped after a full line, whose last line holds more figures than
+    letters ("and 2021 ..... 4", "31, 2022 and 2021 ..... 5", indented), is one entry, and the list goes on."""
+    long_first = "Consolidated statements of comprehensive income (unaudited) for the three months ended March 31, 2022"
+    long_second = "Consolidated statements of changes in stockholders' equity (unaudited) for the three months ended March"
+    titles = [("Item 1. Financial Statements", "3", None), (long_first, "4", "and 2021"),
+              (long_second, "5", "31, 2022 and 2021"), ("Notes to Consolidated Financial Statements", "6", None),
+              ("Item 2. Management's Discussion and Analysis", "7", None), ("Item 3. Controls and Procedures", "8", None)]
+    doc = pymupdf.open()
+    for _ in range(len(titles) + 2):
+        doc.new_page(width=612, height=792)
+    write_line(doc[0], 200, "Quarterly Report of the Rivers Company", size=26, bold=True)
+    y = write_line(doc[1], 70, "TABLE OF CONTENTS", size=12, bold=True) + 6
+    write_line(doc[1], y, "Part I – Financial information", size=10, bold=True)
+    y = write_line(doc[1], y, "Page", size=10, bold=True, x=515)
+    for title, number, rest in titles:
+        if rest is None:
+            y = _entry(doc[1], y, title, number)
+        else:
+            y = write_line(doc[1], y, title, size=8.5) + 1
+            indent = 78 if rest[0].isdigit() else 72
+            write_line(doc[1], y, rest, x=indent)
+            page = number
+            doc[1].insert_text((540 - pymupdf.get_text_length(page, "helv", 10), y), page, fontsize=10, fontname="helv")
+            y += 15
+    for number, (title, _page, rest) in enumerate(titles):
+        page = doc[2 + number]
+        y = write_line(page, 90, title if rest is None else f"{title} {rest}", size=11, bold=True)
+        paragraph(page, y + 6, 20)
+    path = tmp_path / "page_column.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    found = [(h.title, h.page) for h in headings if not h.title.startswith(("TABLE", "Part I"))]
+    assert found == [(t if rest is None else f"{t} {rest}", int(n)) for t, n, rest in titles]
+    assert all(not h.title.endswith("Page") for h in headings)

@@ -17,7 +17,7 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
-from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
+from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
@@ -236,8 +236,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
     text = strip_unit_note(row.text.strip())
     n = len(text)
-    if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS:
-        return None  # too short or long, a table cell or run-in head, or a list item
+    if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
+        return None  # too short or long, a table cell or run-in head, a list item, or an index's "Page" column
     larger = row.size >= body + max(1.0, 0.12 * body)
     bold = row.bold and not body_bold and row.size >= body - 1.5
     maybe_numbered = _NUMBER_START.match(text) is not None

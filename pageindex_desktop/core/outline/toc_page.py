@@ -17,7 +17,14 @@ from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.chapter_pages import chapter_page_map, split_chapter_page
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
-from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
+from pageindex_desktop.core.outline.numbering import (
+    PAGE_COLUMN_HEAD,
+    clean_title,
+    leading_number,
+    parse_page_number,
+    split_trailing_page,
+    without_column_head,
+)
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
@@ -121,6 +128,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     for i, row in enumerate(rows):
         text = row.text.strip()
         title, printed, dots = split_trailing_page(text)
+        if printed is not None and not dots and _beyond(printed, limit):
+            title, printed = text, None  # a year closing a wrapped line ("... ended March 31, 2022"), no page
         chapter = split_chapter_page(text) if printed is None else None
         if chapter is not None:
             title, dots = chapter[0], True
@@ -142,8 +151,10 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
         value = parse_page_number(printed) if printed is not None else None
         if printed is None and dots and chapter is None and i + 1 < len(rows):
             value = parse_page_number(rows[i + 1].text.strip())  # the number went to the next line
+        if printed is None and not dots and row.parts > 1 and first is row:
+            title = without_column_head(title)
         title = title.strip()
-        if not title or len(title) > 200 or title.replace(".", "").strip().isdigit():
+        if not title or len(title) > 200 or title.replace(".", "").strip().isdigit() or PAGE_COLUMN_HEAD.match(title):
             continue
         if value is not None and value[0] > limit:
             value = None  # a year or a figure, not a page of this document
@@ -153,6 +164,12 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
                              part=num is not None and num.kind in PART_KINDS,
                              chapter_page=chapter[1] if chapter is not None else None))
     return entries
+
+
+def _beyond(printed: str, limit: int) -> bool:
+    """True when a row's trailing number is past any page of the document: a year or a figure of the title."""
+    value = parse_page_number(printed)
+    return value is not None and value[0] > limit
 
 
 def _wraps(row: Row, nxt: Row, right: float) -> bool:
