@@ -3,7 +3,8 @@
 `PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
 block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
 control characters and U+FFFD (unmapped glyphs) turned to spaces, runs of whitespace collapsed to one space,
-stripped. `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
+stripped; a footnote marker after a word (a superscript span smaller than the line holding only a number or
+note sign: "GUIDANCE⁽⁴⁾") is left out, since a heading's title must not carry it (the page text keeps it). `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
 is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
 name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
 origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
