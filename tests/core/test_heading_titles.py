@@ -71,7 +71,7 @@ def _with_marker(page: pymupdf.Page, y: float, title: str, marker: str, rest: st
 
 
 def test_footnote_markers_are_not_part_of_a_title(tmp_path: Path) -> None:
-    """A footnote reference on a heading is dropped from its title: a superscript "(4)" or "1" (smaller,
+    """A footnote reference on a heading is dropped from its title: a superscript "(4)", "1" or "(a)" (smaller,
     raised), inside the title or closing it, and, set in the title's own font, a "(3)" glued to a word or a
     closing "*". A number that belongs to the title ("Section 9(13)", "401(k)", "2.1") stays."""
     doc = pymupdf.open()
@@ -82,6 +82,8 @@ def test_footnote_markers_are_not_part_of_a_title(tmp_path: Path) -> None:
     y = _with_marker(page, y + 10, "GAAP Reported", "(2)", " Income Statement Highlights") + 6
     y = paragraph(page, y, 8)
     y = _with_marker(page, y + 10, "Revenue by Segment", "1", " and Region") + 6
+    y = paragraph(page, y, 8)
+    y = _with_marker(page, y + 10, "Credit Exposure by Industry", "(a)") + 6
     paragraph(page, y, 8)
     page = doc.new_page(width=612, height=792)
     y = write_line(page, 90, "Subsidiaries of the Registrant*", size=14, bold=True) + 6
@@ -94,7 +96,7 @@ def test_footnote_markers_are_not_part_of_a_title(tmp_path: Path) -> None:
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["2023 FINANCIAL GUIDANCE", "GAAP Reported Income Statement Highlights",
-                     "Revenue by Segment and Region", "Subsidiaries of the Registrant",
+                     "Revenue by Segment and Region", "Credit Exposure by Industry", "Subsidiaries of the Registrant",
                      "Selected Adjusted Costs and Expenses", "Policy on Section 9(13) of the 401(k) Plan"]
 
 

@@ -46,8 +46,8 @@ _BOLD_FONTS: dict[str, bool] = {}
 FRAGMENT_MIN_LINES = 4
 FRAGMENT_MEAN_CHARS = 5.5
 _SPACES = re.compile(r"\s+")
-# a footnote reference: "4", "(4)", "(3)(5)", "1,2", "*", "†"
-_MARKER = re.compile(r"^(?:[\s,]*[(\[]?(?:[0-9]{1,2}[a-z]?|[*†‡§¶]{1,3})[)\]]?){1,4}\s*$")
+# a footnote reference: "4", "(4)", "(3)(5)", "1,2", "*", "†", "(a)"
+_MARKER = re.compile(r"^(?:[\s,]*(?:[(\[]?(?:[0-9]{1,2}[a-z]?|[*†‡§¶]{1,3})[)\]]?|\([a-z]\))){1,4}\s*$")
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -114,7 +114,8 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
 def _is_marker(span: dict[str, Any], size: float) -> bool:
     """A footnote reference after a word: a superscript span (MuPDF's flag for a raised baseline) set smaller
     than the line, holding only a number or a note sign ("GUIDANCE⁽⁴⁾", "Revenue¹", "Total*"). It points
-    elsewhere and is no part of the line's words, so a heading's title does not carry it."""
+    elsewhere and is no part of the line's words, so a heading's title does not carry it ("ratings⁽ᵃ⁾" too; a
+    letter only in brackets: a bare raised letter may be an exponent)."""
     return bool(span["flags"] & 1) and span["size"] < 0.85 * size and _MARKER.match(span["text"]) is not None
 
 
