@@ -24,7 +24,8 @@ def test_a_heading_wrapped_after_a_comma_or_joining_word_is_one_title(tmp_path: 
     """A heading line ending on a comma ("... COMMON EQUITY,") or a joining word ("... PURSUANT TO") goes on
     on the next line in its style, even when that line opens with a number ("18 U.S.C. ...", "SECTION 906 ...")
     or lines are centred at different widths; a table's "YEAR ENDED MAY 31," over its year columns is no
-    heading, and the heading after a paragraph stays its own."""
+    heading, the heading after a paragraph stays its own, and so does "1. Scope ..." under "Part A" (a label's
+    letter is no article)."""
     doc = pymupdf.open()
     write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
     page = doc.new_page(width=612, height=792)
@@ -45,6 +46,10 @@ def test_a_heading_wrapped_after_a_comma_or_joining_word_is_one_title(tmp_path: 
     y = paragraph(page, y, 8)
     y = write_line(page, y + 10, "Storage of the Samples", size=14, bold=True) + 6
     paragraph(page, y, 8)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Part A", size=14, bold=True)
+    y = write_line(page, y, "1. Scope of the Review", size=14, bold=True) + 6
+    paragraph(page, y, 8)
     path = tmp_path / "wrapped_open.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
@@ -55,6 +60,8 @@ def test_a_heading_wrapped_after_a_comma_or_joining_word_is_one_title(tmp_path: 
         "CERTIFICATION OF THE CHIEF EXECUTIVE OFFICER PURSUANT TO 18 U.S.C. SECTION 1350, AS ADOPTED PURSUANT TO "
         "SECTION 906 OF THE ACT",
         "Storage of the Samples",
+        "Part A",
+        "1. Scope of the Review",
     ]
 
 

@@ -164,7 +164,7 @@ def _bare_list(rows: list[Row], page_count: int) -> bool:
     return sum(1 for _v, x in ends if abs(x - right) <= 3) >= 0.8 * len(ends)
 
 
-_OPEN_END = re.compile(r"(?:[,&]|\b(?:and|or|of|the|for|to|in|on|with|a|an))$", re.IGNORECASE)
+_OPEN_END = re.compile(r"(?:[,&]|\b(?:and|or|of|the|for|to|in|on|with|an))$", re.IGNORECASE)
 
 
 def _cut_lists(rows: list[Row]) -> list[Row]:

@@ -465,7 +465,8 @@ def _open_ended(text: str) -> bool:
     if text.endswith((",", "&", " -", " –", " —")):
         return True
     last = text.rsplit(" ", 1)[-1]
-    return len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
+    # one letter is a label's ("Part A", "Appendix A"), not the article
+    return 2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
 
 
 def _wrapped_start(
