@@ -283,3 +283,37 @@ def test_a_contents_page_column_head_and_a_figure_heavy_last_line_are_read_right
     found = [(h.title, h.page) for h in headings if not h.title.startswith(("TABLE", "Part I"))]
     assert found == [(t if rest is None else f"{t} {rest}", int(n)) for t, n, rest in titles]
     assert all(not h.title.endswith("Page") for h in headings)
+
+
+def test_a_contents_group_label_closed_by_a_colon_is_not_merged_into_its_first_entry(tmp_path: Path) -> None:
+    """A contents row closed by a colon over two or more entries indented under it ("Financial Statements of
+    the Company:") heads them: its first entry keeps its own title. A title closed by a colon over one indented
+    line before the margin again ("Rebuilding Freedoms Previously Presumed:" over "Examples") is one entry."""
+    entries = [("Item 1. Business", "3", 72), ("Financial Statements of the Company:", None, 72),
+               ("Statements of income", "4", 96), ("Balance sheets", "5", 96), ("Statements of cash flows", "6", 96),
+               ("Rebuilding Freedoms Previously Presumed:", None, 72), ("Examples", "7", 86),
+               ("Item 2. Properties", "8", 72)]
+    doc = pymupdf.open()
+    for _ in range(8):
+        doc.new_page(width=612, height=792)
+    write_line(doc[0], 200, "Annual Review of Rivers", size=26, bold=True)
+    y = write_line(doc[1], 90, "Contents", size=16, bold=True) + 10
+    for title, number, x in entries:
+        write_line(doc[1], y, title, x=x)
+        if number is not None:
+            doc[1].insert_text((540 - pymupdf.get_text_length(number, "helv", 10), y), number, fontsize=10,
+                               fontname="helv")
+        y += 15
+    sections = ["Item 1. Business", "Statements of income", "Balance sheets", "Statements of cash flows",
+                "Rebuilding Freedoms Previously Presumed: Examples", "Item 2. Properties"]
+    for number, title in enumerate(sections):
+        page = doc[2 + number]
+        y = write_line(page, 90, title, size=14, bold=True)
+        paragraph(page, y + 6, 20)
+    path = tmp_path / "group_label.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    titles = [h.title for h in headings]
+    assert "Statements of income" in titles and "Rebuilding Freedoms Previously Presumed: Examples" in titles
+    assert not any(t.startswith("Financial Statements of the Company: Statements") for t in titles)

@@ -145,7 +145,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             first = row
         if printed is None and not dots:
             nxt = rows[i + 1] if i + 1 < len(rows) else None
-            if nxt is not None and first is row and _wraps(row, nxt, right):
+            after = rows[i + 2] if i + 2 < len(rows) else None
+            if nxt is not None and first is row and _wraps(row, nxt, right, after):
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
@@ -166,14 +167,26 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     return entries
 
 
+def _group_label(text: str) -> bool:
+    """A titled row closed by a colon ("Consolidated Financial Statements – JPMorgan Chase & Co.:"): when the next
+    two rows are indented under it, it heads the entries listed there, each with its own page, and is no first
+    line of theirs (one indented row before the margin again is a subtitle: "Rebuilding Freedoms Previously
+    Presumed:" over "Examples"). A bare label with a colon ("Chapter 3:", "Part I:") takes the next line."""
+    if not text.endswith(":") or len(text) < 4:
+        return False
+    num = leading_number(text[:-1])
+    return num is None or bool(num.rest)
+
+
 def _beyond(printed: str, limit: int) -> bool:
     """True when a row's trailing number is past any page of the document: a year or a figure of the title."""
     value = parse_page_number(printed)
     return value is not None and value[0] > limit
 
 
-def _wraps(row: Row, nxt: Row, right: float) -> bool:
-    """True when `nxt` continues the title begun on `row` (a wrapped contents entry)."""
+def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
+    """True when `nxt` continues the title begun on `row` (a wrapped contents entry); `after` is the row below
+    `nxt`."""
     if nxt.page != row.page or nxt.y0 - row.y1 > 1.5 * (row.y1 - row.y0):
         return False
     nxt_text = nxt.text.strip()
@@ -182,6 +195,8 @@ def _wraps(row: Row, nxt: Row, right: float) -> bool:
         return False
     if leading_number(nxt_text) is not None:
         return False
+    if _group_label(row.text.strip()) and after is not None and min(nxt.x0, after.x0) > row.x0 + 3:
+        return False  # a group's label over its indented entries
     if _JOINERS.search(row.text.strip()) or nxt_text[:1].islower():
         return True
     width = max(right - row.x0, 1.0)
