@@ -3,7 +3,8 @@
 `PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
 block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
 control characters and U+FFFD (unmapped glyphs) turned to spaces, runs of whitespace collapsed to one space,
-stripped. `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
+stripped; a footnote marker after a word (a superscript span smaller than the line holding only a number or
+note sign: "GUIDANCE⁽⁴⁾") is left out, since a heading's title must not carry it (the page text keeps it). `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
 is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
 name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
 origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
@@ -45,6 +46,8 @@ _BOLD_FONTS: dict[str, bool] = {}
 FRAGMENT_MIN_LINES = 4
 FRAGMENT_MEAN_CHARS = 5.5
 _SPACES = re.compile(r"\s+")
+# a footnote reference: "4", "(4)", "(3)(5)", "1,2", "*", "†", "(a)"
+_MARKER = re.compile(r"^(?:[\s,]*(?:[(\[]?(?:[0-9]{1,2}[a-z]?|[*†‡§¶]{1,3})[)\]]?|\([a-z]\))){1,4}\s*$")
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -86,22 +89,34 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
     size = 0.0
     bold_chars = 0
     chars = 0
-    for span in spans:
+    raised = False
+    for index, span in enumerate(spans):
         text = span["text"]
         parts.append(text)
         n = len(text) - text.count(" ")
         if n <= 0:
             continue
+        raised = raised or bool(index and span["flags"] & 1)
         chars += n
         if span["flags"] & 16 or _is_bold_font(span["font"]):
             bold_chars += n
         if n > best_chars:
             best_chars = n
             size = span["size"]
+    if raised:
+        parts = [span["text"] for index, span in enumerate(spans) if not (index and _is_marker(span, size))]
     text = _clean("".join(parts))
     if not text:
         return None
     return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3])
+
+
+def _is_marker(span: dict[str, Any], size: float) -> bool:
+    """A footnote reference after a word: a superscript span (MuPDF's flag for a raised baseline) set smaller
+    than the line, holding only a number or a note sign ("GUIDANCE⁽⁴⁾", "Revenue¹", "Total*"). It points
+    elsewhere and is no part of the line's words, so a heading's title does not carry it ("ratings⁽ᵃ⁾" too; a
+    letter only in brackets: a bare raised letter may be an exponent)."""
+    return bool(span["flags"] & 1) and span["size"] < 0.85 * size and _MARKER.match(span["text"]) is not None
 
 
 def _join_block(lines: list[str]) -> str:

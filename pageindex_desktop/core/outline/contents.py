@@ -75,8 +75,9 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
         letters = sum(ch.isalpha() for ch in text)
         if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None):
             continue
-        if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None:
-            continue  # decorative glyph strips, rules
+        if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None and (
+                split_trailing_page(text)[1] is None):
+            continue  # decorative glyph strips, rules (a wrapped entry's last line, "and 2021  81", stays)
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
         band = band_of(row.y0)
         keys = (running_key(text), running_key(_EDGE_FOLIO.sub("", text)))
@@ -163,6 +164,9 @@ def _bare_list(rows: list[Row], page_count: int) -> bool:
     return sum(1 for _v, x in ends if abs(x - right) <= 3) >= 0.8 * len(ends)
 
 
+_OPEN_END = re.compile(r"(?:[,&]|\b(?:and|or|of|the|for|to|in|on|with|an))$", re.IGNORECASE)
+
+
 def _cut_lists(rows: list[Row]) -> list[Row]:
     """Rows before a "List of figures/tables" heading. A "List of Figures ..... ix" row that carries a page number
     is the contents' own entry for that list, not the list's heading: the contents go on after it."""
@@ -183,9 +187,24 @@ def _until_body(rows: list[Row]) -> list[Row]:
     for i, row in enumerate(rows):
         title, printed, dots = split_trailing_page(row.text.strip())
         key = title_key(title)
-        if printed is None and not dots:
+        if printed is None and not dots and not _wrapped_entry(rows, i):
             if len(row.text) > 110 or len(row.text.split()) >= 14 or (first_key and key == first_key and i > 2):
                 return rows[:i]
         if not first_key:
             first_key = key
     return rows
+
+
+def _wrapped_entry(rows: list[Row], i: int) -> bool:
+    """True when row `i` is the first line of a long entry wrapped mid-phrase ("ITEM 5. Market for Registrant's
+    Common Equity, ... Issuer Purchases of" over "Equity Securities ..... 26"), so it is no paragraph of the
+    body: the next row ends in the entry's page number and goes on with the title (this row stops on a joining
+    word or comma, or the next one opens in lower case or is indented under it: "... ended March" over
+    "31, 2022 and 2021   83")."""
+    if i + 1 >= len(rows) or rows[i + 1].page != rows[i].page:
+        return False
+    row, nxt = rows[i], rows[i + 1]
+    _title, printed, dots = split_trailing_page(nxt.text.strip())
+    if printed is None and not dots or nxt.y0 - row.y1 > 1.5 * (row.y1 - row.y0):
+        return False
+    return _OPEN_END.search(row.text.strip()) is not None or nxt.text[:1].islower() or nxt.x0 > row.x0 + 3

@@ -17,8 +17,9 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
-from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
+from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
@@ -154,6 +155,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
             cand = _judge(row, body, body_bold, left, right)
+            if cand is None and i + 1 < len(rows) and _open_ended(text):
+                cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
             if cand is None:
                 cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
                 if cand is None:
@@ -179,6 +182,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
     candidates = drop_table_labels(candidates, analysis.rows, body)
     candidates = drop_column_heads(candidates, analysis.rows)
+    candidates = drop_signatures(candidates, analysis.rows)
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
     candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
@@ -236,8 +240,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
     text = strip_unit_note(row.text.strip())
     n = len(text)
-    if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS:
-        return None  # too short or long, a table cell or run-in head, or a list item
+    if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
+        return None  # too short or long, a table cell or run-in head, a list item, or an index's "Page" column
     larger = row.size >= body + max(1.0, 0.12 * body)
     bold = row.bold and not body_bold and row.size >= body - 1.5
     maybe_numbered = _NUMBER_START.match(text) is not None
@@ -395,6 +399,10 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
         return len(words) <= 12
     if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
+    if _open_ended(row.text) and row.x0 <= left + 30:
+        # stopping mid-phrase at the margin, where a plain heading cannot go on (see _continues): a wrapped list
+        # item or table cell ("10.1 Intel Corporation 2006 Equity Incentive Plan, as")
+        return False
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
     return _title_like(words[1:]) or num.rest.isupper()
@@ -439,16 +447,58 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
         return False
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
-    if len(_LETTER.findall(row.text)) < 0.6 * len(row.text.replace(" ", "")):
-        return False  # figures and table rows under a title
+    open_ended = _open_ended(prev.text)
+    if _figure_heavy(row.text) and (not open_ended or prev.text.endswith(",")):
+        return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
     if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
         return False  # a body-size heading goes on only in its own indented block; else the next line is text
     num = leading_number(row.text)
-    if num is not None and num.rest:
-        return False
+    if num is not None and num.rest and not open_ended:
+        return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
+
+
+def _open_ended(text: str) -> bool:
+    """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
+    TO", "… and"), so the line below in the same style is the rest of the title, whatever it opens with."""
+    if text.endswith((",", "&", " -", " –", " —")):
+        return True
+    last = text.rsplit(" ", 1)[-1]
+    # one letter is a label's ("Part A", "Appendix A"), not the article
+    return 2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
+
+
+def _wrapped_start(
+    row: Row, nxt: Row, index: int, body: float, body_bold: bool, left: float, right: float, width: float
+) -> Candidate | None:
+    """The first line of a wrapped heading whose line ends on a comma or joining word ("ITEM 5. MARKET FOR
+    REGISTRANT'S COMMON EQUITY," over "RELATED STOCKHOLDER MATTERS ..."): alone it reads as an unfinished
+    sentence, so it is judged without its closing comma, and kept only when the next row goes on with it.
+    Only a line set apart by size or weight: a plain one ending so is a wrapped list item or table cell."""
+    if not (row.bold or row.size >= body + 1.0):
+        return None
+    probe = _judge(replace(row, text=row.text.rstrip(" ,&")), body, body_bold, left, right)
+    if probe is None:
+        return None
+    probe.row, probe.text, probe.last_index = row, row.text, index
+    return probe if _continues(probe, nxt, index + 1, body, width, left) else None
+
+
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _figure_heavy(text: str) -> bool:
+    """Mostly figures: a table's row or column heads or a statement's period line under a title ("2023 2022",
+    "YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018"), not the title's next line. A line citing rules
+    ("Amendments to Rule 17a-3(a)(25), Rule 17a-4(e)(5)") has few letters but opens with a word, and most of
+    its words hold no figure."""
+    if len(_LETTER.findall(text)) >= 0.6 * len(text.replace(" ", "")):
+        return False
+    words = text.split()
+    plain = sum(1 for w in words if not _DIGIT.search(w))
+    return not (words and _WORD4.match(words[0]) and 2 * plain > len(words))

@@ -16,7 +16,8 @@ from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
-_FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$")
+# an amount, a dash for nil, or a date cell ("7/26/2019", as an exhibit index gives each filing's date)
+_FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$|^\s*[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}\s*$")
 # table_labels: baselines looked at above (within ABOVE_HEIGHTS line heights) and below a candidate, and how
 # many of those below must carry figures
 ABOVE_BASELINES = 2
@@ -56,13 +57,15 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
 
 def _beside(row: Row, rows: list[Row], height: float) -> bool:
     """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it ("Total equity ...
-    81,038 $ 77,504") or two or more other texts in `row`'s own size and weight (the "Name", "Title", "Date" heads of a
-    signature table; "September" over each year's column): the other column of a text page holds one line of
+    81,038 $ 77,504", an exhibit row's "10.3 8/3/2009") or two or more other texts in `row`'s own size and
+    weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column): the other column of a text page holds one line of
     prose there, not a row of amounts or of short column heads set alike."""
     if height <= 0:
         return False
     level = [r for r in rows if r is not row and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
-    if sum(1 for r in level if r.x0 >= row.x1 and figure_cell(r.text)) >= 2:
+    # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009")
+    cells = [r.text.split() for r in level if r.x0 >= row.x1 and figure_cell(r.text)]
+    if sum(1 for tokens in cells for token in tokens if _FIGURE.match(token)) >= 2:
         return True
     return sum(1 for r in level if r.bold == row.bold and abs(r.size - row.size) <= 0.3
                and len(r.text) <= HEAD_CHARS and len(r.text.split()) <= HEAD_WORDS) >= 2

@@ -46,6 +46,19 @@ _DIVISION_END = re.compile(r"(?i)\b(?:part|chapter|book|volume|vol\.|section|app
                            r"article|unit|module|lesson|teil|kapitel|anhang|partie|chapitre|annexe)\s*$")
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
+_NOTE_SIGNS = ("*", "†", "‡")
+# the head of a contents list's or an index's page-number column
+PAGE_COLUMN_HEAD = re.compile(r"^(?:pages?|page\s+no\.?|pg\.?)$", re.IGNORECASE)
+_TRAILING_COLUMN_HEAD = re.compile(r"\s+(?:pages?|page\s+no\.?)$", re.IGNORECASE)
+
+
+def without_column_head(text: str) -> str:
+    """A contents row's title without the "Page" head of the number column printed at its right ("PART I ...
+    Page"): the row was joined from separate parts, and the last one heads the column, not the title."""
+    return _TRAILING_COLUMN_HEAD.sub("", text)
+# footnote markers a title carries in its own font: "(3)" or "(3)(5)" glued to a word, a closing note sign
+_GLUED_MARKER = re.compile(r"(?<=[^\W\d_])(?:\([0-9]{1,2}\))+(?=\s|$|[,;:])")
+_CLOSING_SIGN = re.compile(r"(?<=[^\W\d_.)])[*†‡]{1,3}$|(?<=\.)[*†‡]{1,3}$")
 
 
 @dataclass(frozen=True)
@@ -161,8 +174,15 @@ def sequence_kind(num: Numbering) -> str:
 
 
 def clean_title(text: str) -> str:
-    """A heading as shown to the user: soft hyphens and doubled spaces removed."""
-    return _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    """A heading as shown to the user: soft hyphens, doubled spaces and footnote markers removed.
+
+    A marker set in the title's own font, so extraction could not tell it by size (`pdf_pages._is_marker`),
+    is told by its place: "(3)" glued to a word ("Timothy Cook(3)(5)", "GUIDANCE(4)"), or a note sign closing
+    the title ("TOTAL RETURN*", "Apple Inc.*"). It points to a note and is no part of the title."""
+    text = _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    if "(" in text or text.endswith(_NOTE_SIGNS):
+        text = _GLUED_MARKER.sub("", _CLOSING_SIGN.sub("", text)).strip()
+    return text
 
 
 def title_key(text: str) -> str:

@@ -17,7 +17,14 @@ from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.chapter_pages import chapter_page_map, split_chapter_page
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
-from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
+from pageindex_desktop.core.outline.numbering import (
+    PAGE_COLUMN_HEAD,
+    clean_title,
+    leading_number,
+    parse_page_number,
+    split_trailing_page,
+    without_column_head,
+)
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
@@ -121,6 +128,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     for i, row in enumerate(rows):
         text = row.text.strip()
         title, printed, dots = split_trailing_page(text)
+        if printed is not None and not dots and _beyond(printed, limit):
+            title, printed = text, None  # a year closing a wrapped line ("... ended March 31, 2022"), no page
         chapter = split_chapter_page(text) if printed is None else None
         if chapter is not None:
             title, dots = chapter[0], True
@@ -136,14 +145,17 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             first = row
         if printed is None and not dots:
             nxt = rows[i + 1] if i + 1 < len(rows) else None
-            if nxt is not None and first is row and _wraps(row, nxt, right):
+            after = rows[i + 2] if i + 2 < len(rows) else None
+            if nxt is not None and first is row and _wraps(row, nxt, right, after):
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
         if printed is None and dots and chapter is None and i + 1 < len(rows):
             value = parse_page_number(rows[i + 1].text.strip())  # the number went to the next line
+        if printed is None and not dots and row.parts > 1 and first is row:
+            title = without_column_head(title)
         title = title.strip()
-        if not title or len(title) > 200 or title.replace(".", "").strip().isdigit():
+        if not title or len(title) > 200 or title.replace(".", "").strip().isdigit() or PAGE_COLUMN_HEAD.match(title):
             continue
         if value is not None and value[0] > limit:
             value = None  # a year or a figure, not a page of this document
@@ -155,8 +167,26 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     return entries
 
 
-def _wraps(row: Row, nxt: Row, right: float) -> bool:
-    """True when `nxt` continues the title begun on `row` (a wrapped contents entry)."""
+def _group_label(text: str) -> bool:
+    """A titled row closed by a colon ("Consolidated Financial Statements – JPMorgan Chase & Co.:"): when the next
+    two rows are indented under it, it heads the entries listed there, each with its own page, and is no first
+    line of theirs (one indented row before the margin again is a subtitle: "Rebuilding Freedoms Previously
+    Presumed:" over "Examples"). A bare label with a colon ("Chapter 3:", "Part I:") takes the next line."""
+    if not text.endswith(":") or len(text) < 4:
+        return False
+    num = leading_number(text[:-1])
+    return num is None or bool(num.rest)
+
+
+def _beyond(printed: str, limit: int) -> bool:
+    """True when a row's trailing number is past any page of the document: a year or a figure of the title."""
+    value = parse_page_number(printed)
+    return value is not None and value[0] > limit
+
+
+def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
+    """True when `nxt` continues the title begun on `row` (a wrapped contents entry); `after` is the row below
+    `nxt`."""
     if nxt.page != row.page or nxt.y0 - row.y1 > 1.5 * (row.y1 - row.y0):
         return False
     nxt_text = nxt.text.strip()
@@ -165,6 +195,8 @@ def _wraps(row: Row, nxt: Row, right: float) -> bool:
         return False
     if leading_number(nxt_text) is not None:
         return False
+    if _group_label(row.text.strip()) and after is not None and min(nxt.x0, after.x0) > row.x0 + 3:
+        return False  # a group's label over its indented entries
     if _JOINERS.search(row.text.strip()) or nxt_text[:1].islower():
         return True
     width = max(right - row.x0, 1.0)
