@@ -19,6 +19,32 @@ class _Indented(Protocol):
     level: int
 
 
+class _Styled(_Indented, Protocol):
+    """A contents entry with the style of its row."""
+
+    size: float
+    bold: bool
+
+
+def mark_group_heads(entries: Sequence[_Styled]) -> None:
+    """Mark as divisions (`part`) the rows without a page number that are set larger than the entries with one,
+    or bold while those are not, and head a run of them ("Management's Discussion and Analysis" over "Our
+    Products 17", "Segment Trends and Results 20"): printed flush with the entries, their indentation cannot
+    say they sit above them. Two or more such heads, so one odd row is not taken for a level."""
+    with_page = [e for e in entries if e.printed is not None]
+    if len(with_page) < 3:
+        return
+    sizes = sorted(e.size for e in with_page)
+    size = sizes[len(sizes) // 2]
+    bold = sum(e.bold for e in with_page) * 2 > len(with_page)
+    heads = [i for i, e in enumerate(entries[:-1]) if e.printed is None and not e.part
+             and (e.size >= size + 0.5 or (e.bold and not bold)) and entries[i + 1].printed is not None
+             and entries[i + 1].size < e.size + 0.5 and abs(entries[i + 1].x0 - e.x0) <= 2 * CLUSTER_TOLERANCE]
+    if len(heads) >= 2:
+        for i in heads:
+            entries[i].part = True
+
+
 def assign_levels(entries: Sequence[_Indented]) -> None:
     """Set `level` on each entry: rank of its (page-shifted) indentation, never more than one below the previous."""
     if not entries:

@@ -18,8 +18,9 @@ from pageindex_desktop.core.outline.chapter_pages import chapter_page_map, split
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
 from pageindex_desktop.core.outline.numbering import clean_title, leading_number, parse_page_number, split_trailing_page
+from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
+from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
+
+# the head of a contents list's page column, alone or at the end of the first row it sits beside
+_PAGE_HEAD = re.compile(r"(?:^|\s)(?:pages?|page\s+no\.?|seite|p\.|pg\.?)$", re.IGNORECASE)
 
 
 @dataclass
@@ -98,6 +102,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         entries = [e for e in entries if e.found]
         if len(entries) < 3:
             return None
+    mark_group_heads(entries)
     assign_levels(entries)
     headings: list[Heading] = []
     if heading_row is not None:
@@ -115,11 +120,17 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
 def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     """Contents rows -> entries: page numbers split off, wrapped titles joined, bare page numbers attached."""
     right = max((r.x1 for r in rows), default=0.0)
+    rows = split_pairs(rows, limit)
     entries: list[Entry] = []
     pending: Row | None = None
     pending_text = ""
     for i, row in enumerate(rows):
         text = row.text.strip()
+        headed = row.x1 >= right - 2 * row.size and _PAGE_HEAD.search(text) is not None
+        if headed:
+            text = _PAGE_HEAD.sub("", text)  # the page column's head ("PART I ... Page"): the row ends before it
+            if not text:
+                continue
         title, printed, dots = split_trailing_page(text)
         chapter = split_chapter_page(text) if printed is None else None
         if chapter is not None:
@@ -136,7 +147,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             first = row
         if printed is None and not dots:
             nxt = rows[i + 1] if i + 1 < len(rows) else None
-            if nxt is not None and first is row and _wraps(row, nxt, right):
+            if nxt is not None and first is row and not headed and _wraps(row, nxt, right):
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
