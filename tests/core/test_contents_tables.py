@@ -20,10 +20,12 @@ NOTE = ("(The information required by Part III is incorporated by reference from
         "Annual Meeting of Shareholders, except for the executive officers listed in Item 1 above.)")
 WRAPPED = ("ITEM 5. Market for the Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases of",
            "Equity Securities")
+# a cell aligned at the top: the page number on the first line, the title's end on the line below
+TOP_ALIGNED = ("ITEM 9. Changes in and Disagreements with Accountants on Accounting and", "Financial Disclosure")
 # (title as listed, printed page, level): the parts above their items, flush with them
 FILING = [("PART I", 1, 1), ("ITEM 1. Business", 1, 2), ("ITEM 1A. Risk Factors", 2, 2),
           ("ITEM 2. Properties", 3, 2), ("PART II", 4, 1), (" ".join(WRAPPED), 4, 2),
-          ("ITEM 7. Management's Discussion and Analysis", 5, 2), ("PART III", 6, 1),
+          ("ITEM 7. Management's Discussion and Analysis", 5, 2), (" ".join(TOP_ALIGNED), 5, 2), ("PART III", 6, 1),
           ("ITEM 10. Directors and Corporate Governance", 6, 2), ("ITEM 16. Form 10-K Summary", 7, 2),
           ("Signatures", 8, 2)]
 
@@ -69,6 +71,9 @@ def _filing(tmp_path: Path) -> Path:
             write_line(page, y, WRAPPED[0], size=9, x=72)
             y += 11
             write_line(page, y, WRAPPED[1], size=9, x=90)
+        elif title == " ".join(TOP_ALIGNED):
+            write_line(page, y, TOP_ALIGNED[0], size=9, x=72)
+            write_line(page, y + 11, TOP_ALIGNED[1], size=9, x=90)
         elif title.startswith("ITEM 16"):
             write_line(page, y, title, size=9, x=72)
             write_line(page, y, "7", size=9, x=215)
@@ -76,7 +81,7 @@ def _filing(tmp_path: Path) -> Path:
         else:
             write_line(page, y, title, size=12 if part else 9, bold=part, x=72)
         _right(page, y, str(8 if title.startswith("ITEM 16") else printed), 540, size=12 if part else 9, bold=part)
-        y += 20 if part else 15
+        y += 20 if part else 26 if title == " ".join(TOP_ALIGNED) else 15
         if title == "PART III":
             for line in NOTE:
                 write_line(page, y, line, size=9, x=90)
@@ -90,7 +95,8 @@ def _filing(tmp_path: Path) -> Path:
 
 def test_a_table_style_contents_page_is_read_whole(tmp_path: Path) -> None:
     """The "Page" column head is no entry and no part of the first title, the note between Part III and its
-    items neither ends the contents nor becomes an entry, the wrapped Item 5 is one entry, and the row holding
+    items neither ends the contents nor becomes an entry, the wrapped Item 5 is one entry and so is Item 9,
+    whose page number is printed on its first line, and the row holding
     Item 16 and Signatures gives both entries with their own pages: every entry lands on its page, parts above
     their items."""
     headings = find_toc_headings(extract(_filing(tmp_path)))

@@ -147,6 +147,10 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             first = row
         if printed is None and not dots:
             nxt = rows[i + 1] if i + 1 < len(rows) else None
+            if first is row and entries and i > 0 and _continues_above(rows[i - 1], row, nxt, entries[-1]):
+                entries[-1].title = f"{entries[-1].title} {title.strip()}"
+                entries[-1].y_toc = row.y1
+                continue
             if nxt is not None and first is row and not headed and _wraps(row, nxt, right):
                 pending, pending_text = row, title
                 continue
@@ -164,6 +168,27 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
                              part=num is not None and num.kind in PART_KINDS,
                              chapter_page=chapter[1] if chapter is not None else None))
     return entries
+
+
+def _continues_above(above: Row, row: Row, nxt: Row | None, entry: Entry) -> bool:
+    """True when `row`, without a page number, ends the title of the entry on the row just above it, whose page
+    number was printed on its first line (a table cell aligned at the top: "Item 5 Market for Registrant's
+    Common Equity ... and Issuer Purchases of  15" | "Equity Securities"): set in the entry's style, indented
+    past it, the line right below it, and followed by no row at its own indentation (then it opens a list of
+    sub-entries)."""
+    if entry.printed is None or entry.toc_page != row.page or above.page != row.page:
+        return False
+    height = above.y1 - above.y0
+    if not -0.5 * height <= row.y0 - above.y1 <= 0.5 * height or abs(row.size - entry.size) > 0.5 or (
+            row.bold != entry.bold):
+        return False
+    if row.x0 <= entry.x0 + 3 or leading_number(row.text.strip()) is not None:
+        return False  # a numbered row opens an entry of its own
+    if nxt is not None and nxt.page == row.page and -0.5 * height <= nxt.y0 - row.y1 <= 0.5 * height:
+        _t, printed, dots = split_trailing_page(nxt.text.strip())
+        if (printed is not None or dots) and nxt.x0 >= row.x0 - 3:
+            return False  # the row begins the next entry, whose title wraps onto the row with the page number
+    return nxt is None or nxt.page != row.page or abs(nxt.x0 - row.x0) > 3
 
 
 def _wraps(row: Row, nxt: Row, right: float) -> bool:
