@@ -23,9 +23,11 @@ WRAPPED = ("ITEM 5. Market for the Registrant's Common Equity, Related Stockhold
 # a cell aligned at the top: the page number on the first line, the title's end on the line below
 TOP_ALIGNED = ("ITEM 9. Changes in and Disagreements with Accountants on Accounting and", "Financial Disclosure")
 # (title as listed, printed page, level): the parts above their items, flush with them
-FILING = [("PART I", 1, 1), ("ITEM 1. Business", 1, 2), ("ITEM 1A. Risk Factors", 2, 2),
+FILING = [("PART I", 1, 1), ("ITEM 1. Business", 1, 2), ("General", 1, 3), ("Products", 1, 3),
+          ("ITEM 1A. Risk Factors", 2, 2),
           ("ITEM 2. Properties", 3, 2), ("PART II", 4, 1), (" ".join(WRAPPED), 4, 2),
-          ("ITEM 7. Management's Discussion and Analysis", 5, 2), (" ".join(TOP_ALIGNED), 5, 2), ("PART III", 6, 1),
+          ("ITEM 7. Management's Discussion and Analysis", 5, 2), ("Overview", 5, 3), (" ".join(TOP_ALIGNED), 5, 2),
+          ("PART III", 6, 1),
           ("ITEM 10. Directors and Corporate Governance", 6, 2), ("ITEM 16. Form 10-K Summary", 7, 2),
           ("Signatures", 8, 2)]
 
@@ -78,6 +80,9 @@ def _filing(tmp_path: Path) -> Path:
             write_line(page, y, title, size=9, x=72)
             write_line(page, y, "7", size=9, x=215)
             write_line(page, y, "Signatures", size=9, x=240)
+        elif title in ("General", "Products", "Overview"):
+            # Item 1's sections at one step, Item 7's at a deeper one: both one level under their item
+            write_line(page, y, title, size=9, x=100 if title != "Overview" else 112)
         else:
             write_line(page, y, title, size=12 if part else 9, bold=part, x=72)
         _right(page, y, str(8 if title.startswith("ITEM 16") else printed), 540, size=12 if part else 9, bold=part)
@@ -94,7 +99,8 @@ def _filing(tmp_path: Path) -> Path:
 
 
 def test_a_table_style_contents_page_is_read_whole(tmp_path: Path) -> None:
-    """The "Page" column head is no entry and no part of the first title, the note between Part III and its
+    """The "Page" column head is no entry and no part of the first title, the items flush with the parts sit
+    under them and the sections indented under an item under it (at whatever step), the note between Part III and its
     items neither ends the contents nor becomes an entry, the wrapped Item 5 is one entry and so is Item 9,
     whose page number is printed on its first line, and the row holding
     Item 16 and Signatures gives both entries with their own pages: every entry lands on its page, parts above
@@ -200,3 +206,4 @@ def test_the_layout_pass_skips_a_contents_page_it_cannot_parse(tmp_path: Path) -
     layout = [(h.title, h.page) for h in find_layout_headings(extracted)]
     assert [h for h in layout if h[1] == 2] == [("Where to Find It", 2)]
     assert [h for h in layout if h[1] > 2] == [(t, p + FIRST_BODY_PAGE - 1) for t, p in listed]
+
