@@ -207,3 +207,51 @@ def test_the_layout_pass_skips_a_contents_page_it_cannot_parse(tmp_path: Path) -
     assert [h for h in layout if h[1] == 2] == [("Where to Find It", 2)]
     assert [h for h in layout if h[1] > 2] == [(t, p + FIRST_BODY_PAGE - 1) for t, p in listed]
 
+
+def _manual(tmp_path: Path, listed: list[tuple[str, int, float, int]], pages: dict[int, list[tuple[str, float]]]
+            ) -> Path:
+    """A manual: `listed` contents rows (title, physical page, size, x) on page 2 and, per physical page, the
+    (title, size) headings printed on it in bold, each over prose."""
+    doc = pymupdf.open()
+    for _ in range(max(pages)):
+        doc.new_page(width=WIDTH, height=HEIGHT)
+    write_line(doc[0], 200, "Operator Guide", size=26, bold=True)
+    y = write_line(doc[1], 90, "Contents", size=18, bold=True) + 10
+    for title, number, size, x in listed:
+        write_line(doc[1], y, title, size=size, bold=size > 12, x=x)
+        _right(doc[1], y, str(number - 2), 540, size=size, bold=size > 12)
+        y += 18
+    for number, titles in pages.items():
+        page = doc[number - 1]
+        y = 90.0
+        for title, size in titles:
+            y = write_line(page, y, title, size=size, bold=True) + 4
+            y = paragraph(page, y, 5)
+        write_line(page, 760, str(number - 2), size=9, x=300)
+    path = tmp_path / "manual.pdf"
+    doc.save(path)
+    return path
+
+
+def test_a_contents_listing_some_sections_keeps_its_choice_and_hangs_only_under_its_entries(tmp_path: Path) -> None:
+    """Issue 11 class 2: the contents lists the sections of its first chapter only. Layout's sub-sections are
+    hung under the listed sections they belong to, and under a chapter whose printed title reads a little
+    differently ("Care and Maintenance of Unit" for "... of the Unit"); the second chapter's sections, set like
+    the listed ones but left out, are not added, nor their sub-sections under the chapter without them."""
+    listed = [("Getting Started", 3, 14, 72), ("Unpacking the Device", 3, 11, 90),
+              ("Connecting the Cables", 4, 11, 90), ("Daily Operation", 5, 14, 72),
+              ("Care and Maintenance of the Unit", 7, 14, 72)]
+    path = _manual(tmp_path, listed, {
+        3: [("Getting Started", 14), ("Unpacking the Device", 11), ("Checking the Box", 10),
+            ("Removing the Foam", 10)],
+        4: [("Connecting the Cables", 11)],
+        5: [("Daily Operation", 14), ("Switching On", 11), ("Power Button", 10), ("Standby Mode", 10)],
+        6: [("Reading the Display", 11), ("Error Codes", 10), ("Screen Brightness", 10)],
+        7: [("Care and Maintenance of Unit", 14), ("Daily Cleaning", 10), ("Yearly Service", 10)],
+    })
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.level, h.page) for h in headings[1:]] == [
+        ("Getting Started", 1, 3), ("Unpacking the Device", 2, 3), ("Checking the Box", 3, 3),
+        ("Removing the Foam", 3, 3), ("Connecting the Cables", 2, 4), ("Daily Operation", 1, 5),
+        ("Care and Maintenance of the Unit", 1, 7), ("Daily Cleaning", 2, 7), ("Yearly Service", 2, 7)]
