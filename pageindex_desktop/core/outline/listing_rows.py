@@ -10,7 +10,6 @@ number, so the rule leaves other pages alone.
 
 from __future__ import annotations
 
-from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 
 MIN_ENTRIES = 5
@@ -25,14 +24,17 @@ def listing_rows(rows: list[Row], page_count: int) -> set[int]:
         return set()
     ends: list[tuple[int, int, float, float]] = []  # (row index, page number, right edge, size)
     for i, row in enumerate(rows):
-        text = row.text.rstrip()
-        if not text or not text[-1].isdigit():
+        text = row.text
+        if not text[-1:].isdigit():
             continue  # cheap test first: arabic page numbers only (a roman "I" ends too many titles)
-        title, printed, _dots = split_trailing_page(text)
-        value = parse_page_number(printed) if printed is not None else None
-        if value is None or value[1] or value[0] > 2 * page_count + 20 or sum(ch.isalpha() for ch in title) < 3:
+        parts = text.rsplit(None, 1)
+        tail = parts[-1].lstrip(".…·_")  # a number printed against its dot leaders
+        if len(parts) != 2 or len(tail) > 4 or not tail.isdigit():
+            continue  # "2,345", "12.5": a figure, not a page number
+        value = int(tail)
+        if value > 2 * page_count + 20 or sum(ch.isalpha() for ch in parts[0]) < 3:
             continue
-        ends.append((i, value[0], row.x1, row.size))
+        ends.append((i, value, row.x1, row.size))
     if len(ends) < MIN_ENTRIES or len(ends) < ENTRY_SHARE * len(rows):
         return set()
     values = [v for _i, v, _x, _s in ends]
