@@ -11,7 +11,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
-from pageindex_desktop.core.outline.toc_page import find_toc_headings
+from pageindex_desktop.core.outline.toc_page import find_toc_entries, find_toc_headings
 from tests.core.built_pages import paragraph, write_line
 
 WIDTH, HEIGHT = 612, 792
@@ -255,3 +255,23 @@ def test_a_contents_listing_some_sections_keeps_its_choice_and_hangs_only_under_
         ("Getting Started", 1, 3), ("Unpacking the Device", 2, 3), ("Checking the Box", 3, 3),
         ("Removing the Foam", 3, 3), ("Connecting the Cables", 2, 4), ("Daily Operation", 1, 5),
         ("Care and Maintenance of the Unit", 1, 7), ("Daily Cleaning", 2, 7), ("Yearly Service", 2, 7)]
+
+
+def test_an_entry_not_found_on_its_page_keeps_its_contents_order(tmp_path: Path) -> None:
+    """An entry whose title its page prints in other words has no place on the page; it follows the entry
+    listed before it there instead of going to the page's top, above the part it belongs to (where it would
+    become the last item of the part before)."""
+    listed = [("PART I", 3, 13, 72), ("ITEM 1. Business", 3, 10, 72), ("ITEM 2. Properties", 4, 10, 72),
+              ("PART II", 5, 13, 72), ("ITEM 5. Market for Common Equity", 5, 10, 72),
+              ("ITEM 6. Selected Financial Data", 5, 10, 72), ("ITEM 7. Management's Discussion", 6, 10, 72)]
+    path = _manual(tmp_path, listed, {
+        3: [("PART I", 13), ("ITEM 1. Business", 11)], 4: [("ITEM 2. Properties", 11)],
+        5: [("PART II", 13), ("ITEM 5. Market for Common Equity", 11), ("Five-Year Summary (unaudited)", 11)],
+        6: [("ITEM 7. Management's Discussion", 11)],
+    })
+    headings = find_toc_entries(extract(path))
+    assert headings is not None
+    assert [(h.title, h.level, h.page) for h in headings[1:]] == [
+        ("PART I", 1, 3), ("ITEM 1. Business", 2, 3), ("ITEM 2. Properties", 2, 4), ("PART II", 1, 5),
+        ("ITEM 5. Market for Common Equity", 2, 5), ("ITEM 6. Selected Financial Data", 2, 5),
+        ("ITEM 7. Management's Discussion", 2, 6)]

@@ -113,8 +113,24 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
-    headings.sort(key=lambda h: (h.page, -1.0 if h.y is None else h.y))
-    return headings
+    return _reading_order(headings)
+
+
+def _reading_order(headings: list[Heading]) -> list[Heading]:
+    """`headings` (in contents order) sorted by page and place on the page. An entry whose place on its page
+    was not found (a title wrapped over three lines in the text) keeps its contents order among the page's
+    entries: it goes right after the entry listed before it on that page, at the top only when it is the page's
+    first (it went to the page's top, above "PART III" whose items it follows)."""
+    keys: list[tuple[int, float]] = []
+    last: tuple[int, float] = (0, -1.0)
+    for heading in headings:
+        if heading.y is not None:
+            last = (heading.page, heading.y)
+        elif last[0] != heading.page:
+            last = (heading.page, -1.0)
+        keys.append(last)
+    order = sorted(range(len(headings)), key=lambda i: keys[i])  # stable: ties keep the contents order
+    return [headings[i] for i in order]
 
 
 def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
