@@ -142,14 +142,16 @@ GROUPS = [("Fundamentals of Our Business", None), ("Introduction to Our Business
 
 def test_group_heads_set_larger_than_their_entries_sit_above_them(tmp_path: Path) -> None:
     """Rows without a page number set larger than the entries, flush with them, head the entries below them
-    (one level up), and the "Page" column head beside the first one is cut from its title instead of making it
-    read as a title wrapped onto the next row."""
+    (one level up), the "Page" column head beside the first one is cut from its title instead of making it
+    read as a title wrapped onto the next row, and the page's title set larger just above the heading is no
+    entry."""
     doc = pymupdf.open()
     for _ in range(FIRST_BODY_PAGE - 1 + 8):
         doc.new_page(width=WIDTH, height=HEIGHT)
     write_line(doc[0], 200, "Example Corporation Form 10-K", size=24, bold=True)
     page = doc[1]
-    y = write_line(page, 60, "Table of Contents", size=18) + 10
+    write_line(page, 40, "Example Corporation Form 10-K", size=22)  # the page's title, over its heading
+    y = write_line(page, 62, "Table of Contents", size=18) + 10
     for i, (title, printed) in enumerate(GROUPS):
         if printed is None:
             y += 6

@@ -146,9 +146,9 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
 
 
 def _title_block(row: Row, head: Row) -> bool:
-    """True when `row` is set in the contents heading's style and aligned with it (flush left or centred on
-    it): a line of the page's title, not an entry printed beside the heading."""
-    if abs(row.size - head.size) > 0.5 or row.bold != head.bold:
+    """True when `row` is set in the contents heading's style or larger and aligned with it (flush left or
+    centred on it): a line of the page's title, not an entry printed beside the heading."""
+    if row.size < head.size - 0.5 or (head.bold and not row.bold):
         return False
     return abs(row.x0 - head.x0) <= 2 or abs((row.x0 + row.x1) / 2 - (head.x0 + head.x1) / 2) <= 2
 
