@@ -115,7 +115,11 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         heading_at = next((i for i, r in enumerate(rows[:10]) if is_contents_heading(r.text)), None)
         if heading_at is not None:
             top = rows[heading_at].y0 - 1.5 * (rows[heading_at].y1 - rows[heading_at].y0)
-            body = [r for r in rows[:heading_at] if r.y0 >= top] + rows[heading_at + 1:]
+            # a row beside the heading's line can be an entry; one set and aligned like the heading is its
+            # title block ("ANNUAL REPORT ON FORM 10-K" over "TABLE OF CONTENTS")
+            head = rows[heading_at]
+            body = [r for r in rows[:heading_at] if r.y0 >= top and not _title_block(r, head)]
+            body += rows[heading_at + 1:]
         else:
             body = rows
         numbered, leaders = _toc_like(body)
@@ -140,6 +144,14 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         collected = _until_body(collected)
         return ContentsRegion(heading, sorted({r.page for r in collected} | {number}), collected)
     return None
+
+
+def _title_block(row: Row, head: Row) -> bool:
+    """True when `row` is set in the contents heading's style or larger and aligned with it (flush left or
+    centred on it): a line of the page's title, not an entry printed beside the heading."""
+    if row.size < head.size - 0.5 or (head.bold and not row.bold):
+        return False
+    return abs(row.x0 - head.x0) <= 2 or abs((row.x0 + row.x1) / 2 - (head.x0 + head.x1) / 2) <= 2
 
 
 def _bare_list(rows: list[Row], page_count: int) -> bool:
@@ -182,17 +194,57 @@ def _is_entry(text: str) -> bool:
 
 
 def _until_body(rows: list[Row]) -> list[Row]:
-    """The contents rows before the body starts on the same page (the first title printed again, or prose)."""
+    """The contents rows before the body starts on the same page (the first title printed again, or prose).
+
+    A prose row ends the contents only when the rest of its page is no list of entries: a filing's contents
+    carries notes between its entries ("(Except for the information ... incorporated by reference.)"), a
+    report's opens with a paragraph under its heading, and an entry's title can wrap onto a long first line
+    ("Consolidated statements of changes in stockholders' equity for the three months ended March" | "31, 2022
+    83"). A wrapped first line is kept for the entry, a note between entries is dropped."""
     first_key = ""
+    out: list[Row] = []
+    note: Row | None = None  # the last row of a note being dropped
     for i, row in enumerate(rows):
         title, printed, dots = split_trailing_page(row.text.strip())
         key = title_key(title)
         if printed is None and not dots and not _wrapped_entry(rows, i):
-            if len(row.text) > 110 or len(row.text.split()) >= 14 or (first_key and key == first_key and i > 2):
-                return rows[:i]
+            if note is not None and _just_below(note, row) and abs(row.size - note.size) < 0.5 and (
+                    row.bold == note.bold):
+                note = row
+                continue  # the note's next line (its short last line too)
+            repeated = bool(first_key) and key == first_key and i > 2
+            if len(row.text) > 110 or len(row.text.split()) >= 14 or repeated:
+                if repeated or not _entries_follow(rows, i):
+                    return out
+                if not _wraps_into_entry(row, rows[i + 1]):
+                    note = row
+                    continue  # a note printed between entries
+        note = None
         if not first_key:
             first_key = key
-    return rows
+        out.append(row)
+    return out
+
+
+def _entries_follow(rows: list[Row], i: int) -> bool:
+    """True when the rows after rows[i] on its page are mostly contents entries (two or more ending in a page
+    number), so the contents goes on after a prose row."""
+    rest = [r for r in rows[i + 1:] if r.page == rows[i].page]
+    entries = sum(1 for r in rest if _is_entry(r.text) or split_trailing_page(r.text)[2])
+    return entries >= 2 and entries * 2 >= len(rest)
+
+
+def _wraps_into_entry(row: Row, nxt: Row) -> bool:
+    """True when `nxt`, just below `row` on its page, ends the entry `row` begins (the title wrapped)."""
+    if not _just_below(row, nxt):
+        return False
+    _title, printed, dots = split_trailing_page(nxt.text.strip())
+    return printed is not None or dots
+
+
+def _just_below(row: Row, nxt: Row) -> bool:
+    """True when `nxt` is the line after `row` in one block of text (same page, no more than a line's gap)."""
+    return nxt.page == row.page and -0.5 * (row.y1 - row.y0) <= nxt.y0 - row.y1 <= 1.5 * (row.y1 - row.y0)
 
 
 def _wrapped_entry(rows: list[Row], i: int) -> bool:
@@ -201,10 +253,7 @@ def _wrapped_entry(rows: list[Row], i: int) -> bool:
     body: the next row ends in the entry's page number and goes on with the title (this row stops on a joining
     word or comma, or the next one opens in lower case or is indented under it: "... ended March" over
     "31, 2022 and 2021   83")."""
-    if i + 1 >= len(rows) or rows[i + 1].page != rows[i].page:
+    if i + 1 >= len(rows) or not _wraps_into_entry(rows[i], rows[i + 1]):
         return False
     row, nxt = rows[i], rows[i + 1]
-    _title, printed, dots = split_trailing_page(nxt.text.strip())
-    if printed is None and not dots or nxt.y0 - row.y1 > 1.5 * (row.y1 - row.y0):
-        return False
     return _OPEN_END.search(row.text.strip()) is not None or nxt.text[:1].islower() or nxt.x0 > row.x0 + 3

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rapidfuzz import fuzz
+
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.numbering import leading_number, title_key
@@ -20,6 +22,7 @@ TAIL_SHARE = 0.4
 # rank the same way, before its deeper headings are trusted under the contents entries
 FRAME_FOUND_SHARE = 0.6
 FRAME_AGREE_SHARE = 0.8
+MATCH_RATIO = 90  # rapidfuzz ratio (0-100) at which a layout heading prints a contents entry in other words
 
 
 def _kind(title: str) -> str | None:
@@ -105,26 +108,32 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     the next number: layout levels are ranks that can skip one), it is not one of the entries (or a
     title repeated from them on a neighbouring page), it lies after the first entry, its title is not repeated
     by another heading of the same span (continued slide titles, "Example" block labels), and the span holds
-    at least two such headings (a section is divided into parts, a lone bold line is a label). Layout has already
-    ruled out running headers, captions, contents rows and table cells; each heading is a printed row.
+    at least two such headings (a section is divided into parts, a lone bold line is a label). A heading is hung
+    only under the entry layout itself nests it under: when its layout parent is a heading the contents leaves
+    out (a 10-K listing the sections of Item 1 but not those of Item 7, set in the same style), the contents
+    chose its depth there, and hanging the left-out section's sub-headings without it would make them children
+    of the wrong node. Entries are matched to layout headings by title, or nearly the same title (a ratio of
+    MATCH_RATIO: "Notes to the Consolidated Financial Statements" listed, "Notes to Consolidated ..." printed).
+    Layout has already ruled out running headers, captions, contents rows and table cells; each heading is a
+    printed row.
     """
     entries = toc[1:] if len(toc) > 1 else toc  # toc[0] may be the "Contents" heading itself
     layout = find_layout_headings(doc)
     if len(entries) < 3 or not layout:
         return toc
     by_key: dict[tuple[str, int], Heading] = {}
+    by_page: dict[int, list[tuple[str, Heading]]] = {}
     for heading in layout:
-        by_key.setdefault((title_key(heading.title), heading.page), heading)
+        key = title_key(heading.title)
+        by_key.setdefault((key, heading.page), heading)
+        by_page.setdefault(heading.page, []).append((key, heading))
     layout_level: dict[int, int] = {}  # id(entry) -> level of the layout heading that prints it
-    matched: set[int] = set()  # id() of layout headings that are contents entries
+    matched: dict[int, Heading] = {}  # id() of layout headings that are contents entries -> the entry
     for entry in entries:
-        key = title_key(entry.title)
-        for d in (0, -1, 1):
-            hit = by_key.get((key, entry.page + d))
-            if hit is not None:
-                layout_level[id(entry)] = hit.level
-                matched.add(id(hit))
-                break
+        hit = _printing(entry, by_key, by_page)
+        if hit is not None:
+            layout_level[id(entry)] = hit.level
+            matched[id(hit)] = entry
     if len(layout_level) < FRAME_FOUND_SHARE * len(entries):
         return toc
     if not _levels_agree(entries, layout_level):
@@ -134,13 +143,17 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     listed = {(title_key(h.title), h.page) for h in toc}
     first = _position(entries[0])
     extra: list[Heading] = []
-    for heading in layout:
+    parent_entry: dict[int, Heading] = {}  # id(extra heading) -> the contents entry layout nests it under
+    for heading, parent in zip(layout, _layout_parents(layout)):
         if heading.level != below or id(heading) in matched or _position(heading) <= first:
             continue
         key = title_key(heading.title)
         if any((key, heading.page + d) in listed for d in (-1, 0, 1)):
             continue
+        if parent is None or id(parent) not in matched:
+            continue  # its layout parent is a heading the contents leaves out: the contents chose its depth
         extra.append(heading)
+        parent_entry[id(heading)] = matched[id(parent)]
     if not extra:
         return toc
     merged = sorted([(h, True) for h in toc] + [(h, False) for h in extra],
@@ -154,7 +167,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         if frame is None:
             return
         counts = Counter(title_key(h.title) for h in under)
-        kept = [h for h in under if counts[title_key(h.title)] == 1]
+        kept = [h for h in under if counts[title_key(h.title)] == 1 and parent_entry[id(h)] is frame]
         if len(kept) < 2:
             return  # a span holding one sub-heading is not divided: a stray label, not a section level
         for h in kept:
@@ -169,6 +182,35 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
             under.append(heading)
     flush()
     return out
+
+
+def _printing(entry: Heading, by_key: dict[tuple[str, int], Heading],
+              by_page: dict[int, list[tuple[str, Heading]]]) -> Heading | None:
+    """The layout heading that prints a contents entry on its page (±1): the same title, else one that reads
+    nearly the same ("Notes to the Consolidated Financial Statements" listed, "Notes to Consolidated Financial
+    Statements" printed)."""
+    key = title_key(entry.title)
+    for d in (0, -1, 1):
+        hit = by_key.get((key, entry.page + d))
+        if hit is not None:
+            return hit
+    for d in (0, -1, 1):
+        for other, heading in by_page.get(entry.page + d, []):
+            if fuzz.ratio(key, other) >= MATCH_RATIO:
+                return heading
+    return None
+
+
+def _layout_parents(layout: list[Heading]) -> list[Heading | None]:
+    """For each layout heading, the heading layout nests it under (the last one before it at a smaller level)."""
+    parents: list[Heading | None] = []
+    stack: list[Heading] = []
+    for heading in layout:
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        parents.append(stack[-1] if stack else None)
+        stack.append(heading)
+    return parents
 
 
 def _levels_agree(entries: list[Heading], layout_level: dict[int, int]) -> bool:

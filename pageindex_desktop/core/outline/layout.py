@@ -17,6 +17,7 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
+from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.signatures import drop_signatures
@@ -121,6 +122,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
+        listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         for i in range(start, len(rows)):
             row = rows[i]
             if i > start and len(rows[i - 1].text) <= 8 and _number_above(
@@ -134,7 +136,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 (text[0].islower() or len(text) > 60) and not _NUMBER_START.match(text)
             ):
                 continue  # a line of running text: neither a heading nor the next line of one
-            if analysis.is_running(row, i) or row.y0 < end_of_contents:
+            if analysis.is_running(row, i) or row.y0 < end_of_contents or i in listed:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text) and not _is_note_heading(row, body):
                 caption_bottom, caption_style = row.y1, (row.size, row.bold)

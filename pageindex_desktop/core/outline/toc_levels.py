@@ -19,6 +19,32 @@ class _Indented(Protocol):
     level: int
 
 
+class _Styled(_Indented, Protocol):
+    """A contents entry with the style of its row."""
+
+    size: float
+    bold: bool
+
+
+def mark_group_heads(entries: Sequence[_Styled]) -> None:
+    """Mark as divisions (`part`) the rows without a page number that are set larger than the entries with one,
+    or bold while those are not, and head a run of them ("Management's Discussion and Analysis" over "Our
+    Products 17", "Segment Trends and Results 20"): printed flush with the entries, their indentation cannot
+    say they sit above them. Two or more such heads, so one odd row is not taken for a level."""
+    with_page = [e for e in entries if e.printed is not None]
+    if len(with_page) < 3:
+        return
+    sizes = sorted(e.size for e in with_page)
+    size = sizes[len(sizes) // 2]
+    bold = sum(e.bold for e in with_page) * 2 > len(with_page)
+    heads = [i for i, e in enumerate(entries[:-1]) if e.printed is None and not e.part
+             and (e.size >= size + 0.5 or (e.bold and not bold)) and entries[i + 1].printed is not None
+             and entries[i + 1].size < e.size + 0.5 and abs(entries[i + 1].x0 - e.x0) <= 2 * CLUSTER_TOLERANCE]
+    if len(heads) >= 2:
+        for i in heads:
+            entries[i].part = True
+
+
 def assign_levels(entries: Sequence[_Indented]) -> None:
     """Set `level` on each entry: rank of its (page-shifted) indentation, never more than one below the previous."""
     if not entries:
@@ -60,18 +86,29 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
         x = entry.x0 - shift[entry.toc_page]
         return 1 + sum(1 for c in clusters[1:] if x > c - CLUSTER_TOLERANCE / 2 + 0.01)
 
-    # "PART I" listed flush with its items: the items sit one level below the parts
-    part_ranks = {1} if inverted else {cluster_rank(e) for e in entries if e.part}
+    # "PART I" listed flush with its items: the items sit one level below the parts. Below that an entry is a
+    # child of the nearest entry above it set at a smaller indentation step (a filing's "General" under "ITEM 1.
+    # Business" under "PART I", all three at steps of their own or the first two flush), so a step one group
+    # of entries skips (a 10-Q indenting Item 2's sections further than Item 1's) makes no level of its own
+    has_parts = inverted or any(e.part for e in entries)
     previous = 0
+    open_ranks: list[tuple[int, int]] = []  # (indentation rank, level) of the entries still open above
     for entry in entries:
-        rank = 1 if inverted and entry.part else cluster_rank(entry)
-        if not entry.part and rank in part_ranks:
-            rank += 1
+        if entry.part:
+            open_ranks = []
+            level = 1
+        else:
+            rank = cluster_rank(entry)
+            while open_ranks and open_ranks[-1][0] >= rank:
+                open_ranks.pop()
+            level = open_ranks[-1][1] + 1 if open_ranks else 1 + has_parts
         if entry.numbered > 1:
-            rank = max(rank, entry.numbered)
-        level = min(rank, previous + 1)
-        entry.level = max(level, 1)
-        previous = entry.level
+            level = max(level, entry.numbered)
+        level = max(min(level, previous + 1), 1)
+        entry.level = level
+        previous = level
+        if not entry.part:
+            open_ranks.append((cluster_rank(entry), level))
 
 
 def _parts_indented_past_items(entries: Sequence[_Indented], shift: dict[int, float]) -> bool:

@@ -22,11 +22,13 @@ from pageindex_desktop.core.outline.numbering import (
     clean_title,
     leading_number,
     parse_page_number,
+    TRAILING_COLUMN_HEAD,
     split_trailing_page,
     without_column_head,
 )
+from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels
+from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -34,6 +36,8 @@ log = logging.getLogger(__name__)
 
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
+
+# the head of a contents list's page column, alone or at the end of the first row it sits beside
 
 
 @dataclass
@@ -105,6 +109,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         entries = [e for e in entries if e.found]
         if len(entries) < 3:
             return None
+    mark_group_heads(entries)
     assign_levels(entries)
     headings: list[Heading] = []
     if heading_row is not None:
@@ -115,18 +120,40 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
-    headings.sort(key=lambda h: (h.page, -1.0 if h.y is None else h.y))
-    return headings
+    return _reading_order(headings)
+
+
+def _reading_order(headings: list[Heading]) -> list[Heading]:
+    """`headings` (in contents order) sorted by page and place on the page. An entry whose place on its page
+    was not found (a title wrapped over three lines in the text) keeps its contents order among the page's
+    entries: it goes right after the entry listed before it on that page, at the top only when it is the page's
+    first (it went to the page's top, above "PART III" whose items it follows)."""
+    keys: list[tuple[int, float]] = []
+    last: tuple[int, float] = (0, -1.0)
+    for heading in headings:
+        if heading.y is not None:
+            last = (heading.page, heading.y)
+        elif last[0] != heading.page:
+            last = (heading.page, -1.0)
+        keys.append(last)
+    order = sorted(range(len(headings)), key=lambda i: keys[i])  # stable: ties keep the contents order
+    return [headings[i] for i in order]
 
 
 def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     """Contents rows -> entries: page numbers split off, wrapped titles joined, bare page numbers attached."""
     right = max((r.x1 for r in rows), default=0.0)
+    rows = split_pairs(rows, limit)
     entries: list[Entry] = []
     pending: Row | None = None
     pending_text = ""
     for i, row in enumerate(rows):
         text = row.text.strip()
+        headed = row.x1 >= right - 2 * row.size and TRAILING_COLUMN_HEAD.search(text) is not None
+        if headed:
+            text = TRAILING_COLUMN_HEAD.sub("", text)  # the page column's head ("PART I ... Page"): the row ends before it
+            if not text:
+                continue
         title, printed, dots = split_trailing_page(text)
         if printed is not None and not dots and _beyond(printed, limit):
             title, printed = text, None  # a year closing a wrapped line ("... ended March 31, 2022"), no page
@@ -145,8 +172,12 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             first = row
         if printed is None and not dots:
             nxt = rows[i + 1] if i + 1 < len(rows) else None
+            if first is row and entries and i > 0 and _continues_above(rows[i - 1], row, nxt, entries[-1]):
+                entries[-1].title = f"{entries[-1].title} {title.strip()}"
+                entries[-1].y_toc = row.y1
+                continue
             after = rows[i + 2] if i + 2 < len(rows) else None
-            if nxt is not None and first is row and _wraps(row, nxt, right, after):
+            if nxt is not None and first is row and not headed and _wraps(row, nxt, right, after):
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
@@ -182,6 +213,27 @@ def _beyond(printed: str, limit: int) -> bool:
     """True when a row's trailing number is past any page of the document: a year or a figure of the title."""
     value = parse_page_number(printed)
     return value is not None and value[0] > limit
+
+
+def _continues_above(above: Row, row: Row, nxt: Row | None, entry: Entry) -> bool:
+    """True when `row`, without a page number, ends the title of the entry on the row just above it, whose page
+    number was printed on its first line (a table cell aligned at the top: "Item 5 Market for Registrant's
+    Common Equity ... and Issuer Purchases of  15" | "Equity Securities"): set in the entry's style, indented
+    past it, the line right below it, and followed by no row at its own indentation (then it opens a list of
+    sub-entries)."""
+    if entry.printed is None or entry.toc_page != row.page or above.page != row.page:
+        return False
+    height = above.y1 - above.y0
+    if not -0.5 * height <= row.y0 - above.y1 <= 0.5 * height or abs(row.size - entry.size) > 0.5 or (
+            row.bold != entry.bold):
+        return False
+    if row.x0 <= entry.x0 + 3 or leading_number(row.text.strip()) is not None:
+        return False  # a numbered row opens an entry of its own
+    if nxt is not None and nxt.page == row.page and -0.5 * height <= nxt.y0 - row.y1 <= 0.5 * height:
+        _t, printed, dots = split_trailing_page(nxt.text.strip())
+        if (printed is not None or dots) and nxt.x0 >= row.x0 - 3:
+            return False  # the row begins the next entry, whose title wraps onto the row with the page number
+    return nxt is None or nxt.page != row.page or abs(nxt.x0 - row.x0) > 3
 
 
 def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
