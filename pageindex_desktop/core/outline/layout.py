@@ -16,6 +16,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.exhibit_titles import EXHIBIT_PAGE, is_exhibit_title
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
@@ -118,6 +119,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
+        # the top of the page's own text, running headers and footers aside (an exhibit's title sits there)
+        page_top = min((r.y0 for j, r in enumerate(rows) if not analysis.is_running(r, j)), default=0.0)
         for i in range(start, len(rows)):
             row = rows[i]
             if i > start and len(rows[i - 1].text) <= 8 and _number_above(
@@ -134,6 +137,10 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if analysis.is_running(row, i) or row.y0 < end_of_contents:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text) and not _is_note_heading(row, body):
+                if is_exhibit_title(row, page_top, body):
+                    candidates.append(Candidate(row, text.strip(), (round(row.size), row.bold, EXHIBIT_PAGE),
+                                                last_index=i, bottom=row.y1))
+                    continue
                 caption_bottom, caption_style = row.y1, (row.size, row.bold)
                 continue
             if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
@@ -419,6 +426,8 @@ def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
     """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
         return False
+    if prev.style[2] == EXHIBIT_PAGE:
+        return False  # the exhibit's bare number is its title (see _continues)
     num = leading_number(prev.text)
     if num is None or num.rest or not (row.bold or row.size >= body + 1.0) or len(row.text) > MAX_CHARS:
         return False
@@ -429,8 +438,8 @@ def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
 
 def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
-    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded:
-        return False
+    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
+        return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
     if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or prev.text.endswith((".", ":", "?")):
         return False
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):

@@ -159,11 +159,11 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     """A title printed twice in one style on one page is a label (a slide's "Example" blocks): all of them go.
     One printed again in the same style on the next page (a slide's continued frame title, "Summary of
     results" over each page of one survey section) opens no new section: only its first printing is kept."""
-    per_page = Counter((title_key(c.text), c.style, c.row.page) for c in candidates)
+    per_page = Counter((_repeat_key(c.text), c.style, c.row.page) for c in candidates)
     last: dict[tuple[str, tuple[float, bool, str]], int] = {}
     kept = []
     for cand in candidates:
-        key = (title_key(cand.text), cand.style)
+        key = (_repeat_key(cand.text), cand.style)
         if per_page[(key[0], key[1], cand.row.page)] > 1:
             continue
         seen = last.get(key)
@@ -172,6 +172,13 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
             continue
         kept.append(cand)
     return kept
+
+
+def _repeat_key(text: str) -> str:
+    """The title key, or the whole text when the key has no letters: "Exhibit 23.1" and "Exhibit 31.1" on
+    consecutive pages are two titles, though both keys would be the "1" after the number."""
+    key = title_key(text)
+    return key if any(ch.isalpha() for ch in key) else text.lower()
 
 
 def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:

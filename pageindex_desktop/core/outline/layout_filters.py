@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.exhibit_titles import EXHIBIT_PAGE
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS
@@ -343,7 +344,7 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     """
     kinds = Counter(c.style[2] for c in candidates)
     division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
-                      and k not in ("keyword:section", NOTE_KIND)}
+                      and k not in ("keyword:section", NOTE_KIND, EXHIBIT_PAGE)}
     pages: dict[str, set[int]] = {}
     for cand in candidates:
         if cand.style[2] in division_kinds:
@@ -357,8 +358,8 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     group: list[int] = []  # 0 above the parts, 1 parts, 2 divisions, 3 below
     for cand in candidates:
         kind = cand.style[2]
-        if kind in PART_KINDS:
-            group.append(1)
+        if kind in PART_KINDS or kind == EXHIBIT_PAGE:
+            group.append(1)  # an exhibit's title page sits beside the filing's parts (exhibit_titles.py)
         elif kind in division_kinds:
             group.append(2)
         elif cand.style[0] > largest and style_count[cand.style] < divisions:
