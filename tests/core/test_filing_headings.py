@@ -51,3 +51,46 @@ def test_an_exhibit_number_heading_its_own_page_is_a_section(tmp_path: Path) -> 
     assert items == [("Item 14. Principal Accountant Fees and Services", 2, 2), ("PART IV", 1, 3),
                      ("Item 15. Exhibits and Financial Statement Schedules", 2, 3),
                      ("Item 16. Form 10-K Summary", 2, 4)] + [(n, 1, 5 + k) for k, (n, _) in enumerate(exhibits)]
+
+
+def _statement_page(doc: pymupdf.Document, title: str, labels: list[str]) -> None:
+    """A financial statement: a centred title block, then bold section labels over rows of label and figures."""
+    page = doc.new_page(width=612, height=792)
+    write_line(page, 55, title, bold=True, x=200)
+    write_line(page, 67, "(in millions, unaudited)", bold=True, x=256)
+    y = 120.0
+    for label in labels:
+        write_line(page, y, label, size=11, bold=True, x=52)
+        y += 15
+        for k in range(7):
+            write_line(page, y, f"{label.split()[0]} line item {k + 1}", size=11, x=52)
+            write_line(page, y, f"$ {1200 + 37 * k:,}", size=11, x=470)
+            write_line(page, y, f"{900 + 41 * k:,}", size=11, x=530)
+            y += 14
+        y += 8
+
+
+def test_a_financial_statement_page_is_no_cover_and_keeps_its_title(tmp_path: Path) -> None:
+    """A statement page (rows of figures, no running text, bold section labels) has four or more "headings"
+    and no prose, like a cover: its title is still a section (the bold labels in its table are not), and the
+    page continuing it ("... (continued)") opens no section. A real cover page is still dropped whole."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, (line, size) in enumerate([("Example Foods, Inc.", 28), ("Second-Quarter 2023 Results", 20),
+                                      ("Earnings Release", 16), ("July 13, 2023", 14)]):
+        write_line(page, 200 + 60 * y, line, size=size, bold=True, x=150)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Guidance and Outlook", size=14, bold=True) + 6, 20)
+    labels = ["Operating Activities", "Investing Activities", "Financing Activities"]
+    _statement_page(doc, "Condensed Consolidated Statement of Cash Flows", labels)
+    _statement_page(doc, "Condensed Consolidated Statement of Cash Flows (continued)", ["Supplemental Activity",
+                                                                                "Cash Activity", "Noncash Activity"])
+    _statement_page(doc, "Condensed Consolidated Balance Sheet", ["Current Assets", "Current Liabilities",
+                                                                  "Shareholders Equity"])
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Cautionary Statement", size=14, bold=True) + 6, 20)
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
+    assert found == [("Guidance and Outlook", 2), ("Condensed Consolidated Statement of Cash Flows", 3),
+                     ("Condensed Consolidated Balance Sheet", 5), ("Cautionary Statement", 6)]

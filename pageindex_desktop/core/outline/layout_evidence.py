@@ -14,6 +14,7 @@ from collections import Counter
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.table_notes import strip_unit_note
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 _FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$")
@@ -158,7 +159,10 @@ def nest_notes(candidates: list[Candidate], levels: list[int]) -> list[int]:
 def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     """A title printed twice in one style on one page is a label (a slide's "Example" blocks): all of them go.
     One printed again in the same style on the next page (a slide's continued frame title, "Summary of
-    results" over each page of one survey section) opens no new section: only its first printing is kept."""
+    results" over each page of one survey section) opens no new section: only its first printing is kept.
+    A title that says it is continued ("Selected metrics (continued)", "Notes ... (cont'd)") opens none either,
+    wherever its first part was printed."""
+    candidates = [c for c in candidates if _CONTINUED.search(strip_unit_note(c.text)) is None]
     per_page = Counter((_repeat_key(c.text), c.style, c.row.page) for c in candidates)
     last: dict[tuple[str, tuple[float, bool, str]], int] = {}
     kept = []
@@ -172,6 +176,10 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
             continue
         kept.append(cand)
     return kept
+
+
+_CONTINUED = re.compile(r"(?:[(\[]\s*(?:continued|cont['’]d|cont\.)\s*[)\]]|\s[—–-]\s*continued|,\s*continued)\s*$",
+                        re.IGNORECASE)
 
 
 def _repeat_key(text: str) -> str:

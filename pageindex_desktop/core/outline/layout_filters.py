@@ -209,17 +209,40 @@ def is_prose_page(rows: list[Row], body: float) -> bool:
 
 
 def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: float) -> list[Candidate]:
-    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section."""
+    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section.
+
+    Except a page of figures (`_statement_page`): a financial statement, whose title ("Condensed Consolidated
+    Statement of Cash Flows") is its highest heading and a section; the bold labels inside its table
+    ("Operating Activities", "Total assets") are not, so only the highest is kept."""
     per_page: dict[int, int] = {}
     for cand in candidates:
         per_page[cand.row.page] = per_page.get(cand.row.page, 0) + 1
     covers = set()
+    statements: dict[int, Candidate] = {}
     for page, count in per_page.items():
-        if count >= 4 and not any(
-            abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in analysis.rows[page - 1]
-        ):
+        rows = analysis.rows[page - 1]
+        if count >= 4 and not any(abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in rows):
             covers.add(page)
-    return [c for c in candidates if c.row.page not in covers]
+            if _statement_page(rows):
+                statements[page] = min((c for c in candidates if c.row.page == page), key=lambda c: c.row.y0)
+    return [c for c in candidates if c.row.page not in covers or statements.get(c.row.page) is c]
+
+
+STATEMENT_FIGURES = 12  # rows that are only figures: a page of them is a statement or a table, never a cover
+_FIGURES = re.compile(r"^[$€£(]?\s*[0-9][0-9,.]*\s*[)%]?(?:\s+[$€£(]?\s*[0-9][0-9,.]*\s*[)%]?)*\s*\$?$|^[—–-]$")
+
+
+def _statement_page(rows: list[Row]) -> bool:
+    """True when STATEMENT_FIGURES or more rows of the page hold nothing but figures ("4,715", "(1,268)",
+    "12.5 %", "—"): a financial statement, whose bold row labels ("Operating Activities", "Total assets") and
+    title block would otherwise make it read as a cover with four or more headings and no running text."""
+    figures = 0
+    for row in rows:
+        if _FIGURES.match(row.text):
+            figures += 1
+            if figures >= STATEMENT_FIGURES:
+                return True
+    return False
 
 
 def _readings(num: Numbering) -> list[tuple[str, int]]:
