@@ -94,3 +94,33 @@ def test_a_financial_statement_page_is_no_cover_and_keeps_its_title(tmp_path: Pa
     found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
     assert found == [("Guidance and Outlook", 2), ("Condensed Consolidated Statement of Cash Flows", 3),
                      ("Condensed Consolidated Balance Sheet", 5), ("Cautionary Statement", 6)]
+
+
+def _contents_document(path: Path, titles: list[str]) -> None:
+    """A cover, a "Table of Contents" page listing `titles` with their pages, then one page per title."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Example Industries, Inc.", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Table of Contents", size=14, bold=True) + 10
+    for k, title in enumerate(titles):
+        write_line(page, y, title)
+        _right(page, y, str(3 + k), 540, 10, False)
+        y += 18
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, size=12, bold=True) + 6, 20)
+    doc.save(path)
+
+
+def test_a_filings_table_of_contents_is_a_section_and_a_reports_is_not(tmp_path: Path) -> None:
+    """A filing (three or more "Item" divisions) is navigated by its table of contents and bookmarks it: the
+    contents heading is a section, at the level of the items when there are no parts (not their parent), and
+    its rows are still no headings. A report whose headings are not items leaves its contents page out."""
+    items = ["Item 1. Business", "Item 1A. Risk Factors", "Item 2. Properties", "Item 3. Legal Proceedings"]
+    _contents_document(tmp_path / "filing.pdf", items)
+    found = [(h.title, h.level, h.page) for h in find_layout_headings(extract(tmp_path / "filing.pdf"))]
+    assert found == [("Table of Contents", 1, 2)] + [(t, 1, 3 + k) for k, t in enumerate(items)]
+    chapters = ["Introduction and Scope", "Field Methods", "Results by Site", "Discussion of Results"]
+    _contents_document(tmp_path / "report.pdf", chapters)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(tmp_path / "report.pdf"))]
+    assert found == [(t, 3 + k) for k, t in enumerate(chapters)]

@@ -16,7 +16,12 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.exhibit_titles import EXHIBIT_PAGE, is_exhibit_title
+from pageindex_desktop.core.outline.filing_pages import (
+    EXHIBIT_PAGE,
+    contents_heading,
+    is_exhibit_title,
+    with_filing_contents,
+)
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
@@ -110,6 +115,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         if region.heading is not None:
             contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
     candidates: list[Candidate] = []
+    contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
         start = _title_block_end(rows, body) if page_index == first_text else 0
@@ -121,6 +127,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         emphasis = body + 1.0
         # the top of the page's own text, running headers and footers aside (an exhibit's title sits there)
         page_top = min((r.y0 for j, r in enumerate(rows) if not analysis.is_running(r, j)), default=0.0)
+        if region is not None and region.heading is not None and region.heading.page == page_index + 1:
+            contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
             row = rows[i]
             if i > start and len(rows[i - 1].text) <= 8 and _number_above(
@@ -186,6 +194,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_column_heads(candidates, analysis.rows)
     candidates = drop_continued_titles(candidates)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
+    candidates = with_filing_contents(candidates, contents_cand)
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)

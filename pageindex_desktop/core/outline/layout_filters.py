@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.analysis import Analysis
-from pageindex_desktop.core.outline.exhibit_titles import EXHIBIT_PAGE
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS
@@ -26,6 +25,10 @@ LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 NOTE_KIND = "keyword:note"  # "Note 4 – Debt": numbered notes to financial statements, never a division
 UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
+# kinds ranked with a filing's parts: an exhibit's title page and the filing's contents (filing_pages.py)
+EXHIBIT_PAGE = "keyword:exhibit-page"
+CONTENTS_PAGE = "keyword:contents-page"
+BESIDE_PARTS = frozenset({EXHIBIT_PAGE, CONTENTS_PAGE})
 # outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
 # the nested schemes must account for before numbering overrides style
 RESTART_AGREE_SHARE = 0.8
@@ -272,6 +275,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     first_seen: dict[tuple[float, bool, str], int] = {}
     first_kind: dict[tuple[float, bool], str] = {}
     for i, cand in enumerate(candidates):
+        if cand.style[2] in BESIDE_PARTS:
+            continue  # an exhibit's or the contents' page title: level 1, ranked by no face (see below)
         first_seen.setdefault(cand.style, i)
         if cand.style[2] not in UNNUMBERED:
             first_kind.setdefault(cand.style[:2], cand.style[2])
@@ -294,7 +299,11 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
 
     ranked = sorted(seen_key, key=order)
     rank = {k: min(i + 1, 6) for i, k in enumerate(ranked)}
-    return {style: rank[k] for style, k in keys.items()}
+    levels = {style: rank[k] for style, k in keys.items()}
+    # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their
+    # face says nothing of their level, and a rank of their own would push the deepest faces together
+    levels.update({c.style: 1 for c in candidates if c.style[2] in BESIDE_PARTS})
+    return levels
 
 
 def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, str], int]) -> list[int]:
@@ -367,7 +376,7 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     """
     kinds = Counter(c.style[2] for c in candidates)
     division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
-                      and k not in ("keyword:section", NOTE_KIND, EXHIBIT_PAGE)}
+                      and k not in ("keyword:section", NOTE_KIND) and k not in BESIDE_PARTS}
     pages: dict[str, set[int]] = {}
     for cand in candidates:
         if cand.style[2] in division_kinds:
@@ -378,11 +387,14 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     faces = {c.style[:2] for c in candidates if c.style[2] in division_kinds}
     largest = max(size for size, _bold in faces)
     style_count = Counter(c.style for c in candidates)
+    has_parts = any(kind in PART_KINDS for kind in kinds)
     group: list[int] = []  # 0 above the parts, 1 parts, 2 divisions, 3 below
     for cand in candidates:
         kind = cand.style[2]
-        if kind in PART_KINDS or kind == EXHIBIT_PAGE:
-            group.append(1)  # an exhibit's title page sits beside the filing's parts (exhibit_titles.py)
+        if kind in PART_KINDS or kind in BESIDE_PARTS and has_parts:
+            group.append(1)  # an exhibit's title page or a filing's contents sits beside its parts (filing_pages.py)
+        elif kind in BESIDE_PARTS:
+            group.append(2)  # beside the divisions when there are no parts: not a parent of the items after it
         elif kind in division_kinds:
             group.append(2)
         elif cand.style[0] > largest and style_count[cand.style] < divisions:
