@@ -124,3 +124,48 @@ def test_a_filings_table_of_contents_is_a_section_and_a_reports_is_not(tmp_path:
     _contents_document(tmp_path / "report.pdf", chapters)
     found = [(h.title, h.page) for h in find_layout_headings(extract(tmp_path / "report.pdf"))]
     assert found == [(t, 3 + k) for k, t in enumerate(chapters)]
+
+
+def _sections_document(path: Path, sections: list[tuple[str, float, bool]], width: float = 612) -> None:
+    """A prose first page, then per page: each (line, size, bold) over a paragraph of body text. A line holding
+    "\n" is set as the lines it splits into, directly under each other (a wrapped heading)."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=width, height=792), 90, 30)
+    for text, size, bold in sections:
+        page = doc.new_page(width=width, height=792)
+        y = 90.0
+        for line in text.split("\n"):
+            y = write_line(page, y, line, size=size, bold=bold) - 0.3 * size
+        paragraph(page, y + 10, 16)
+    doc.save(path)
+
+
+def test_long_and_wrapped_item_titles_are_headings(tmp_path: Path) -> None:
+    """A filing's "Item 5 - Market for Registrant's Common Equity, ..." runs to 17 words, more than an unnumbered
+    heading may; and set large in capitals it wraps after a comma ("...COMMON EQUITY,"), which read as a
+    sentence's line. Both are item headings; a bold 17-word line that is no item is still no heading."""
+    long_item = ("Item 5 - Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases "
+                 "of Equity Securities")
+    wrapped = ("ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION,\n"
+               "RESULTS OF OPERATIONS AND LIQUIDITY")
+    sentence = ("Our Board of Directors Reviews the Dividend Each Quarter and May Change It or Stop It "
+                "at Any Time")
+    _sections_document(tmp_path / "items.pdf", [("Item 1. Business", 10, True), ("Item 2. Properties", 10, True),
+                                               (long_item, 10, True), (sentence, 10, True), (wrapped, 16, True),
+                                               ("Item 8. Financial Statements", 10, True)], width=792)
+    found = [h.title for h in find_layout_headings(extract(tmp_path / "items.pdf"))]
+    assert found == ["Item 1. Business", "Item 2. Properties", long_item, wrapped.replace("\n", " "),
+                     "Item 8. Financial Statements"]
+
+
+def test_a_heading_with_initials_and_an_exhibit_index_are_headings(tmp_path: Path) -> None:
+    """"U.S. broker-dealer regulatory capital" in bold is a heading in sentence case: the full stops of "U.S."
+    end no sentence (a bold line with a sentence's full stop inside still is no heading). "Exhibit Index" is a
+    heading: the "I" of "Index" is no roman numeral of a caption (a "Table IV" caption still is one)."""
+    _sections_document(tmp_path / "capital.pdf", [
+        ("Capital Risk Management", 14, True), ("U.S. broker-dealer regulatory capital", 10, True),
+        ("Non-U.S. subsidiary regulatory capital", 10, True), ("Capital rose. Leverage fell", 10, True),
+        ("Table IV Regulatory Capital by Entity", 10, True), ("Exhibit Index", 14, True)])
+    found = [h.title for h in find_layout_headings(extract(tmp_path / "capital.pdf"))]
+    assert found == ["Capital Risk Management", "U.S. broker-dealer regulatory capital",
+                     "Non-U.S. subsidiary regulatory capital", "Exhibit Index"]

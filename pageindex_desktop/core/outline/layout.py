@@ -55,11 +55,12 @@ MAX_CHARS = 140
 SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
 _CAPTION = re.compile(
     r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
-    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*[0-9IVX]",
+    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*(?:[0-9]|[IVX]+\b)",  # not "Exhibit Index"
     re.IGNORECASE,
 )
 # A financial statement's note heading ("Note 4 – Debt", "NOTE 12: LEASES"): numbered like a caption, set as a head
 _NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"\b(?:[A-Z]\.){2,}")  # "U.S.", "U.K.", "N.A.": initials, not a full stop
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
@@ -258,10 +259,13 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if row.size < body - 3:
         return None
     words = text.split()
-    if len(words) > MAX_WORDS:
-        return None
+    division = maybe_numbered and (larger or bold) and _keyword_title(text)
+    if len(words) > (2 * MAX_WORDS if division else MAX_WORDS):
+        return None  # a filing's item titles run long ("Item 5 - Market for Registrant's Common Equity, ...")
     note = _is_note_heading(row, body)
     checked = text[:-1] if _division_with_stop(text) else text  # "Item 4. Controls and Procedures."
+    if division and checked.endswith(","):
+        checked = checked[:-1]  # "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY," wraps on to its next line
     if _SENTENCE_END.search(checked) or _CAPTION.match(text) and not note or _LEADERS.search(text):
         return None
     if checked.endswith(".") and not larger and len(words) >= 3:
@@ -317,6 +321,12 @@ def _joined_sentence(cand: Candidate, body: float) -> bool:
     if cand.style[2] != "none" or len(words) <= SENTENCE_WORDS:
         return False
     return not _title_like(words)
+
+
+def _keyword_title(text: str) -> bool:
+    """A keyword-numbered title ("Item 5 - Market for ...", "ARTICLE IV. REMEDIES"): the number and words."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and num.rest[:1].isupper()
 
 
 def _division_with_stop(text: str) -> bool:
@@ -417,6 +427,7 @@ def _sentence_case_title(text: str, words: list[str], larger: bool) -> bool:
     sentence punctuation inside; bold body-size lines must be shorter than larger ones."""
     if not text[0].isupper() or len(words) > (MAX_WORDS if larger else 10):
         return False
+    text = _ABBREVIATION.sub("", text)  # "U.S. broker-dealer regulatory capital": no sentence ends there
     return not any(mark in text for mark in (". ", "; ", ", ")) or larger and len(words) <= 8
 
 
