@@ -17,8 +17,8 @@ authors' outline leaves out, so there it stays none.
 from __future__ import annotations
 
 import re
-
 from collections import Counter
+from collections.abc import Callable
 
 from pageindex_desktop.core.outline.layout_filters import CONTENTS_PAGE, EXHIBIT_PAGE, Candidate
 from pageindex_desktop.core.outline.rows import Row
@@ -28,15 +28,16 @@ FILING_ITEMS = 3  # "Item" headings, on as many pages, that make a document a fi
 _BARE_EXHIBIT = re.compile(r"^exhibit\s+[0-9]{1,3}(?:\.[0-9]{1,3})?[A-Za-z]?\.?$", re.IGNORECASE)
 
 
-def is_exhibit_title(row: Row, page_top: float, body: float) -> bool:
+def is_exhibit_title(row: Row, body: float, page_top: Callable[[], float]) -> bool:
     """True when `row` is a bare "Exhibit N" set in bold, larger or capitals, above every other text of its
-    page but running headers and footers (`page_top` is the top of the highest such text)."""
+    page but running headers and footers (`page_top` gives the top of the highest such text; asked last, as
+    it walks the page)."""
     text = row.text.strip()
     if row.crowded or _BARE_EXHIBIT.match(text) is None:
         return False
     if not (row.bold or row.size >= body + 1.0 or text[:7].isupper()):
         return False
-    return row.y0 <= page_top + 0.5
+    return row.y0 <= page_top() + 0.5
 
 
 def contents_heading(heading: Row, rows: list[Row]) -> Candidate | None:

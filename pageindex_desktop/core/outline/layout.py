@@ -126,8 +126,6 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
-        # the top of the page's own text, running headers and footers aside (an exhibit's title sits there)
-        page_top = min((r.y0 for j, r in enumerate(rows) if not analysis.is_running(r, j)), default=0.0)
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
@@ -146,7 +144,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if analysis.is_running(row, i) or row.y0 < end_of_contents:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text) and not _is_note_heading(row, body):
-                if is_exhibit_title(row, page_top, body):
+                if is_exhibit_title(row, body, lambda: _text_top(rows, analysis)):
                     candidates.append(Candidate(row, text.strip(), (round(row.size), row.bold, EXHIBIT_PAGE),
                                                 last_index=i, bottom=row.y1))
                     continue
@@ -201,6 +199,11 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
+
+
+def _text_top(rows: list[Row], analysis: Analysis) -> float:
+    """The top of the page's own text, running headers and footers aside (where an exhibit's title sits)."""
+    return min((r.y0 for j, r in enumerate(rows) if not analysis.is_running(r, j)), default=0.0)
 
 
 def _body_is_bold(analysis: Analysis, body: float) -> bool:
