@@ -169,3 +169,34 @@ def test_a_heading_with_initials_and_an_exhibit_index_are_headings(tmp_path: Pat
     found = [h.title for h in find_layout_headings(extract(tmp_path / "capital.pdf"))]
     assert found == ["Capital Risk Management", "U.S. broker-dealer regulatory capital",
                      "Non-U.S. subsidiary regulatory capital", "Exhibit Index"]
+
+
+def test_a_quarterly_reports_items_on_two_pages_sit_under_their_part(tmp_path: Path) -> None:
+    """A 10-Q prints its "Part II" items on two pages, under a part set smaller, after MD&A sections set larger:
+    the items are still the divisions, under the part (divisions took three pages before, and the part and its
+    items were one level); and the exhibits after them are top-level, not under the part, even though the
+    larger MD&A style ranks above the parts."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for title in ("Executive Overview", "Liquidity Risk Management"):
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, size=14, bold=True) + 6, 20)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Part II - Other Information", size=9, bold=True) + 4
+    for item in ("Item 1. Legal Proceedings", "Item 1A. Risk Factors"):
+        y = paragraph(page, write_line(page, y + 6, item, bold=True), 5)
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for item in ("Item 2. Unregistered Sales of Equity Securities", "Item 5. Other Information"):
+        y = paragraph(page, write_line(page, y + 6, item, bold=True), 5)
+    for number in ("Exhibit 31.1", "Exhibit 32"):
+        page = doc.new_page(width=612, height=792)
+        _right(page, 52, number, 560, 10, True)
+        paragraph(page, 100, 20)
+    path = tmp_path / "quarterly.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    assert found == [("Executive Overview", 1), ("Liquidity Risk Management", 1), ("Part II - Other Information", 2),
+                     ("Item 1. Legal Proceedings", 3), ("Item 1A. Risk Factors", 3),
+                     ("Item 2. Unregistered Sales of Equity Securities", 3), ("Item 5. Other Information", 3),
+                     ("Exhibit 31.1", 1), ("Exhibit 32", 1)]

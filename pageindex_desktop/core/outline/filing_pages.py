@@ -6,7 +6,7 @@ bare "Exhibit 23.1" line set above everything else on it. The caption rule in la
 as a figure's or table's caption, which it is in the body of a report ("Exhibit 3: Revenue by segment"
 under a chart, or anywhere down a page); at the head of a page with nothing after its number it names the
 document that page begins, and readers of a filing navigate by it. Such titles sit beside the filing's parts,
-not under its last item, so they get a kind of their own that `division_levels` ranks with the parts.
+not under its last item, so they get a kind of their own that `division_levels` puts at the top level.
 
 A filing (three or more "Item" divisions on three or more pages: the SEC forms' layout) is navigated by its
 table of contents: each page links back to it and its bookmarks list it. Its heading ("Table of Contents") is

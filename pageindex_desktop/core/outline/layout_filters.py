@@ -365,9 +365,10 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     """`levels` with keyword divisions above the sub-heads they contain: parts, then items or chapters.
 
     Filings set "PART II" and "Item 7." in the face of their sub-heads or smaller, so type size alone ranks
-    sub-heads level with parts or above items. A keyword that numbers three or more headings on three or more
+    sub-heads level with parts or above items. A keyword that numbers three or more headings on two or more
     pages ("Item", "Chapter", "Article"; not "Section", which numbers deep clauses too; a list of them on one
-    page is an index, not the divisions) is the document's own division: it and the one-off keyword headings
+    page is an index, not the divisions; a 10-Q's "Part II" items fill two pages) is the document's own
+    division: it and the one-off keyword headings
     ("Appendix", "Schedule") take the level below the parts. Other styles keep their order, below the
     divisions, except a style set larger than every division and used less often than the divisions (a
     higher level has fewer headings: a book's unnumbered part titles), which stays above. An unnumbered style
@@ -381,7 +382,7 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     for cand in candidates:
         if cand.style[2] in division_kinds:
             pages.setdefault(cand.style[2], set()).add(cand.row.page)
-    if not any(kinds[k] >= 3 and len(pages[k]) >= 3 for k in division_kinds):
+    if not any(kinds[k] >= 3 and len(pages[k]) >= 2 for k in division_kinds):
         return levels
     divisions = sum(kinds[k] for k in division_kinds)
     faces = {c.style[:2] for c in candidates if c.style[2] in division_kinds}
@@ -410,7 +411,10 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     rank_above = {lvl: i + 1 for i, lvl in enumerate(above)}
     rank_below = {lvl: division_level + 1 + i for i, lvl in enumerate(below)}
     out: list[int] = []
-    for lvl, g in zip(levels, group):
+    for cand, lvl, g in zip(candidates, levels, group):
+        if g == 1 and cand.style[2] in BESIDE_PARTS:
+            out.append(1)  # outside the form's body: above any style ranked over the parts
+            continue
         out.append(rank_above[lvl] if g == 0 else part_level if g == 1 else division_level if g == 2
                    else rank_below[lvl])
     return out
