@@ -200,3 +200,31 @@ def test_a_quarterly_reports_items_on_two_pages_sit_under_their_part(tmp_path: P
                      ("Item 1. Legal Proceedings", 3), ("Item 1A. Risk Factors", 3),
                      ("Item 2. Unregistered Sales of Equity Securities", 3), ("Item 5. Other Information", 3),
                      ("Exhibit 31.1", 1), ("Exhibit 32", 1)]
+
+
+def test_a_company_name_over_a_statement_title_is_a_banner(tmp_path: Path) -> None:
+    """Statements print the company's name, then the statement's title, then its unit note, stacked in one
+    face. Where the name sits at the page's head it is a running header; on a page where it sits lower it
+    was joined to the title below it ("Example Corporation Consolidated Statements of Equity ...") and, with
+    the unit note joined too, dropped as a sentence. A name printed as a running header elsewhere is a
+    banner, and the title stands alone (its unit note cut); a title wrapped onto two lines of one face whose
+    first line is no running header is still one title."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    titles = ["Consolidated Statements of Earnings", "Consolidated Balance Sheets",
+              "Consolidated Statements of Cash Flows", "Consolidated Statements of Equity"]
+    for k, title in enumerate(titles):
+        page = doc.new_page(width=612, height=792)
+        top = 43 if k < 3 else 90  # the last one sits lower: no running header there
+        write_line(page, top, "Example Corporation", bold=True, x=250)
+        write_line(page, top + 12, title, bold=True, x=210)
+        write_line(page, top + 24, "(in millions, except per share data)", bold=True, x=210)
+        paragraph(page, top + 50, 20)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Notes to Consolidated Financial", size=14, bold=True)
+    paragraph(page, write_line(page, y - 6, "Statements and Supplementary Data", size=14, bold=True) + 6, 20)
+    path = tmp_path / "statements.pdf"
+    doc.save(path)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
+    assert found == [(t, 2 + k) for k, t in enumerate(titles)] + [
+        ("Notes to Consolidated Financial Statements and Supplementary Data", 6)]

@@ -25,9 +25,11 @@ from pageindex_desktop.core.outline.filing_pages import (
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
+    continued_title,
     drop_continued_titles,
     drop_table_labels,
     drop_table_rows,
@@ -115,6 +117,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             contents_end[page_number] = max((r.y1 for r in region.rows if r.page == page_number), default=1e9)
         if region.heading is not None:
             contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
+    # running headers' texts, wherever they sit, except continued titles (a section's name, not a banner)
+    banners = {text for text, _band in analysis.furniture.texts if not continued_title(text)}
     candidates: list[Candidate] = []
     contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
@@ -157,10 +161,14 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 _continues(candidates[-1], row, i, body, page.width, left) or _names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
-                prev.text = f"{prev.text} {row.text.strip()}"
-                prev.last_index = i
-                prev.bottom = row.y1
-                continue
+                if prev.text != prev.row.text or running_key(prev.text) not in banners:
+                    prev.text = f"{prev.text} {row.text.strip()}"
+                    prev.last_index = i
+                    prev.bottom = row.y1
+                    continue
+                # the company's name over a statement's title, printed as a running header on other pages: a
+                # banner, not the title's first line; the title below stands alone
+                candidates.pop()
             if row.bold or row.size > body + 1:
                 m = LABEL_WORD.match(row.text)
                 if m:

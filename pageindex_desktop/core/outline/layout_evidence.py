@@ -162,7 +162,7 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     results" over each page of one survey section) opens no new section: only its first printing is kept.
     A title that says it is continued ("Selected metrics (continued)", "Notes ... (cont'd)") opens none either,
     wherever its first part was printed."""
-    candidates = [c for c in candidates if _CONTINUED.search(strip_unit_note(c.text)) is None]
+    candidates = [c for c in candidates if not continued_title(c.text)]
     per_page = Counter((_repeat_key(c.text), c.style, c.row.page) for c in candidates)
     last: dict[tuple[str, tuple[float, bool, str]], int] = {}
     kept = []
@@ -180,6 +180,11 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
 
 _CONTINUED = re.compile(r"(?:[(\[]\s*(?:continued|cont['’]d|cont\.)\s*[)\]]|\s[—–-]\s*continued|,\s*continued)\s*$",
                         re.IGNORECASE)
+
+
+def continued_title(text: str) -> bool:
+    """True when the title says it is continued ("Selected metrics (continued)"), a unit note aside."""
+    return _CONTINUED.search(strip_unit_note(text)) is not None
 
 
 def _repeat_key(text: str) -> str:
