@@ -16,16 +16,24 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.filing_pages import (
+    EXHIBIT_PAGE,
+    contents_heading,
+    is_exhibit_title,
+    with_filing_contents,
+)
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
+    continued_title,
     drop_continued_titles,
     drop_table_labels,
     drop_table_rows,
@@ -53,11 +61,12 @@ MAX_CHARS = 140
 SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
 _CAPTION = re.compile(
     r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
-    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*[0-9IVX]",
+    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*(?:[0-9]|[IVX]+\b)",  # not "Exhibit Index"
     re.IGNORECASE,
 )
 # A financial statement's note heading ("Note 4 – Debt", "NOTE 12: LEASES"): numbered like a caption, set as a head
 _NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"\b(?:[A-Z]\.){2,}")  # "U.S.", "U.K.", "N.A.": initials, not a full stop
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
@@ -112,7 +121,10 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             contents_end[page_number] = max((r.y1 for r in region.rows if r.page == page_number), default=1e9)
         if region.heading is not None:
             contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
+    # running headers' texts, wherever they sit, except continued titles (a section's name, not a banner)
+    banners = {text for text, _band in analysis.furniture.texts if not continued_title(text)}
     candidates: list[Candidate] = []
+    contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
         start = _title_block_end(rows, body) if page_index == first_text else 0
@@ -123,6 +135,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
+        if region is not None and region.heading is not None and region.heading.page == page_index + 1:
+            contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
             row = rows[i]
             if i > start and len(rows[i - 1].text) <= 8 and _number_above(
@@ -139,6 +153,10 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if analysis.is_running(row, i) or row.y0 < end_of_contents or i in listed:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text) and not _is_note_heading(row, body):
+                if is_exhibit_title(row, body, lambda: _text_top(rows, analysis)):
+                    candidates.append(Candidate(row, text.strip(), (round(row.size), row.bold, EXHIBIT_PAGE),
+                                                last_index=i, bottom=row.y1))
+                    continue
                 caption_bottom, caption_style = row.y1, (row.size, row.bold)
                 continue
             if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
@@ -148,10 +166,14 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 _continues(candidates[-1], row, i, body, page.width, left) or _names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
-                prev.text = f"{prev.text} {row.text.strip()}"
-                prev.last_index = i
-                prev.bottom = row.y1
-                continue
+                if prev.text != prev.row.text or running_key(prev.text) not in banners:
+                    prev.text = f"{prev.text} {row.text.strip()}"
+                    prev.last_index = i
+                    prev.bottom = row.y1
+                    continue
+                # the company's name over a statement's title, printed as a running header on other pages: a
+                # banner, not the title's first line; the title below stands alone
+                candidates.pop()
             if row.bold or row.size > body + 1:
                 m = LABEL_WORD.match(row.text)
                 if m:
@@ -188,12 +210,18 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
     candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
+    candidates = with_filing_contents(candidates, contents_cand)
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = one_off_levels(candidates, levels)
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
+
+
+def _text_top(rows: list[Row], analysis: Analysis) -> float:
+    """The top of the page's own text, running headers and footers aside (where an exhibit's title sits)."""
+    return min((r.y0 for j, r in enumerate(rows) if not analysis.is_running(r, j)), default=0.0)
 
 
 def _body_is_bold(analysis: Analysis, body: float) -> bool:
@@ -252,10 +280,13 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if row.size < body - 3:
         return None
     words = text.split()
-    if len(words) > MAX_WORDS:
-        return None
+    division = maybe_numbered and (larger or bold) and _keyword_title(text)
+    if len(words) > (2 * MAX_WORDS if division else MAX_WORDS):
+        return None  # a filing's item titles run long ("Item 5 - Market for Registrant's Common Equity, ...")
     note = _is_note_heading(row, body)
     checked = text[:-1] if _division_with_stop(text) else text  # "Item 4. Controls and Procedures."
+    if division and checked.endswith(","):
+        checked = checked[:-1]  # "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY," wraps on to its next line
     if _SENTENCE_END.search(checked) or _CAPTION.match(text) and not note or _LEADERS.search(text):
         return None
     if checked.endswith(".") and not larger and len(words) >= 3:
@@ -311,6 +342,12 @@ def _joined_sentence(cand: Candidate, body: float) -> bool:
     if cand.style[2] != "none" or len(words) <= SENTENCE_WORDS:
         return False
     return not _title_like(words)
+
+
+def _keyword_title(text: str) -> bool:
+    """A keyword-numbered title ("Item 5 - Market for ...", "ARTICLE IV. REMEDIES"): the number and words."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and num.rest[:1].isupper()
 
 
 def _division_with_stop(text: str) -> bool:
@@ -415,6 +452,7 @@ def _sentence_case_title(text: str, words: list[str], larger: bool) -> bool:
     sentence punctuation inside; bold body-size lines must be shorter than larger ones."""
     if not text[0].isupper() or len(words) > (MAX_WORDS if larger else 10):
         return False
+    text = _ABBREVIATION.sub("", text)  # "U.S. broker-dealer regulatory capital": no sentence ends there
     return not any(mark in text for mark in (". ", "; ", ", ")) or larger and len(words) <= 8
 
 
@@ -433,6 +471,8 @@ def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
     """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
         return False
+    if prev.style[2] == EXHIBIT_PAGE:
+        return False  # the exhibit's bare number is its title (see _continues)
     num = leading_number(prev.text)
     if num is None or num.rest or not (row.bold or row.size >= body + 1.0) or len(row.text) > MAX_CHARS:
         return False
@@ -443,8 +483,8 @@ def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
 
 def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
-    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded:
-        return False
+    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
+        return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
     if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or prev.text.endswith((".", ":", "?")):
         return False
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):

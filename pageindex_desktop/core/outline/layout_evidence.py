@@ -14,6 +14,7 @@ from collections import Counter
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.table_notes import strip_unit_note
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 # an amount, a dash for nil, or a date cell ("7/26/2019", as an exhibit index gives each filing's date)
@@ -182,12 +183,15 @@ def nest_notes(candidates: list[Candidate], levels: list[int]) -> list[int]:
 def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     """A title printed twice in one style on one page is a label (a slide's "Example" blocks): all of them go.
     One printed again in the same style on the next page (a slide's continued frame title, "Summary of
-    results" over each page of one survey section) opens no new section: only its first printing is kept."""
-    per_page = Counter((title_key(c.text), c.style, c.row.page) for c in candidates)
+    results" over each page of one survey section) opens no new section: only its first printing is kept.
+    A title that says it is continued ("Selected metrics (continued)", "Notes ... (cont'd)") opens none either,
+    wherever its first part was printed."""
+    candidates = [c for c in candidates if not continued_title(c.text)]
+    per_page = Counter((_repeat_key(c.text), c.style, c.row.page) for c in candidates)
     last: dict[tuple[str, tuple[float, bool, str]], int] = {}
     kept = []
     for cand in candidates:
-        key = (title_key(cand.text), cand.style)
+        key = (_repeat_key(cand.text), cand.style)
         if per_page[(key[0], key[1], cand.row.page)] > 1:
             continue
         seen = last.get(key)
@@ -196,6 +200,22 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
             continue
         kept.append(cand)
     return kept
+
+
+_CONTINUED = re.compile(r"(?:[(\[]\s*(?:continued|cont['’]d|cont\.)\s*[)\]]|\s[—–-]\s*continued|,\s*continued)\s*$",
+                        re.IGNORECASE)
+
+
+def continued_title(text: str) -> bool:
+    """True when the title says it is continued ("Selected metrics (continued)"), a unit note aside."""
+    return _CONTINUED.search(strip_unit_note(text)) is not None
+
+
+def _repeat_key(text: str) -> str:
+    """The title key, or the whole text when the key has no letters: "Exhibit 23.1" and "Exhibit 31.1" on
+    consecutive pages are two titles, though both keys would be the "1" after the number."""
+    key = title_key(text)
+    return key if any(ch.isalpha() for ch in key) else text.lower()
 
 
 def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:

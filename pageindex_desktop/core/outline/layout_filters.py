@@ -25,6 +25,10 @@ LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 NOTE_KIND = "keyword:note"  # "Note 4 – Debt": numbered notes to financial statements, never a division
 UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
+# kinds ranked with a filing's parts: an exhibit's title page and the filing's contents (filing_pages.py)
+EXHIBIT_PAGE = "keyword:exhibit-page"
+CONTENTS_PAGE = "keyword:contents-page"
+BESIDE_PARTS = frozenset({EXHIBIT_PAGE, CONTENTS_PAGE})
 # outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
 # the nested schemes must account for before numbering overrides style
 RESTART_AGREE_SHARE = 0.8
@@ -208,17 +212,40 @@ def is_prose_page(rows: list[Row], body: float) -> bool:
 
 
 def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: float) -> list[Candidate]:
-    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section."""
+    """Pages with no running text and four or more "headings" are title or cover pages: none of it is a section.
+
+    Except a page of figures (`_statement_page`): a financial statement, whose title ("Condensed Consolidated
+    Statement of Cash Flows") is its highest heading and a section; the bold labels inside its table
+    ("Operating Activities", "Total assets") are not, so only the highest is kept."""
     per_page: dict[int, int] = {}
     for cand in candidates:
         per_page[cand.row.page] = per_page.get(cand.row.page, 0) + 1
     covers = set()
+    statements: dict[int, Candidate] = {}
     for page, count in per_page.items():
-        if count >= 4 and not any(
-            abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in analysis.rows[page - 1]
-        ):
+        rows = analysis.rows[page - 1]
+        if count >= 4 and not any(abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in rows):
             covers.add(page)
-    return [c for c in candidates if c.row.page not in covers]
+            if _statement_page(rows):
+                statements[page] = min((c for c in candidates if c.row.page == page), key=lambda c: c.row.y0)
+    return [c for c in candidates if c.row.page not in covers or statements.get(c.row.page) is c]
+
+
+STATEMENT_FIGURES = 12  # rows that are only figures: a page of them is a statement or a table, never a cover
+_FIGURES = re.compile(r"^[$€£(]?\s*[0-9][0-9,.]*\s*[)%]?(?:\s+[$€£(]?\s*[0-9][0-9,.]*\s*[)%]?)*\s*\$?$|^[—–-]$")
+
+
+def _statement_page(rows: list[Row]) -> bool:
+    """True when STATEMENT_FIGURES or more rows of the page hold nothing but figures ("4,715", "(1,268)",
+    "12.5 %", "—"): a financial statement, whose bold row labels ("Operating Activities", "Total assets") and
+    title block would otherwise make it read as a cover with four or more headings and no running text."""
+    figures = 0
+    for row in rows:
+        if _FIGURES.match(row.text):
+            figures += 1
+            if figures >= STATEMENT_FIGURES:
+                return True
+    return False
 
 
 def _readings(num: Numbering) -> list[tuple[str, int]]:
@@ -249,6 +276,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     first_seen: dict[tuple[float, bool, str], int] = {}
     first_kind: dict[tuple[float, bool], str] = {}
     for i, cand in enumerate(candidates):
+        if cand.style[2] in BESIDE_PARTS:
+            continue  # an exhibit's or the contents' page title: level 1, ranked by no face (see below)
         first_seen.setdefault(cand.style, i)
         if cand.style[2] not in UNNUMBERED:
             first_kind.setdefault(cand.style[:2], cand.style[2])
@@ -271,7 +300,11 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
 
     ranked = sorted(seen_key, key=order)
     rank = {k: i + 1 for i, k in enumerate(ranked)}
-    return {style: rank[k] for style, k in keys.items()}
+    levels = {style: rank[k] for style, k in keys.items()}
+    # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their
+    # face says nothing of their level, and a rank of their own would push the deepest faces together
+    levels.update({c.style: 1 for c in candidates if c.style[2] in BESIDE_PARTS})
+    return levels
 
 
 def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, str], int]) -> list[int]:
@@ -333,9 +366,10 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     """`levels` with keyword divisions above the sub-heads they contain: parts, then items or chapters.
 
     Filings set "PART II" and "Item 7." in the face of their sub-heads or smaller, so type size alone ranks
-    sub-heads level with parts or above items. A keyword that numbers three or more headings on three or more
+    sub-heads level with parts or above items. A keyword that numbers three or more headings on two or more
     pages ("Item", "Chapter", "Article"; not "Section", which numbers deep clauses too; a list of them on one
-    page is an index, not the divisions) is the document's own division: it and the one-off keyword headings
+    page is an index, not the divisions; a 10-Q's "Part II" items fill two pages) is the document's own
+    division: it and the one-off keyword headings
     ("Appendix", "Schedule") take the level below the parts. Other styles keep their order, below the
     divisions, except a style set larger than every division and used less often than the divisions (a
     higher level has fewer headings: a book's unnumbered part titles), which stays above. An unnumbered style
@@ -344,22 +378,25 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     """
     kinds = Counter(c.style[2] for c in candidates)
     division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
-                      and k not in ("keyword:section", NOTE_KIND)}
+                      and k not in ("keyword:section", NOTE_KIND) and k not in BESIDE_PARTS}
     pages: dict[str, set[int]] = {}
     for cand in candidates:
         if cand.style[2] in division_kinds:
             pages.setdefault(cand.style[2], set()).add(cand.row.page)
-    if not any(kinds[k] >= 3 and len(pages[k]) >= 3 for k in division_kinds):
+    if not any(kinds[k] >= 3 and len(pages[k]) >= 2 for k in division_kinds):
         return levels
     divisions = sum(kinds[k] for k in division_kinds)
     faces = {c.style[:2] for c in candidates if c.style[2] in division_kinds}
     largest = max(size for size, _bold in faces)
     style_count = Counter(c.style for c in candidates)
+    has_parts = any(kind in PART_KINDS for kind in kinds)
     group: list[int] = []  # 0 above the parts, 1 parts, 2 divisions, 3 below
     for cand in candidates:
         kind = cand.style[2]
-        if kind in PART_KINDS:
-            group.append(1)
+        if kind in PART_KINDS or kind in BESIDE_PARTS and has_parts:
+            group.append(1)  # an exhibit's title page or a filing's contents sits beside its parts (filing_pages.py)
+        elif kind in BESIDE_PARTS:
+            group.append(2)  # beside the divisions when there are no parts: not a parent of the items after it
         elif kind in division_kinds:
             group.append(2)
         elif cand.style[0] > largest and style_count[cand.style] < divisions:
@@ -375,7 +412,10 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     rank_above = {lvl: i + 1 for i, lvl in enumerate(above)}
     rank_below = {lvl: division_level + 1 + i for i, lvl in enumerate(below)}
     out: list[int] = []
-    for lvl, g in zip(levels, group):
+    for cand, lvl, g in zip(candidates, levels, group):
+        if g == 1 and cand.style[2] in BESIDE_PARTS:
+            out.append(1)  # outside the form's body: above any style ranked over the parts
+            continue
         out.append(rank_above[lvl] if g == 0 else part_level if g == 1 else division_level if g == 2
                    else rank_below[lvl])
     return out

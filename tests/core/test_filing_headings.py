@@ -1,0 +1,230 @@
+"""Issue 11 class 1, printed headings missed in financial filings: each rule on a PDF built here with pymupdf,
+with what the rule it relaxes was meant to drop still dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from tests.core.built_pages import paragraph, write_line
+
+
+def _right(page: pymupdf.Page, y: float, text: str, right: float, size: float, bold: bool) -> None:
+    """Text ending at x = `right`, as filings set an exhibit's number in the top right corner."""
+    font = "hebo" if bold else "helv"
+    page.insert_text((right - pymupdf.get_text_length(text, font, size), y), text, fontsize=size, fontname=font)
+
+
+def test_an_exhibit_number_heading_its_own_page_is_a_section(tmp_path: Path) -> None:
+    """A filing's exhibits each open a page under a bare "Exhibit 23.1" above all its other text: each is a
+    section, at the level of the filing's parts, titled by its number alone (the exhibit's own title under it is
+    not joined to it). Before, the caption rule dropped them all like "Exhibit 99.1" under a chart; an "Exhibit
+    3" caption down a page of the body is still no section."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Item 14. Principal Accountant Fees and Services", bold=True), 12)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "PART IV", size=12, bold=True) + 4
+    y = paragraph(page, write_line(page, y, "Item 15. Exhibits and Financial Statement Schedules", bold=True), 10)
+    y = write_line(page, y + 80, "Exhibit 3", bold=True)  # under a chart's white space: a caption
+    paragraph(page, y + 6, 8)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Item 16. Form 10-K Summary", bold=True), 12)
+    exhibits = [("Exhibit 21.1", "Subsidiaries of the Registrant"),
+                ("Exhibit 23.1", "Consent of Independent Registered Public Accounting Firm"),
+                ("Exhibit 31.1", "Certification of the Chief Executive Officer"),
+                ("Exhibit 32.1", "Certifications Pursuant to Section 906")]
+    for number, title in exhibits:
+        page = doc.new_page(width=612, height=792)
+        _right(page, 52, number, 560, 10, True)
+        y = write_line(page, 90, title, bold=True, x=180) + 8
+        paragraph(page, y, 14)
+    path = tmp_path / "exhibits.pdf"
+    doc.save(path)
+    found = [(h.title, h.level, h.page) for h in find_layout_headings(extract(path))]
+    items = [(t, lvl, p) for t, lvl, p in found if t.startswith(("PART", "Item", "Exhibit"))]
+    assert "Exhibit 3" not in [t for t, _lvl, _p in found]
+    assert items == [("Item 14. Principal Accountant Fees and Services", 2, 2), ("PART IV", 1, 3),
+                     ("Item 15. Exhibits and Financial Statement Schedules", 2, 3),
+                     ("Item 16. Form 10-K Summary", 2, 4)] + [(n, 1, 5 + k) for k, (n, _) in enumerate(exhibits)]
+
+
+def _statement_page(doc: pymupdf.Document, title: str, labels: list[str]) -> None:
+    """A financial statement: a centred title block, then bold section labels over rows of label and figures."""
+    page = doc.new_page(width=612, height=792)
+    write_line(page, 55, title, bold=True, x=200)
+    write_line(page, 67, "(in millions, unaudited)", bold=True, x=256)
+    y = 120.0
+    for label in labels:
+        write_line(page, y, label, size=11, bold=True, x=52)
+        y += 15
+        for k in range(7):
+            write_line(page, y, f"{label.split()[0]} line item {k + 1}", size=11, x=52)
+            write_line(page, y, f"$ {1200 + 37 * k:,}", size=11, x=470)
+            write_line(page, y, f"{900 + 41 * k:,}", size=11, x=530)
+            y += 14
+        y += 8
+
+
+def test_a_financial_statement_page_is_no_cover_and_keeps_its_title(tmp_path: Path) -> None:
+    """A statement page (rows of figures, no running text, bold section labels) has four or more "headings"
+    and no prose, like a cover: its title is still a section (the bold labels in its table are not), and the
+    page continuing it ("... (continued)") opens no section. A real cover page is still dropped whole."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, (line, size) in enumerate([("Example Foods, Inc.", 28), ("Second-Quarter 2023 Results", 20),
+                                      ("Earnings Release", 16), ("July 13, 2023", 14)]):
+        write_line(page, 200 + 60 * y, line, size=size, bold=True, x=150)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Guidance and Outlook", size=14, bold=True) + 6, 20)
+    labels = ["Operating Activities", "Investing Activities", "Financing Activities"]
+    _statement_page(doc, "Condensed Consolidated Statement of Cash Flows", labels)
+    _statement_page(doc, "Condensed Consolidated Statement of Cash Flows (continued)", ["Supplemental Activity",
+                                                                                "Cash Activity", "Noncash Activity"])
+    _statement_page(doc, "Condensed Consolidated Balance Sheet", ["Current Assets", "Current Liabilities",
+                                                                  "Shareholders Equity"])
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Cautionary Statement", size=14, bold=True) + 6, 20)
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
+    assert found == [("Guidance and Outlook", 2), ("Condensed Consolidated Statement of Cash Flows", 3),
+                     ("Condensed Consolidated Balance Sheet", 5), ("Cautionary Statement", 6)]
+
+
+def _contents_document(path: Path, titles: list[str]) -> None:
+    """A cover, a "Table of Contents" page listing `titles` with their pages, then one page per title."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Example Industries, Inc.", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Table of Contents", size=14, bold=True) + 10
+    for k, title in enumerate(titles):
+        write_line(page, y, title)
+        _right(page, y, str(3 + k), 540, 10, False)
+        y += 18
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, size=12, bold=True) + 6, 20)
+    doc.save(path)
+
+
+def test_a_filings_table_of_contents_is_a_section_and_a_reports_is_not(tmp_path: Path) -> None:
+    """A filing (three or more "Item" divisions) is navigated by its table of contents and bookmarks it: the
+    contents heading is a section, at the level of the items when there are no parts (not their parent), and
+    its rows are still no headings. A report whose headings are not items leaves its contents page out."""
+    items = ["Item 1. Business", "Item 1A. Risk Factors", "Item 2. Properties", "Item 3. Legal Proceedings"]
+    _contents_document(tmp_path / "filing.pdf", items)
+    found = [(h.title, h.level, h.page) for h in find_layout_headings(extract(tmp_path / "filing.pdf"))]
+    assert found == [("Table of Contents", 1, 2)] + [(t, 1, 3 + k) for k, t in enumerate(items)]
+    chapters = ["Introduction and Scope", "Field Methods", "Results by Site", "Discussion of Results"]
+    _contents_document(tmp_path / "report.pdf", chapters)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(tmp_path / "report.pdf"))]
+    assert found == [(t, 3 + k) for k, t in enumerate(chapters)]
+
+
+def _sections_document(path: Path, sections: list[tuple[str, float, bool]], width: float = 612) -> None:
+    """A prose first page, then per page: each (line, size, bold) over a paragraph of body text. A line holding
+    "\n" is set as the lines it splits into, directly under each other (a wrapped heading)."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=width, height=792), 90, 30)
+    for text, size, bold in sections:
+        page = doc.new_page(width=width, height=792)
+        y = 90.0
+        for line in text.split("\n"):
+            y = write_line(page, y, line, size=size, bold=bold) - 0.3 * size
+        paragraph(page, y + 10, 16)
+    doc.save(path)
+
+
+def test_long_and_wrapped_item_titles_are_headings(tmp_path: Path) -> None:
+    """A filing's "Item 5 - Market for Registrant's Common Equity, ..." runs to 17 words, more than an unnumbered
+    heading may; and set large in capitals it wraps after a comma ("...COMMON EQUITY,"), which read as a
+    sentence's line. Both are item headings; a bold 17-word line that is no item is still no heading."""
+    long_item = ("Item 5 - Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases "
+                 "of Equity Securities")
+    wrapped = ("ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION,\n"
+               "RESULTS OF OPERATIONS AND LIQUIDITY")
+    sentence = ("Our Board of Directors Reviews the Dividend Each Quarter and May Change It or Stop It "
+                "at Any Time")
+    _sections_document(tmp_path / "items.pdf", [("Item 1. Business", 10, True), ("Item 2. Properties", 10, True),
+                                               (long_item, 10, True), (sentence, 10, True), (wrapped, 16, True),
+                                               ("Item 8. Financial Statements", 10, True)], width=792)
+    found = [h.title for h in find_layout_headings(extract(tmp_path / "items.pdf"))]
+    assert found == ["Item 1. Business", "Item 2. Properties", long_item, wrapped.replace("\n", " "),
+                     "Item 8. Financial Statements"]
+
+
+def test_a_heading_with_initials_and_an_exhibit_index_are_headings(tmp_path: Path) -> None:
+    """"U.S. broker-dealer regulatory capital" in bold is a heading in sentence case: the full stops of "U.S."
+    end no sentence (a bold line with a sentence's full stop inside still is no heading). "Exhibit Index" is a
+    heading: the "I" of "Index" is no roman numeral of a caption (a "Table IV" caption still is one)."""
+    _sections_document(tmp_path / "capital.pdf", [
+        ("Capital Risk Management", 14, True), ("U.S. broker-dealer regulatory capital", 10, True),
+        ("Non-U.S. subsidiary regulatory capital", 10, True), ("Capital rose. Leverage fell", 10, True),
+        ("Table IV Regulatory Capital by Entity", 10, True), ("Exhibit Index", 14, True)])
+    found = [h.title for h in find_layout_headings(extract(tmp_path / "capital.pdf"))]
+    assert found == ["Capital Risk Management", "U.S. broker-dealer regulatory capital",
+                     "Non-U.S. subsidiary regulatory capital", "Exhibit Index"]
+
+
+def test_a_quarterly_reports_items_on_two_pages_sit_under_their_part(tmp_path: Path) -> None:
+    """A 10-Q prints its "Part II" items on two pages, under a part set smaller, after MD&A sections set larger:
+    the items are still the divisions, under the part (divisions took three pages before, and the part and its
+    items were one level); and the exhibits after them are top-level, not under the part, even though the
+    larger MD&A style ranks above the parts."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    for title in ("Executive Overview", "Liquidity Risk Management"):
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, size=14, bold=True) + 6, 20)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Part II - Other Information", size=9, bold=True) + 4
+    for item in ("Item 1. Legal Proceedings", "Item 1A. Risk Factors"):
+        y = paragraph(page, write_line(page, y + 6, item, bold=True), 5)
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for item in ("Item 2. Unregistered Sales of Equity Securities", "Item 5. Other Information"):
+        y = paragraph(page, write_line(page, y + 6, item, bold=True), 5)
+    for number in ("Exhibit 31.1", "Exhibit 32"):
+        page = doc.new_page(width=612, height=792)
+        _right(page, 52, number, 560, 10, True)
+        paragraph(page, 100, 20)
+    path = tmp_path / "quarterly.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    assert found == [("Executive Overview", 1), ("Liquidity Risk Management", 1), ("Part II - Other Information", 2),
+                     ("Item 1. Legal Proceedings", 3), ("Item 1A. Risk Factors", 3),
+                     ("Item 2. Unregistered Sales of Equity Securities", 3), ("Item 5. Other Information", 3),
+                     ("Exhibit 31.1", 1), ("Exhibit 32", 1)]
+
+
+def test_a_company_name_over_a_statement_title_is_a_banner(tmp_path: Path) -> None:
+    """Statements print the company's name, then the statement's title, then its unit note, stacked in one
+    face. Where the name sits at the page's head it is a running header; on a page where it sits lower it
+    was joined to the title below it ("Example Corporation Consolidated Statements of Equity ...") and, with
+    the unit note joined too, dropped as a sentence. A name printed as a running header elsewhere is a
+    banner, and the title stands alone (its unit note cut); a title wrapped onto two lines of one face whose
+    first line is no running header is still one title."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    titles = ["Consolidated Statements of Earnings", "Consolidated Balance Sheets",
+              "Consolidated Statements of Cash Flows", "Consolidated Statements of Equity"]
+    for k, title in enumerate(titles):
+        page = doc.new_page(width=612, height=792)
+        top = 43 if k < 3 else 90  # the last one sits lower: no running header there
+        write_line(page, top, "Example Corporation", bold=True, x=250)
+        write_line(page, top + 12, title, bold=True, x=210)
+        write_line(page, top + 24, "(in millions, except per share data)", bold=True, x=210)
+        paragraph(page, top + 50, 20)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Notes to Consolidated Financial", size=14, bold=True)
+    paragraph(page, write_line(page, y - 6, "Statements and Supplementary Data", size=14, bold=True) + 6, 20)
+    path = tmp_path / "statements.pdf"
+    doc.save(path)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
+    assert found == [(t, 2 + k) for k, t in enumerate(titles)] + [
+        ("Notes to Consolidated Financial Statements and Supplementary Data", 6)]
