@@ -19,6 +19,9 @@ class Line:
     y0: float
     x1: float
     y1: float
+    # sRGB fill colour (0xRRGGBB) of the dominant span: a slide deck's navigation bar marks its current section
+    # by colour alone (nav_bar.py). A default, so lines pickled before the field existed still load (as black).
+    color: int = 0
 
 
 @dataclass

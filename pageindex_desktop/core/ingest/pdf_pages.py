@@ -3,7 +3,8 @@
 `PageData.lines` semantics (heading detection relies on them): one `Line` per MuPDF text line of a text
 block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
 control characters and U+FFFD (unmapped glyphs) turned to spaces, runs of whitespace collapsed to one space,
-stripped. `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
+stripped. `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt, and
+`color` that span's sRGB fill colour (MuPDF's 0xRRGGBB int). `bold`
 is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
 name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
 origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
@@ -80,10 +81,11 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         if not text:
             return None
         bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
-        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3])
+        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3], span["color"])
     parts: list[str] = []
     best_chars = 0
     size = 0.0
+    color = 0
     bold_chars = 0
     chars = 0
     for span in spans:
@@ -98,10 +100,11 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         if n > best_chars:
             best_chars = n
             size = span["size"]
+            color = span["color"]
     text = _clean("".join(parts))
     if not text:
         return None
-    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3])
+    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color)
 
 
 def _join_block(lines: list[str]) -> str:
