@@ -129,6 +129,22 @@ def test_sections_start_where_the_highlighted_entry_changes(tmp_path: Path, them
     assert level2 == (subsections if theme == "sidebar" else [])
 
 
+def test_an_appendix_part_lists_its_own_sections(tmp_path: Path) -> None:
+    """Beamer's appendix is a new part: its slides' bar lists only the appendix's sections. They follow the
+    main sections, found by the main bar's highlight."""
+    path = _deck(tmp_path / "main.pdf", "bar")
+    doc = pymupdf.open(path)
+    for current, title in [(0, "Extra Results"), (0, "More Ablations"), (1, "Proof of Lemma 1")]:
+        page = doc.new_page(width=WIDTH, height=HEIGHT)
+        page.draw_rect(pymupdf.Rect(0, 0, WIDTH, 16), color=BAND, fill=BAND)
+        _headline(page, ["Backup", "Proofs"], current, 10)
+        _body(page, title, 16)
+    doc.save(tmp_path / "deck.pdf")
+    sections, _subsections = _first_pages()
+    level1, _level2 = _tree(tmp_path / "deck.pdf")
+    assert level1 == sections + [(17, "Backup"), (19, "Proofs")]
+
+
 def test_a_second_headline_row_gives_the_subsections(tmp_path: Path) -> None:
     """Sections over the current section's subsections (two highlighted rows): both levels, each subsection
     under its section, a subsection starting on its section's first slide too; the built tree nests them."""

@@ -136,7 +136,8 @@ def _pages_of(track: Track) -> dict[str, set[int]]:
 
 
 def _best_bar(tracks: dict[tuple[str, int], Track], text_pages: int) -> tuple[Sequence | None, set[str]]:
-    """The bar whose highlight tells the current section on the most slides, and its entries' texts."""
+    """The bar whose highlight tells the current section on the most slides (with the sections of a part
+    after it, `_later_part`), and its entries' texts."""
     best: tuple[Sequence | None, set[str]] = (None, set())
     for track in tracks.values():
         recurring = {text for text, pages in _pages_of(track).items()
@@ -145,10 +146,29 @@ def _best_bar(tracks: dict[tuple[str, int], Track], text_pages: int) -> tuple[Se
             continue
         entries = [e for e in track if e.text in recurring]
         order = _order(entries)
-        seq = _progression(_by_page(entries), lambda e: (0, order[e.text]))
-        if seq is not None and (best[0] is None or len(seq) > len(best[0])):
-            best = (seq, recurring)
+        found = _progression(_by_page(entries), lambda e: (0, order[e.text]))
+        if found is None:
+            continue
+        highlight, seq = found
+        later = _later_part(track, max(e.page for e in entries), highlight)
+        if best[0] is None or len(seq) + len(later) > len(best[0]):
+            best = (seq + later, recurring | {text for _page, text in later})
     return best
+
+
+def _later_part(track: Track, last: int, highlight: tuple[int, bool]) -> Sequence:
+    """Sections of a part after the bar's last slide (beamer's appendix, a later part), whose bar lists only
+    that part's sections: the entry of the track in the bar's highlight, when it is the only one so marked on
+    the slide, is printed on two slides or more and moves only forward."""
+    marked = _by_page([e for e in track if e.page > last and e.look == highlight])
+    pages = _pages_of([e for e in track if e.page > last])
+    seq: Sequence = []
+    for page, entries in marked.items():
+        if len(entries) == 1 and len(pages[entries[0].text]) >= 2:
+            if seq and seq[-1][1] != entries[0].text and any(text == entries[0].text for _p, text in seq):
+                continue  # an entry already left: a stray mark
+            seq.append((page, entries[0].text))
+    return seq
 
 
 def _sub_bar(tracks: dict[tuple[str, int], Track], top_texts: set[str], spans: list[tuple[int, int]]) -> Sequence | None:
@@ -167,9 +187,9 @@ def _sub_bar(tracks: dict[tuple[str, int], Track], top_texts: set[str], spans: l
             if len(pages) >= BAR_SHARE * (last - first + 1):
                 kept.extend(e for e in track if e.text == text)
         order = _order(kept)
-        seq = _progression(_by_page(kept), lambda e: (_span_index(spans, e.page), order[e.text]))
-        if seq is not None and (best is None or len(seq) > len(best)):
-            best = seq
+        found = _progression(_by_page(kept), lambda e: (_span_index(spans, e.page), order[e.text]))
+        if found is not None and (best is None or len(found[1]) > len(best)):
+            best = found[1]
     return best
 
 
@@ -189,11 +209,12 @@ def _by_page(entries: list[_Entry]) -> dict[int, list[_Entry]]:
     return pages
 
 
-def _progression(by_page: dict[int, list[_Entry]], key: Callable[[_Entry], tuple[int, float]]) -> Sequence | None:
-    """The current entry per slide, told by the look that marks exactly one entry of a slide's bar while the
-    others look different, when that marked entry only moves forward along the bar (`key`); None when no look
-    does. Once the highlight is known, a slide showing one entry only is marked by it too. Slides whose
-    marked entry goes back are left unmarked (a stray colour)."""
+def _progression(by_page: dict[int, list[_Entry]],
+                 key: Callable[[_Entry], tuple[int, float]]) -> tuple[tuple[int, bool], Sequence] | None:
+    """The highlight and the current entry per slide: the look that marks exactly one entry of a slide's bar
+    while the others look different, when that marked entry only moves forward along the bar (`key`); None
+    when no look does. Once the highlight is known, a slide showing one entry only is marked by it too.
+    Slides whose marked entry goes back are left unmarked (a stray colour)."""
     crowded = [page for page, entries in by_page.items() if len(entries) >= 2]
     looks = {e.look for entries in by_page.values() for e in entries}
     if len(looks) < 2 or not crowded:
@@ -226,7 +247,7 @@ def _progression(by_page: dict[int, list[_Entry]], key: Callable[[_Entry], tuple
             continue
         reached = k
         seq.append((page, hits[0].text))
-    return seq
+    return highlight, seq
 
 
 def _forward(keys: list[tuple[int, float]]) -> int:
