@@ -77,8 +77,17 @@ def _deck(path: Path, theme: str) -> Path:
         if theme in ("bar", "two rows"):  # Berlin, Frankfurt, Singapore: the sections over the frame title
             page.draw_rect(pymupdf.Rect(0, 0, WIDTH, 24 if theme == "two rows" else 16), color=BAND, fill=BAND)
             _headline(page, SECTIONS, sec, 10)
-            if theme == "two rows" and subs:  # Warsaw, Copenhagen: the current section's subsections below
+            if theme == "two rows" and subs:  # Berlin with subsections: the current section's ones below
                 _headline(page, subs, sub, 20, x0=30)
+            _body(page, title, 16)
+        elif theme == "split":  # Warsaw, Copenhagen: sections down the left half, subsections on the right
+            page.draw_rect(pymupdf.Rect(0, 0, WIDTH, 16), color=BAND, fill=BAND)
+            for i, name in enumerate(SECTIONS):
+                page.insert_text((6 + 34 * i, 10), name, fontsize=5, fontname="helv",
+                                 color=CURRENT if i == sec else FADED)
+            for k, name in enumerate(subs):
+                page.insert_text((WIDTH / 2 + 8 + 46 * k, 10), name, fontsize=5, fontname="helv",
+                                 color=CURRENT if k == sub else FADED)
             _body(page, title, 16)
         elif theme == "sidebar":  # Goettingen, PaloAlto: the sections down a side bar, subsections indented
             page.draw_rect(pymupdf.Rect(0, 0, 80, HEIGHT), color=BAND, fill=BAND)
@@ -145,11 +154,13 @@ def test_an_appendix_part_lists_its_own_sections(tmp_path: Path) -> None:
     assert level1 == sections + [(17, "Backup"), (19, "Proofs")]
 
 
-def test_a_second_headline_row_gives_the_subsections(tmp_path: Path) -> None:
-    """Sections over the current section's subsections (two highlighted rows): both levels, each subsection
-    under its section, a subsection starting on its section's first slide too; the built tree nests them."""
+@pytest.mark.parametrize("theme", ["two rows", "split"])
+def test_a_second_headline_row_gives_the_subsections(tmp_path: Path, theme: str) -> None:
+    """Sections over the current section's subsections (two highlighted rows), or beside them in one row
+    split in halves: both levels, each subsection under its section, a subsection starting on its section's
+    first slide too; the built tree nests them."""
     sections, subsections = _first_pages()
-    extracted = extract(_deck(tmp_path / "deck.pdf", "two rows"))
+    extracted = extract(_deck(tmp_path / "deck.pdf", theme))
     headings = find_layout_headings(extracted)
     assert [(h.page, h.title) for h in headings if h.level == 1] == sections
     assert [(h.page, h.title) for h in headings if h.level == 2] == subsections
@@ -190,7 +201,8 @@ def test_a_bar_without_a_highlight_is_no_outline(tmp_path: Path) -> None:
         _headline(page, SECTIONS, -1, 10)
         _body(page, title, 16)
         page.insert_text((WIDTH - 60, HEIGHT - 5), f"Slide {1 + i // 2}", fontsize=6, fontname="helv")
-        page.insert_text((10, HEIGHT - 5), "Source: " + ["annual survey", "field notes", "census tables", "press reports"][i // 5], fontsize=6, fontname="helv")
+        source = ["annual survey", "field notes", "census tables", "press reports"][i // 5]
+        page.insert_text((10, HEIGHT - 5), f"Source: {source}", fontsize=6, fontname="helv")
     doc.save(path)
     extracted = extract(path)
     assert find_nav_headings(extracted, analyse(extracted)) is None
@@ -228,3 +240,23 @@ def test_a_deck_without_a_nav_bar_keeps_its_section_slides() -> None:
     assert find_nav_headings(extracted, analyse(extracted)) is None
     found = {(h.page, h.title) for h in find_layout_headings(extracted) if h.level == 1}
     assert {(3, "Introduction"), (11, "Elements"), (28, "Conclusion")} <= found
+
+
+def test_a_line_in_two_colours_keeps_its_colour_runs(tmp_path: Path) -> None:
+    """Bar entries set close together come out of MuPDF as one line: the line keeps its dominant span's colour
+    and, per run of one colour, the run's text and extent, so the highlighted entry is still told apart; a
+    line in one colour has no runs."""
+    path = tmp_path / "runs.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.insert_text((10, 10), "Related Work", fontsize=5, fontname="helv", color=FADED)
+    page.insert_text((44, 10), "Our Method", fontsize=5, fontname="helv", color=CURRENT)
+    page.insert_text((10, 60), "One colour only", fontsize=11, fontname="helv")
+    doc.save(path)
+    lines = extract(path).pages[0].lines
+    bar = next(line for line in lines if line.text == "Related Work Our Method")
+    assert bar.color == 0x9499B8
+    assert [(text, color) for text, color, _bold, _x0, _x1 in bar.runs] == [
+        ("Related Work", 0x9499B8), ("Our Method", 0xFFFFFF)]
+    assert bar.runs[1][3] >= 44 > bar.runs[0][4]
+    assert next(line for line in lines if line.text == "One colour only").runs == ()

@@ -7,7 +7,9 @@ its own frame title, which is not a section. The bar is the deck's outline:
 - a *bar* lists the same entries (small text in a page margin or side strip) on most slides and draws the
   current one in its own look (colour, or weight): beamer mixes the others toward the background. The look
   that marks one entry per slide, the marked entry moving only forward along the bar, is the highlight, and
-  a section starts where the marked entry changes;
+  a section starts where the marked entry changes. Entries set close together come out of MuPDF as one
+  line: each colour run of it (`Line.runs`) is an entry, and faded neighbours merged into one run still
+  count as printed;
 - a *slot* is one place in the headline or footline whose short text changes from time to time and never
   comes back once it has changed ("Methods" on slides 4-9, then "Results"): the current section's name.
   "Author | Title | Section" printed as one line is read as three places.
@@ -77,7 +79,7 @@ def find_nav_headings(doc: ExtractedDocument, analysis: Analysis) -> list[Headin
     body = analysis.body_size
     if sum(1 for rows in analysis.rows if is_prose_page(rows, body)) > PROSE_SHARE * text_pages:
         return None
-    tracks = _tracks(doc, analysis, body)
+    tracks = _tracks(doc, body)
     top, top_texts = _best_bar(tracks, text_pages)
     if top is None:
         top, top_texts = _best_slot(tracks, text_pages, None)
@@ -95,26 +97,28 @@ def find_nav_headings(doc: ExtractedDocument, analysis: Analysis) -> list[Headin
     return headings
 
 
-def _tracks(doc: ExtractedDocument, analysis: Analysis, body: float) -> dict[tuple[str, int], Track]:
-    """Short rows no larger than the body in the page margins, grouped by where they sit: one track per line
-    of a headline or footline (same y) and per column of a sidebar (same x)."""
+def _tracks(doc: ExtractedDocument, body: float) -> dict[tuple[str, int], Track]:
+    """Short texts no larger than the body in the page margins, grouped by where they sit: one track per line
+    of a headline or footline (same y) and per column of a sidebar (same x). A line printed in several colours
+    gives one entry per colour run: MuPDF reads a bar whose entries sit close together as one line."""
     found: dict[str, list[tuple[float, _Entry]]] = {}
-    for page_index, rows in enumerate(analysis.rows):
-        page = doc.pages[page_index]
+    for page in doc.pages:
         width, height = page.width, page.height
-        for row in rows:
-            text = row.text
-            if len(text) > MAX_CHARS * (1 + 2 * (SEPARATOR in text)) or row.size > body + 0.5 \
-                    or not any(ch.isalpha() for ch in text):
+        for line in page.lines:
+            if line.size > body + 0.5 or len(line.text) > 4 * MAX_CHARS:
                 continue
-            look = (row.color, row.bold)
-            # a corner row may open a headline or a sidebar: it joins both, and each bar is judged on its own
-            if row.y1 <= EDGE * height or row.y0 >= (1 - EDGE) * height:
-                found.setdefault("top" if row.y1 <= EDGE * height else "bottom", []).append(
-                    (row.y0, _Entry(row.page, text, look, row.x0, row.x0, row.x1)))
-            if row.x1 <= SIDE * width or row.x0 >= (1 - SIDE) * width:
-                found.setdefault("left" if row.x1 <= SIDE * width else "right", []).append(
-                    (row.x0, _Entry(row.page, text, look, row.y0, row.x0, row.x1)))
+            top, bottom = line.y1 <= EDGE * height, line.y0 >= (1 - EDGE) * height
+            pieces = line.runs or ((line.text, line.color, line.bold, line.x0, line.x1),)
+            for text, color, bold, x0, x1 in pieces:
+                if len(text) > MAX_CHARS * (1 + 2 * (SEPARATOR in text)) or not any(ch.isalpha() for ch in text):
+                    continue
+                # a corner text may open a headline or a sidebar: it joins both, each bar judged on its own
+                if top or bottom:
+                    found.setdefault("top" if top else "bottom", []).append(
+                        (line.y0, _Entry(page.number, text, (color, bold), x0, x0, x1)))
+                if x1 <= SIDE * width or x0 >= (1 - SIDE) * width:
+                    found.setdefault("left" if x1 <= SIDE * width else "right", []).append(
+                        (x0, _Entry(page.number, text, (color, bold), line.y0, x0, x1)))
     tracks: dict[tuple[str, int], Track] = {}
     for region, items in found.items():
         items.sort(key=lambda item: item[0])
@@ -125,6 +129,19 @@ def _tracks(doc: ExtractedDocument, analysis: Analysis, body: float) -> dict[tup
             last = coord
             tracks.setdefault((region, cluster), []).append(entry)
     return tracks
+
+
+def _printed(track: Track) -> dict[str, set[int]]:
+    """Text -> the pages the track prints it on, by itself or inside a longer entry (the faded entries of a
+    bar MuPDF read as one line come as one run: "Our Method Experiments" holds "Experiments")."""
+    joined: dict[int, str] = {}
+    for page, entries in _by_page(track).items():
+        joined[page] = " " + " ".join(e.text for e in sorted(entries, key=lambda e: e.pos)) + " "
+    pages: dict[str, set[int]] = {}
+    for text in {e.text for e in track}:
+        key = f" {text} "
+        pages[text] = {page for page, line in joined.items() if key in line}
+    return pages
 
 
 def _pages_of(track: Track) -> dict[str, set[int]]:
@@ -140,7 +157,7 @@ def _best_bar(tracks: dict[tuple[str, int], Track], text_pages: int) -> tuple[Se
     after it, `_later_part`), and its entries' texts."""
     best: tuple[Sequence | None, set[str]] = (None, set())
     for track in tracks.values():
-        recurring = {text for text, pages in _pages_of(track).items()
+        recurring = {text for text, pages in _printed(track).items()
                      if len(pages) >= max(3.0, BAR_SHARE * text_pages)}
         if len(recurring) < 2:
             continue
@@ -161,7 +178,7 @@ def _later_part(track: Track, last: int, highlight: tuple[int, bool]) -> Sequenc
     that part's sections: the entry of the track in the bar's highlight, when it is the only one so marked on
     the slide, is printed on two slides or more and moves only forward."""
     marked = _by_page([e for e in track if e.page > last and e.look == highlight])
-    pages = _pages_of([e for e in track if e.page > last])
+    pages = _printed([e for e in track if e.page > last])
     seq: Sequence = []
     for page, entries in marked.items():
         if len(entries) == 1 and len(pages[entries[0].text]) >= 2:
@@ -171,13 +188,14 @@ def _later_part(track: Track, last: int, highlight: tuple[int, bool]) -> Sequenc
     return seq
 
 
-def _sub_bar(tracks: dict[tuple[str, int], Track], top_texts: set[str], spans: list[tuple[int, int]]) -> Sequence | None:
+def _sub_bar(tracks: dict[tuple[str, int], Track], top_texts: set[str],
+             spans: list[tuple[int, int]]) -> Sequence | None:
     """A bar of subsections: entries printed on most slides of one section and on no other section's, whose
     highlight moves forward along the bar within each section."""
     best: Sequence | None = None
     for track in tracks.values():
         kept: list[_Entry] = []
-        for text, pages in _pages_of(track).items():
+        for text, pages in _printed(track).items():
             if text in top_texts or len(pages) < 2:
                 continue
             inside = {_span_index(spans, p) for p in pages}
