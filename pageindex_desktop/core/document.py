@@ -19,6 +19,12 @@ class Line:
     y0: float
     x1: float
     y1: float
+    # sRGB fill colour (0xRRGGBB) of the dominant span: a slide deck's navigation bar marks its current section
+    # by colour alone (nav_bar.py). A default, so lines pickled before the field existed still load (as black).
+    color: int = 0
+    # a line printed in several colours: (text, colour, bold, x0, x1) of each run of one colour, in order
+    # (MuPDF reads a navigation bar whose entries sit close together as one line); empty for one colour
+    runs: tuple[tuple[str, int, bool, float, float], ...] = ()
 
 
 @dataclass

@@ -117,8 +117,9 @@ def extract(
     re-joined, control characters and unmapped glyphs dropped), `label` (printed page label, '' if none), `width`
     and `height` (as shown), and `lines`: one `Line` per MuPDF text line, in text order, blank ones dropped;
     `Line.text` is its spans joined and cleaned (a smaller superscript footnote marker after a word left out),
-    `size` the size of the span with the most characters (0.1 pt),
-    `bold` whether most of its characters are bold (MuPDF flag or a Bold/Black/Heavy/Semibold/Demi font name),
+    `size` the size of the span with the most characters (0.1 pt), `color` that span's sRGB colour (0xRRGGBB),
+    `runs` its runs of one colour when it has several, `bold` whether most of its characters are bold (MuPDF
+    flag or a Bold/Black/Heavy/Semibold/Demi font name),
     `x0, y0, x1, y1` its box in points from the top-left of the page as shown. Details in `pdf_pages`.
 
     `workers`: processes to use, this one included (None: a helper joins in for documents long enough to gain

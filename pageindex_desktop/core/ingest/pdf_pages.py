@@ -4,7 +4,11 @@
 block, in the same order as the text; whitespace-only lines are dropped. `text` is the line's spans joined,
 control characters and U+FFFD (unmapped glyphs) turned to spaces, runs of whitespace collapsed to one space,
 stripped; a footnote marker after a word (a superscript span smaller than the line holding only a number or
-note sign: "GUIDANCE⁽⁴⁾") is left out, since a heading's title must not carry it (the page text keeps it). `size` is the font size of the span with the most non-space characters, rounded to 0.1 pt. `bold`
+note sign: "GUIDANCE⁽⁴⁾") is left out, since a heading's title must not carry it (the page text keeps it).
+`size` is the font size of the span with the most non-space characters, rounded to 0.1 pt, and
+`color` that span's sRGB fill colour (MuPDF's 0xRRGGBB int); a line printed in more than one colour also has
+its `runs`, (text, colour, bold, x0, x1) per run of spans of one colour (a navigation bar MuPDF read as one
+line), else none. `bold`
 is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
 name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
 origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from typing import Any
 
 import pymupdf
@@ -83,13 +88,16 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         if not text:
             return None
         bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
-        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3])
+        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3], span["color"])
     parts: list[str] = []
     best_chars = 0
     size = 0.0
+    color = 0
     bold_chars = 0
     chars = 0
     raised = False
+    first_color: int | None = None
+    mixed = False
     for index, span in enumerate(spans):
         text = span["text"]
         parts.append(text)
@@ -100,15 +108,52 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         chars += n
         if span["flags"] & 16 or _is_bold_font(span["font"]):
             bold_chars += n
+        if first_color is None:
+            first_color = span["color"]
+        elif span["color"] != first_color:
+            mixed = True
         if n > best_chars:
             best_chars = n
             size = span["size"]
+            color = span["color"]
     if raised:
         parts = [span["text"] for index, span in enumerate(spans) if not (index and _is_marker(span, size))]
     text = _clean("".join(parts))
     if not text:
         return None
-    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3])
+    runs = _color_runs(spans) if mixed else ()
+    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color, runs)
+
+
+def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, float, float], ...]:
+    """(text, colour, bold, x0, x1) of each run of spans in one colour, for a line printed in several (blank
+    spans join the run they follow)."""
+    runs: list[tuple[str, int, bool, float, float]] = []
+    texts: list[str] = []
+    color = -1
+    bold = chars = 0
+    x0 = x1 = 0.0
+
+    def close() -> None:
+        """Add the run gathered so far, when it holds text."""
+        text = _clean("".join(texts))
+        if text:
+            runs.append((text, color, bold * 2 > chars, x0, x1))
+
+    for span in spans:
+        text = span["text"]
+        n = len(text) - text.count(" ")
+        if n > 0 and span["color"] != color:
+            if color != -1:
+                close()
+            texts, color, bold, chars, x0 = [], span["color"], 0, 0, span["bbox"][0]
+        texts.append(text)
+        if n > 0:
+            chars += n
+            bold += n if span["flags"] & 16 or _is_bold_font(span["font"]) else 0
+            x1 = span["bbox"][2]
+    close()
+    return tuple(runs)
 
 
 def _is_marker(span: dict[str, Any], size: float) -> bool:
@@ -203,6 +248,8 @@ def _lines_of(data: dict[str, Any], rotation: pymupdf.Matrix | None = None) -> l
                 bbox = tuple((pymupdf.Rect(bbox) * rotation).normalize())
             line = _line_of(raw["spans"], bbox)
             if line is not None:
+                if rotation is not None and line.runs:
+                    line = replace(line, runs=())  # the runs' spans are not turned: no runs on a turned page
                 lines.append(line)
     return lines
 

@@ -3,7 +3,8 @@
 One linear pass over the rows of every page: running headers and footers, the title block of the first page,
 captions, table cells and sentences are ruled out; what is left is a heading when it is set larger than the
 body, in bold while the body is not, or opens with a section number and reads like a title. Levels come from
-the rank of each heading style (size, weight, numbering kind and depth).
+the rank of each heading style (size, weight, numbering kind and depth). A slide deck with a navigation bar takes
+its sections from the bar instead (nav_bar.py): its slides print no section as a heading.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pageindex_desktop.core.outline.filing_pages import (
 )
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
+from pageindex_desktop.core.outline.nav_bar import find_nav_headings
 from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
@@ -110,6 +112,9 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
 
 def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     """The layout pass itself (see find_layout_headings)."""
+    nav = find_nav_headings(doc, analysis)
+    if nav is not None:
+        return nav  # a slide deck's sections are in its navigation bar; its rows set as headings are frame titles
     body = analysis.body_size
     body_bold = _body_is_bold(analysis, body)
     first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)

@@ -27,6 +27,7 @@ class Row:
     parts: int = 1
     title_x0: float = 0.0  # where the title starts when the row opens with a separate number ("1." | "Title")
     crowded: bool = False  # another text on the same baseline in the same column half (run-in head, table cell)
+    color: int = 0  # sRGB colour of its first line (Line.color): what marks a navigation bar's current entry
 
 
 def _same_row(a: Line | Row, b: Line) -> bool:
@@ -73,7 +74,7 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
                 break
         if target is None:
             rows.append(Row(text, line.size, line.bold, line.x0, line.y0, line.x1, line.y1, page.number,
-                            title_x0=line.x0, crowded=crowded_with is not None))
+                            title_x0=line.x0, crowded=crowded_with is not None, color=line.color))
             if crowded_with is not None:
                 crowded_with.crowded = True
             continue
