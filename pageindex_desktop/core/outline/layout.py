@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
+from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
@@ -181,6 +182,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_column_heads(candidates, analysis.rows)
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
     candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
+    candidates = drop_chart_titles(candidates, doc.pages, body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
     levels = one_off_levels(candidates, levels)
