@@ -23,6 +23,7 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
+from pageindex_desktop.core.outline.title_block import block_heading
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     drop_continued_titles,
@@ -161,6 +162,14 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                     continue
             cand.last_index = i
             candidates.append(cand)
+    if first_text is not None:
+        rows = analysis.rows[first_text]
+        left = min((r.x0 for r in rows), default=0.0)
+        right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
+        opening = block_heading(rows, _title_block_end(rows, body), candidates,
+                                lambda row: _judge(row, body, body_bold, left, right))
+        if opening is not None:
+            candidates.insert(0, opening)  # "Executive Summary" at the foot of the title block
     if len(candidates) < max(3, len(doc.pages) // 10):
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
