@@ -80,6 +80,8 @@ _ID_LABEL = re.compile(
 LABELLED_WORDS = 10
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
+# a title closed by a full stop or a spaced dash, then the start of a sentence: "Liquidity — We expect ..."
+_RUN_IN_HEAD = re.compile(r"^(?P<head>[^\W\d_][^.:;!?—–]{1,58}?)(?:\.|\s[—–-])\s+(?P<rest>[A-Z“\"'‘].*)$")
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
@@ -267,7 +269,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         return None  # a sentence, or a run-in head followed by its text
     labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if m and _prose(m.group(1)) and not labelled:
+    if (m and _prose(m.group(1)) or _run_in_head(text)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     letters = len(_LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
@@ -409,6 +411,22 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
     return _title_like(words[1:]) or num.rest.isupper()
+
+
+def _run_in_head(text: str) -> bool:
+    """A bold run-in head and the first words of its paragraph on one line ("Revenue Recognition. We
+    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a title and what follows
+    the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
+    when the paragraph's words on it are few, so the prose test of _RUN_IN does not see it; filings' notes
+    print these under their headings, and their bookmarks leave them out."""
+    m = _RUN_IN_HEAD.match(text)
+    if m is None or any(ch.isdigit() for ch in m.group("head")) or leading_number(text) is not None:
+        return False  # "Note 4 – Debt", "Part II – Other information" are numbered titles
+    rest = m.group("rest").split()
+    if len(rest) < 2 or not _title_like(m.group("head").split()):
+        return False
+    later = [w for w in rest[1:] if len(w) > 2 and w[0].isalpha()]
+    return bool(later) and sum(w[0].islower() for w in later) > 0.5 * len(later)
 
 
 def _sentence_case_title(text: str, words: list[str], larger: bool) -> bool:
