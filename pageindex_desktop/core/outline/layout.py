@@ -18,6 +18,7 @@ from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.listed_children import nest_listed
+from pageindex_desktop.core.outline.numbered_rank import numbered_above
 from pageindex_desktop.core.outline.numbering import Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.style_order import one_off_levels
@@ -195,7 +196,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
     candidates = drop_chart_titles(candidates, doc.pages, body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
-    levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
+    ranks = numbered_above(candidates, style_levels(candidates))
+    levels = division_levels(candidates, outline_levels(candidates, ranks))
     levels = one_off_levels(candidates, levels)
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
