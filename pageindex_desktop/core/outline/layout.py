@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
+from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.filing_pages import (
@@ -26,6 +27,7 @@ from pageindex_desktop.core.outline.filing_pages import (
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
+from pageindex_desktop.core.outline.numbered_rank import numbered_above
 from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
@@ -33,6 +35,7 @@ from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
+from pageindex_desktop.core.outline.title_block import block_heading
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     continued_title,
@@ -91,6 +94,8 @@ _ID_LABEL = re.compile(
 LABELLED_WORDS = 10
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _WORD4 = re.compile(r"[^\W\d_]{4,}")
+# a title closed by a full stop or a spaced dash, then the start of a sentence: "Liquidity — We expect ..."
+_RUN_IN_HEAD = re.compile(r"^(?P<head>[^\W\d_][^.:;!?—–]{1,58}?)(?:\.|\s[—–-])\s+(?P<rest>[A-Z“\"'‘].*)$")
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
 _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
@@ -192,6 +197,14 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                     continue
             cand.last_index = i
             candidates.append(cand)
+    if first_text is not None:
+        rows = analysis.rows[first_text]
+        left = min((r.x0 for r in rows), default=0.0)
+        right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
+        opening = block_heading(rows, _title_block_end(rows, body), candidates,
+                                lambda row: _judge(row, body, body_bold, left, right))
+        if opening is not None:
+            candidates.insert(0, opening)  # "Executive Summary" at the foot of the title block
     if len(candidates) < max(3, len(doc.pages) // 10):
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
@@ -214,9 +227,11 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_signatures(candidates, analysis.rows)
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
     candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
+    candidates = drop_chart_titles(candidates, doc.pages, body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     candidates = with_filing_contents(candidates, contents_cand)
-    levels = division_levels(candidates, outline_levels(candidates, style_levels(candidates)))
+    ranks = numbered_above(candidates, style_levels(candidates))
+    levels = division_levels(candidates, outline_levels(candidates, ranks))
     levels = one_off_levels(candidates, levels)
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
@@ -298,7 +313,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         return None  # a sentence, or a run-in head followed by its text
     labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if m and _prose(m.group(1)) and not labelled:
+    if (m and _prose(m.group(1)) or _run_in_head(text)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     letters = len(_LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
@@ -450,6 +465,22 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
     return _title_like(words[1:]) or num.rest.isupper()
+
+
+def _run_in_head(text: str) -> bool:
+    """A bold run-in head and the first words of its paragraph on one line ("Revenue Recognition. We
+    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a title and what follows
+    the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
+    when the paragraph's words on it are few, so the prose test of _RUN_IN does not see it; filings' notes
+    print these under their headings, and their bookmarks leave them out."""
+    m = _RUN_IN_HEAD.match(text)
+    if m is None or any(ch.isdigit() for ch in m.group("head")) or leading_number(text) is not None:
+        return False  # "Note 4 – Debt", "Part II – Other information" are numbered titles
+    rest = m.group("rest").split()
+    if len(rest) < 2 or not _title_like(m.group("head").split()):
+        return False
+    later = [w for w in rest[1:] if len(w) > 2 and w[0].isalpha()]
+    return bool(later) and sum(w[0].islower() for w in later) > 0.5 * len(later)
 
 
 def _sentence_case_title(text: str, words: list[str], larger: bool) -> bool:

@@ -1,0 +1,52 @@
+"""Issue 11, remaining class 2, on PDFs built here: a report's first section heading set right under the title
+block of its first page ("Executive Summary" under the title, the authors and the date, no section number) is
+a section starting on page 1, while the block's own lines (title, authors, date, a subtitle set in the
+sections' style) are not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from tests.core.built_pages import paragraph, write_line
+
+
+def _report(path: Path, block: list[tuple[str, float, bool]]) -> list[tuple[str, int]]:
+    """A four-page report whose first page opens with `block` (text, size, bold) over its prose; its
+    layout headings as (title, page)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Regional Water Supply Plan 2024", size=22, bold=True) + 6
+    for text, size, bold in block:
+        y = write_line(page, y, text, size=size, bold=bold) + 4
+    y = paragraph(page, y, 12)
+    y = write_line(page, y + 10, "Background of the Plan", size=14, bold=True) + 4
+    paragraph(page, y, 10)
+    for title in ("Current Supply", "Future Demand", "Recommended Strategies"):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 72, title, size=14, bold=True) + 4
+        paragraph(page, y, 20)
+    doc.save(path)
+    return [(h.title, h.page) for h in find_layout_headings(extract(path))]
+
+
+SECTIONS = [("Background of the Plan", 1), ("Current Supply", 2), ("Future Demand", 3),
+            ("Recommended Strategies", 4)]
+
+
+def test_first_heading_under_the_title_block_is_a_section(tmp_path: Path) -> None:
+    """The unnumbered "Executive Summary" in the sections' style, right over the body, under the authors and
+    the date, opens the tree on page 1."""
+    block = [("Prepared by the Planning Office", 12, False), ("March 2024", 11, False),
+             ("Executive Summary", 14, True)]
+    assert _report(tmp_path / "summary.pdf", block) == [("Executive Summary", 1)] + SECTIONS
+
+
+def test_title_block_lines_stay_out(tmp_path: Path) -> None:
+    """A subtitle set like the sections but with the date under it, and the date over the body, are the
+    block's: no section comes before the first one after the body starts."""
+    block = [("Final Report", 14, True), ("March 2024", 11, False)]
+    assert _report(tmp_path / "subtitle.pdf", block) == SECTIONS
