@@ -396,3 +396,71 @@ def test_a_divisions_own_numeral_is_not_its_page(row: str, split: tuple[str, str
     from pageindex_desktop.core.outline.numbering import split_trailing_page
 
     assert split_trailing_page(row) == split
+
+
+def _filing_with_tail(path: Path, tail: list[tuple[str, list[str]]]) -> ExtractedDocument:
+    """A 10-K whose contents lists Parts and Items up to page 8, then `tail` sections (title, sub-headings) on
+    pages 10 onwards, one section a page, that the contents does not list (signatures, exhibits)."""
+    items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 5), ("PART II", "", 7),
+             ("Item 7.", "Management's Discussion and Analysis", 7), ("Item 8.", "Financial Statements", 8)]
+    doc = pymupdf.open()
+    for _ in range(9 + len(tail)):
+        doc.new_page(width=612, height=792)
+    pages = [doc[i] for i in range(doc.page_count)]
+    _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
+    y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
+    for number, title, start in items:
+        _write(pages[1], y, number, bold=not title)
+        _write(pages[1], y, title, x=140)
+        y = _write(pages[1], y, str(start - 2), x=500) + 4
+    for page_number in range(3, doc.page_count + 1):
+        page = pages[page_number - 1]
+        _write(page, 770, str(page_number - 2), size=9, x=300)
+        y = 80.0
+        for number, title, page_of in items:
+            if page_of == page_number:
+                y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
+                y = _body(page, y, 4) + 6
+        if page_number >= 10:
+            title, subs = tail[page_number - 10]
+            y = _write(page, y, title, size=11, bold=True) + 8
+            y = _body(page, y, 3) + 6
+            for sub in subs:
+                y = _write(page, y, sub, size=10, bold=True) + 4
+                y = _body(page, y, 3) + 6
+        _body(page, y, max(2, 30 - int((y - 80) / 16)))
+    doc.save(path)
+    return extract(path)
+
+
+def test_sections_after_the_contents_last_entry_are_added_at_the_top(tmp_path: Path) -> None:
+    """A filing's exhibits after its last listed Item (a short tail the contents does not reach)
+    come in at the top level (`enrich._tail_headings`)."""
+    tail = [("Exhibit 21.1", ["1. Subsidiaries of the Registrant", "2. Jurisdictions of Organization"]),
+            ("Exhibit 31.1", ["1. Certification of the Chief Executive Officer",
+                              "2. Certification of the Chief Financial Officer"])]
+    extracted = _filing_with_tail(tmp_path / "tail.pdf", tail)
+    headings = find_toc_headings(extracted)
+    assert headings is not None
+    top = [(h.title, h.page) for h in headings if h.level == 1]
+    assert top[-3:] == [("PART II", 7), ("Exhibit 21.1", 10), ("Exhibit 31.1", 11)]
+    # the exhibits' numbered parts come in under them (a numbering scheme the contents does not use)
+    assert [(h.title, h.level) for h in headings if h.page == 10] == [
+        ("Exhibit 21.1", 1), ("1. Subsidiaries of the Registrant", 2), ("2. Jurisdictions of Organization", 2)]
+
+
+def test_what_the_tail_after_the_contents_adds() -> None:
+    """Past the last entry's page: a short tail adds its top-level headings when there are two or more, a lone
+    closing heading ("Questions?") is no run of sections, headings below the contents' top level are the last
+    entry's own, and a long tail (annexes) keeps every level."""
+    from pageindex_desktop.core.outline.enrich import _tail_headings
+    from pageindex_desktop.core.outline.tree import Heading
+
+    listed = [Heading("Results", 2, 8)]
+    two = listed + [Heading("Signatures", 2, 10), Heading("Officers", 3, 10), Heading("Exhibit 21.1", 2, 11)]
+    assert [(h.title, h.level) for h in _tail_headings(two, 8, 12, 2)] == [("Signatures", 1), ("Exhibit 21.1", 1)]
+    assert _tail_headings(two, 8, 12, 1) == []  # set below the contents' top entries: the last one's sub-headings
+    assert _tail_headings(listed + [Heading("Questions?", 1, 11)], 8, 12, 1) == []
+    assert _tail_headings(two, 8, 9, 2) == []  # the contents reaches the end
+    assert [(h.title, h.level) for h in _tail_headings(two, 8, 30, 2)] == [
+        ("Signatures", 1), ("Officers", 2), ("Exhibit 21.1", 1)]

@@ -18,6 +18,8 @@ from pageindex_desktop.core.outline.tree import Heading
 
 MAX_EXTRA_DEPTH = 4
 TAIL_SHARE = 0.4
+SHORT_TAIL = 2  # pages after the last entry's page that make a short tail
+SHORT_TAIL_SECTIONS = 2
 # hang_layout_headings: share of contents entries layout must find, and of contents parent/child pairs it must
 # rank the same way, before its deeper headings are trusted under the contents entries
 FRAME_FOUND_SHARE = 0.6
@@ -34,30 +36,22 @@ def _kind(title: str) -> str | None:
 
 
 def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Heading]:
-    """`toc` with numbered layout headings of schemes the contents list does not use, in reading order.
-
-    When the contents list stops early (its last entry starts before the last 40 % of the document: annexes
-    it does not list), every layout heading after that entry is added as well.
+    """`toc` with numbered layout headings of schemes the contents list does not use, in reading order, and the
+    sections after its last entry that it does not reach (`_tail_headings`).
     """
     listed_kinds = {k for k in (_kind(h.title) for h in toc) if k}
     listed = {(title_key(h.title), h.page) for h in toc}
     first_page = min((h.page for h in toc[1:]), default=1)
     last_page = max((h.page for h in toc), default=1)
-    uncovered = doc.page_count - last_page
-    tail_from = last_page if uncovered >= 5 and uncovered > TAIL_SHARE * doc.page_count else doc.page_count + 1
-    if not listed_kinds and tail_from > doc.page_count:
-        return toc  # an unnumbered contents list gives no scheme to go deeper from
-    extra: list[Heading] = []
-    order: list[str] = []
+    if not listed_kinds and doc.page_count - last_page < SHORT_TAIL:
+        return toc  # an unnumbered contents list gives no scheme to go deeper from, and it reaches the end
     layout = find_layout_headings(doc)
-    top_level = min((h.level for h in layout if h.page > tail_from), default=1)
-    for heading in layout:
-        if heading.page > tail_from:
-            extra.append(Heading(title=heading.title, level=heading.level - top_level + 1, page=heading.page,
-                                 y=heading.y))
-            continue
-        if not listed_kinds:
-            continue
+    tail = _tail_headings(layout, last_page, doc.page_count, _top_layout_level(toc, layout))
+    extra: list[Heading] = list(tail)
+    order: list[str] = []
+    for heading in layout if listed_kinds else []:
+        if heading.page > last_page and tail:
+            continue  # the tail's own headings are added above
         kind = _kind(heading.title)
         if kind is None or kind in listed_kinds or kind.startswith("keyword") or heading.page < first_page:
             continue
@@ -79,15 +73,57 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
     merged.sort(key=lambda m: (m[0], m[1], m[2]))
     out: list[Heading] = []
     base = 0
-    for page, _y, _i, heading, from_toc in merged:
+    in_tail = {id(h) for h in tail}
+    for _page, _y, _i, heading, from_toc in merged:
         if from_toc:
             base = heading.level
             out.append(heading)
-        elif page > tail_from:
+        elif id(heading) in in_tail:
             out.append(heading)  # annexes the contents list does not cover: their own top level
         else:
             out.append(Heading(title=heading.title, level=base + heading.level, page=heading.page, y=heading.y))
     return out
+
+
+def _tail_headings(layout: list[Heading], last_page: int, page_count: int, top: int | None) -> list[Heading]:
+    """The layout headings after the contents list's last entry's page, at their own top level (level 1 up).
+
+    A long tail (five pages or more and over 40 % of the document: annexes the list leaves out) gives all its
+    headings. A short one (SHORT_TAIL pages or more: a filing's signatures, power of attorney and exhibits after
+    its last Item, a report's appendices) gives only headings that layout sets as high as the contents' top
+    entries (`top`, the level of the layout heading printing one; else the last entry's own sub-headings, which
+    run on past its page, would come up to the top), and only when there are two or more of them: one closing
+    heading ("Questions?", a back cover's address) is no run of sections.
+    """
+    uncovered = page_count - last_page
+    tail = [h for h in layout if h.page > last_page]
+    if uncovered < SHORT_TAIL or not tail:
+        return []
+    if not (uncovered >= 5 and uncovered > TAIL_SHARE * page_count):
+        tail = [h for h in tail if top is not None and h.level <= top]
+        if len(tail) < SHORT_TAIL_SECTIONS:
+            return []
+    highest = min(h.level for h in tail)
+    return [Heading(title=h.title, level=h.level - highest + 1, page=h.page, y=h.y) for h in tail]
+
+
+def _top_layout_level(toc: list[Heading], layout: list[Heading]) -> int | None:
+    """The layout level of the highest heading that prints one of the contents' top-level entries, or None."""
+    by_key, by_page = _index(layout)
+    top_entries = [h for h in toc if h.level == min(e.level for e in toc)]
+    levels = [hit.level for hit in (_printing(e, by_key, by_page) for e in top_entries) if hit is not None]
+    return min(levels, default=None)
+
+
+def _index(layout: list[Heading]) -> tuple[dict[tuple[str, int], Heading], dict[int, list[tuple[str, Heading]]]]:
+    """Layout headings by (title key, page), first one kept, and by page with their keys (for `_printing`)."""
+    by_key: dict[tuple[str, int], Heading] = {}
+    by_page: dict[int, list[tuple[str, Heading]]] = {}
+    for heading in layout:
+        key = title_key(heading.title)
+        by_key.setdefault((key, heading.page), heading)
+        by_page.setdefault(heading.page, []).append((key, heading))
+    return by_key, by_page
 
 
 def _position(heading: Heading) -> tuple[int, float]:
@@ -121,12 +157,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     layout = find_layout_headings(doc)
     if len(entries) < 3 or not layout:
         return toc
-    by_key: dict[tuple[str, int], Heading] = {}
-    by_page: dict[int, list[tuple[str, Heading]]] = {}
-    for heading in layout:
-        key = title_key(heading.title)
-        by_key.setdefault((key, heading.page), heading)
-        by_page.setdefault(heading.page, []).append((key, heading))
+    by_key, by_page = _index(layout)
     layout_level: dict[int, int] = {}  # id(entry) -> level of the layout heading that prints it
     matched: dict[int, Heading] = {}  # id() of layout headings that are contents entries -> the entry
     for entry in entries:
