@@ -221,3 +221,27 @@ def test_languages_come_from_the_setting_else_the_locale_and_only_installed_ones
     assert ocr.choose_languages("fra+eng", engine) == "fra+eng"
     assert ocr.choose_languages("fra, spa", engine) == "fra"  # Spanish data is not installed
     assert ocr.choose_languages("spa", engine) == "deu"  # nothing asked for is installed: the first that is
+
+
+@needs_tesseract
+def test_blank_pages_are_not_sent_to_tesseract(tmp_path: Path) -> None:
+    """A page that paints nothing (an empty verso) has nothing to recognise: only the scanned page is read."""
+    from pageindex_desktop.core.ingest.ocr_read import recognise
+    from pageindex_desktop.core.ingest.pdf import extract
+
+    path = scanned_report(tmp_path / "report.pdf", first_page_text=True)
+    doc = pymupdf.open(path)
+    doc.new_page(width=420, height=320)  # blank
+    doc.delete_pages(from_page=2, to_page=3)  # the text page, one scan, the blank page
+    doc.save(tmp_path / "with-blank.pdf")
+    extracted = extract(tmp_path / "with-blank.pdf")
+    assert [p.has_text for p in extracted.pages] == [True, False, False]
+    plan = ocr.plan("eng")
+    totals: list[int] = []
+    pages, problem = recognise(tmp_path / "with-blank.pdf", None, extracted.pages,
+                               {"languages": plan.languages, "tessdata": plan.tessdata},
+                               progress=lambda done, total: totals.append(total))
+    assert problem == ""
+    assert totals == [1]
+    assert [p.ocr for p in pages] == [False, True, False]
+    assert "Harbour" in pages[1].text

@@ -1,7 +1,7 @@
 """Recognise the text of pages without a text layer, in the extraction child, with pymupdf's OCR text page.
 
-Only pages that came out of extraction with no text (and were not lost to damage) are read, so a text PDF with
-a few scanned pages gets OCR for those alone. Each page is rendered at `DPI` and handed to Tesseract
+Only pages that came out of extraction with no text (and were not lost to damage) and that paint an image or
+vector paths are read, so a text PDF with a few scanned pages gets OCR for those alone and its blank pages none. Each page is rendered at `DPI` and handed to Tesseract
 (`Page.get_textpage_ocr(full=True)`); its text and lines then go through the same cleaning as a text layer
 (`pdf_pages`), so the tree builders find printed headings on scans too. The pages come back marked `ocr`.
 
@@ -53,6 +53,7 @@ def recognise(
     placed = 0
     doc = open_pdf(path, password)
     try:
+        todo = [i for i in todo if _draws_anything(doc.load_page(i))]
         for done, index in enumerate(todo, start=1):
             page = doc.load_page(index)
             try:
@@ -76,6 +77,13 @@ def recognise(
     finally:
         doc.close()
     return out, ""
+
+
+def _draws_anything(page: pymupdf.Page) -> bool:
+    """True when the page paints an image (inline ones too) or vector paths (text set as outlines): something
+    Tesseract could read. A page with neither is blank (a report's empty verso, a divider); rendering it at
+    300 dpi for Tesseract costs a third of a second and finds nothing."""
+    return bool(page.get_image_info()) or bool(page.get_cdrawings())
 
 
 def save_layered(doc: "pymupdf.Document", target: Path) -> None:
