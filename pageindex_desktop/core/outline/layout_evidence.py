@@ -13,6 +13,7 @@ from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
+from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
 
@@ -36,34 +37,37 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
     middle makes a page read as two columns."""
     kept = []
     paged: dict[int, bool] = {}  # page -> set in two columns
+    index = PagesByTop(rows_by_page)
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0
-        rows = rows_by_page[row.page - 1]
         mid = widths[row.page - 1] / 2
         slack = 0.04 * widths[row.page - 1]
         if row.page not in paged:
-            paged[row.page] = two_columns(rows, widths[row.page - 1])
+            paged[row.page] = two_columns(rows_by_page[row.page - 1], widths[row.page - 1])
         lo, hi = _column(row, mid, slack, paged[row.page])
-        others = [r for r in rows if r is not row and height > 0
-                  and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)
-                  and r.x0 < hi and r.x1 > lo]
+        level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
+        others = [r for r in level if r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
-        if paged[row.page] and _beside(row, rows, height):
+        if paged[row.page] and _beside(row, level):
             continue  # a table whose cells straddle the middle, its label column read as a text column
         kept.append(cand)
     return kept
 
 
-def _beside(row: Row, rows: list[Row], height: float) -> bool:
+def _level_with(row: Row, near: list[Row]) -> list[Row]:
+    """The rows of `near` on `row`'s baseline: overlapping it by half the smaller height."""
+    height = row.y1 - row.y0
+    return [r for r in near if r is not row and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
+
+
+def _beside(row: Row, level: list[Row]) -> bool:
     """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it ("Total equity ...
     81,038 $ 77,504", an exhibit row's "10.3 8/3/2009") or two or more other texts in `row`'s own size and
     weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column): the other column of a text page holds one line of
-    prose there, not a row of amounts or of short column heads set alike."""
-    if height <= 0:
-        return False
-    level = [r for r in rows if r is not row and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
+    prose there, not a row of amounts or of short column heads set alike. `level` holds the other rows on
+    `row`'s baseline (`_level_with`)."""
     # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009")
     cells = [r.text.split() for r in level if r.x0 >= row.x1 and figure_cell(r.text)]
     if sum(1 for tokens in cells for token in tokens if _FIGURE.match(token)) >= 2:
@@ -128,6 +132,7 @@ def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]]
     them in another column.
     """
     kept = []
+    index = PagesByTop(rows_by_page)
     for cand in candidates:
         row = cand.row
         if cand.style[2] not in UNNUMBERED or row.size >= body + 1.0:
@@ -135,7 +140,7 @@ def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]]
             continue
         height = row.y1 - row.y0
         top, bottom = row.y0 - ABOVE_HEIGHTS * height, cand.bottom + BELOW_HEIGHTS * height
-        lines = _baselines([r for r in rows_by_page[row.page - 1] if r.y1 > top and r.y0 < bottom])
+        lines = _baselines([r for r in index.page(row.page).meeting(top, bottom) if r.y1 > top and r.y0 < bottom])
         above = [fig for _y0, y1, fig in lines if row.y0 - ABOVE_HEIGHTS * height < y1 <= row.y0 + 0.5]
         below = [fig for y0, _y1, fig in lines if y0 >= cand.bottom - 0.5][:BELOW_BASELINES]
         if any(above[-ABOVE_BASELINES:]) and sum(below) >= BELOW_WITH_FIGURES:
