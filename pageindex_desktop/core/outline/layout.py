@@ -469,8 +469,8 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
 
 def _run_in_head(text: str) -> bool:
     """A bold run-in head and the first words of its paragraph on one line ("Revenue Recognition. We
-    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a title and what follows
-    the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
+    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a
+    title and what follows the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
     when the paragraph's words on it are few, so the prose test of _RUN_IN does not see it; filings' notes
     print these under their headings, and their bookmarks leave them out."""
     m = _RUN_IN_HEAD.match(text)
