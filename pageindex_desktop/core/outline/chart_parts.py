@@ -15,14 +15,12 @@ from __future__ import annotations
 import re
 
 from pageindex_desktop.core.document import Line, PageData
+from pageindex_desktop.core.outline.layout_evidence import AMOUNT, DATE
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
 
 # a value or tick: "2016", "$35.4", "(12)", "16%", "9/29/17", "Q1 2020", "FY21"
-_TICK = re.compile(
-    r"^(?:\([$€£]?[0-9][0-9,.]*[0-9]\)|-?[$€£]?[0-9](?:[0-9,.]*[0-9])?%?|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
-    r"|Q[1-4]\s?'?[0-9]{2,4}|FY\s?'?[0-9]{2,4})$"
-)
+_TICK = re.compile(rf"^(?:{AMOUNT}|{DATE}|Q[1-4]\s?'?[0-9]{{2,4}}|FY\s?'?[0-9]{{2,4}})$")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # a legend's swatch: the filled and open squares, circles, diamonds and triangles charts key their series by
 SWATCHES = frozenset("■□▪▫●○◆◇▲△▼▽◼◻")

@@ -18,8 +18,14 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
-# an amount, a dash for nil, or a date cell ("7/26/2019", as an exhibit index gives each filing's date)
-_FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$|^\s*[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}\s*$")
+# a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
+DATE = r"[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
+# one figure token of a table or chart, nothing else on it: "2023", "(12)", "4,426.3", "-3", "$35.4", "16%" (not a
+# date's "2," or a bracket left open)
+AMOUNT = r"\([$€£]?[0-9][0-9,.]*[0-9]\)|-?[$€£]?[0-9](?:[0-9,.]*[0-9])?%?"
+AMOUNT_TOKEN = re.compile(rf"^(?:{AMOUNT})$")
+# a cell of figures, looser: an amount with its signs and spaces, a dash for nil, or a date
+_FIGURE = re.compile(rf"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$|^\s*{DATE}\s*$")
 # table_labels: baselines looked at above (within ABOVE_HEIGHTS line heights) and below a candidate, and how
 # many of those below must carry figures
 ABOVE_BASELINES = 2
@@ -57,16 +63,22 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
 
 
 def _level_with(row: Row, near: list[Row]) -> list[Row]:
-    """The rows of `near` on `row`'s baseline: overlapping it by half the smaller height."""
-    height = row.y1 - row.y0
-    return [r for r in near if r is not row and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
+    """The rows of `near` on `row`'s baseline."""
+    return [r for r in near if r is not row and same_baseline(r, row)]
+
+
+def same_baseline(a: Row, b: Row) -> bool:
+    """`a` and `b` on one printed line: they overlap by half the smaller height (a table's label and its
+    figures may sit a point apart; `rows._same_row`, which joins lines into rows, asks for more)."""
+    return min(a.y1, b.y1) - max(a.y0, b.y0) >= 0.5 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
 def _beside(row: Row, level: list[Row]) -> bool:
     """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it ("Total equity ...
     81,038 $ 77,504", an exhibit row's "10.3 8/3/2009") or two or more other texts in `row`'s own size and
-    weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column): the other column of a text page holds one line of
-    prose there, not a row of amounts or of short column heads set alike. `level` holds the other rows on
+    weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column):
+    the other column of a text page holds one line of prose there, not a row of amounts or of short column
+    heads set alike. `level` holds the other rows on
     `row`'s baseline (`_level_with`)."""
     # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009")
     cells = [r.text.split() for r in level if r.x0 >= row.x1 and figure_cell(r.text)]
@@ -207,13 +219,16 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
-_CONTINUED = re.compile(r"(?:[(\[]\s*(?:continued|cont['’]d|cont\.)\s*[)\]]|\s[—–-]\s*continued|,\s*continued)\s*$",
-                        re.IGNORECASE)
+# "(continued)", "(cont'd)", "[cont.]", "(cont)", "- continued", ": continued", ", continued" closing a title
+_CONTINUED = re.compile(
+    r"(?:[(\[]\s*(?:continued|cont(?:inued|'d|’d|\.)?)\s*[)\]]|[-–—:,]\s*continued)\s*$", re.IGNORECASE
+)
 
 
 def continued_title(text: str) -> bool:
-    """True when the title says it is continued ("Selected metrics (continued)"), a unit note aside."""
-    return _CONTINUED.search(strip_unit_note(text)) is not None
+    """True when the title says it is continued ("Selected metrics (continued)"), with or without the unit
+    note after it ("Net revenue (continued) (in millions)")."""
+    return _CONTINUED.search(strip_unit_note(text)) is not None or _CONTINUED.search(text) is not None
 
 
 def _repeat_key(text: str) -> str:

@@ -12,19 +12,20 @@ centred.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 
-from pageindex_desktop.core.outline.layout_evidence import figure_cell, has_figures, two_columns
+from pageindex_desktop.core.outline.layout_evidence import (
+    AMOUNT_TOKEN,
+    continued_title,
+    figure_cell,
+    has_figures,
+    same_baseline,
+    two_columns,
+)
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.row_index import SLACK, ByTop, PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 
-# a figure column's head or cell: "2023", "(12)", "4,426.3", "16%" (not a date's "2," or a bracket left open)
-_FIGURE = re.compile(r"^(?:\([$€£]?[0-9][0-9,.]*[0-9]\)|-?[$€£]?[0-9](?:[0-9,.]*[0-9])?%?)$")
-_CONTINUED = re.compile(
-    r"(?:[(\[]\s*(?:continued|cont(?:inued|'d|’d|\.)?)\s*[)\]]|[-–—:,]\s*continued)\s*$", re.IGNORECASE
-)
 OFF_MARGIN = 0.25  # share of the column's width a column head starts right of the column's left edge
 CENTRED = 0.03  # share of the column's width a centred heading's middle may sit off the column's middle
 BELOW_BASELINES = 4  # how many lines under an off-margin candidate are looked at for the table's cells
@@ -46,7 +47,7 @@ def drop_table_parts(
     for cand in candidates:
         page = cand.row.page
         rows = index.page(page)
-        if year_columns(cand.text) or _CONTINUED.search(cand.text):
+        if year_columns(cand.text) or continued_title(cand.text):
             continue
         if _total_row(cand, rows) or _wrapped_label(cand, rows):
             continue
@@ -110,15 +111,10 @@ def year_columns(text: str) -> bool:
     2023 2022"): a title may end in one number, never in a run of them."""
     trailing = 0
     for token in reversed(text.split()):
-        if not _FIGURE.match(token):
+        if not AMOUNT_TOKEN.match(token):
             break
         trailing += 1
     return trailing >= 2
-
-
-def _overlap(a: Row, b: Row) -> bool:
-    """`a` and `b` on one baseline."""
-    return min(a.y1, b.y1) - max(a.y0, b.y0) >= 0.5 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
 def _figures_just_above(cand: Candidate, rows: ByTop[Row]) -> bool:
@@ -139,7 +135,7 @@ def _ends_in_figure(text: str) -> bool:
     """A line ending in a figure ("Converse stores (including factory stores) 82", "$ 1,204"); the last line
     of a paragraph ends in a stop, not in a bare number."""
     tokens = text.split()
-    return bool(tokens) and (_FIGURE.match(tokens[-1]) is not None or figure_cell(text))
+    return bool(tokens) and (AMOUNT_TOKEN.match(tokens[-1]) is not None or figure_cell(text))
 
 
 def _total_row(cand: Candidate, rows: ByTop[Row]) -> bool:
@@ -166,7 +162,8 @@ def _wrapped_label(cand: Candidate, index: ByTop[Row]) -> bool:
             last = None
     if last is None or last is row:
         return False
-    if not any(r.x0 >= last.x1 and _overlap(r, last) and figure_cell(r.text) for r in index.meeting(last.y0, last.y1)):
+    level = index.meeting(last.y0, last.y1)
+    if not any(r.x0 >= last.x1 and same_baseline(r, last) and figure_cell(r.text) for r in level):
         return False
     return _figures_just_above(cand, index)
 
@@ -186,9 +183,9 @@ def _off_margin_head(cand: Candidate, page: _Page) -> bool:
     if page.prose_starting_at(row.x0) >= 2:
         return False  # lines of prose start where it starts: the margin of a text column of its own
     height = row.y1 - row.y0
-    near = page.rows.starting(cand.bottom - 0.3 * height, cand.bottom + BELOW_HEIGHTS * height)
-    below = sorted((r for r in near if r.y0 >= cand.bottom - 0.3 * height and r.y0 <= cand.bottom + BELOW_HEIGHTS * height
-                    and r.x0 < row.x1 and r.x1 > row.x0), key=lambda r: r.y0)
+    low, high = cand.bottom - 0.3 * height, cand.bottom + BELOW_HEIGHTS * height
+    below = sorted((r for r in page.rows.starting(low, high) if low <= r.y0 <= high and r.x0 < row.x1 and r.x1 > row.x0),
+                   key=lambda r: r.y0)
     window = below[:BELOW_BASELINES]
     if any(_starts_rows(row, r, page.rows, max(w.y1 for w in window)) for r in window):
         return False  # a table (or text) starting where it starts: its title
@@ -221,7 +218,7 @@ def _cell(r: Row, head: Row, rows: ByTop[Row], span: float) -> bool:
         return True
     if head.x0 <= r.x1 <= head.x1 + head.size and _ends_in_figure(r.text):
         return True
-    return wide < SHORT_CELL * span and any(o is not r and _overlap(o, r) for o in rows.meeting(r.y0, r.y1))
+    return wide < SHORT_CELL * span and any(o is not r and same_baseline(o, r) for o in rows.meeting(r.y0, r.y1))
 
 
 def _starts_rows(head: Row, below: Row, rows: ByTop[Row], bottom: float) -> bool:
