@@ -12,9 +12,8 @@ from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 
 
-def drop_column_heads(candidates: list[Candidate], rows_by_page: list[list[Row]]) -> list[Candidate]:
+def drop_column_heads(candidates: list[Candidate], index: PagesByTop[Row]) -> list[Candidate]:
     """`candidates` without the upper lines of two-line table column heads."""
-    index = PagesByTop(rows_by_page)
     return [c for c in candidates if not _column_head(c, index.page(c.row.page))]
 
 

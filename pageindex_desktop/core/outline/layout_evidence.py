@@ -35,7 +35,7 @@ BELOW_WITH_FIGURES = 2
 BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked for
 
 
-def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float]) -> list[Candidate]:
+def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths: list[float]) -> list[Candidate]:
     """Candidates sharing their baseline in their own column with a figure ("Total 369", "Period End ... 2023")
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
     column of a two-column page shares its baseline with the other column's text, which does not count, unless
@@ -43,14 +43,13 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
     middle makes a page read as two columns."""
     kept = []
     paged: dict[int, bool] = {}  # page -> set in two columns
-    index = PagesByTop(rows_by_page)
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0
         mid = widths[row.page - 1] / 2
         slack = 0.04 * widths[row.page - 1]
         if row.page not in paged:
-            paged[row.page] = two_columns(rows_by_page[row.page - 1], widths[row.page - 1])
+            paged[row.page] = two_columns(index.page(row.page).items, widths[row.page - 1])
         lo, hi = _column(row, mid, slack, paged[row.page])
         level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
         others = [r for r in level if r.x0 < hi and r.x1 > lo]
@@ -132,7 +131,7 @@ def has_figures(text: str) -> bool:
     return trailing >= 2 or 2 * trailing >= len(tokens) or any(ch in tokens[-1] for ch in ",()$%")
 
 
-def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]], body: float) -> list[Candidate]:
+def drop_table_labels(candidates: list[Candidate], index: PagesByTop[Row], body: float) -> list[Candidate]:
     """Unnumbered body-size candidates with figures on a baseline just above them and on most of the few
     baselines below are a table's row labels or sub-heads ("Cash Flows from Financing Activities", "In
     Billions", "Other Exit"), set bold like the document's sub-heads but inside its tables.
@@ -144,7 +143,6 @@ def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]]
     them in another column.
     """
     kept = []
-    index = PagesByTop(rows_by_page)
     for cand in candidates:
         row = cand.row
         if cand.style[2] not in UNNUMBERED or row.size >= body + 1.0:

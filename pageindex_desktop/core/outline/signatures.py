@@ -47,11 +47,10 @@ def _role(row: Row) -> bool:
     return len(words) <= ROLE_WORDS and not row.text.endswith(".") and _OFFICE.search(row.text) is not None
 
 
-def drop_signatures(candidates: list[Candidate], rows_by_page: list[list[Row]]) -> list[Candidate]:
+def drop_signatures(candidates: list[Candidate], index: PagesByTop[Row]) -> list[Candidate]:
     """Candidates that are a person's name: a name whose next line below, in its own column, names an office,
     or under a "/s/" signature line, and an officer list's "Name (age 57), ..." entry."""
     kept = []
-    index = PagesByTop(rows_by_page)
     for cand in candidates:
         m = _AGE.match(cand.text)
         if m is not None and is_name(m.group("name")):

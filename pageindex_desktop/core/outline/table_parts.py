@@ -38,11 +38,10 @@ PROSE_WORDS = 5  # a line of prose: this many words or more, mostly in lower cas
 
 
 def drop_table_parts(
-    candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float], body: float
+    candidates: list[Candidate], index: PagesByTop[Row], widths: list[float], body: float
 ) -> list[Candidate]:
     """`candidates` without the table parts described in the module docstring."""
     pages: dict[int, _Page] = {}
-    index = PagesByTop(rows_by_page)
     kept = []
     for cand in candidates:
         page = cand.row.page
