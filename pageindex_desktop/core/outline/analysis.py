@@ -26,6 +26,8 @@ class Analysis:
     furniture: Furniture
     body_size: float
     _index: dict[str, list[tuple[int, int]]] | None = field(default=None, repr=False)
+    # (page, row index) -> full title key of each row in the title index, kept from building it
+    _keys: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
     extra: dict[str, object] = field(default_factory=dict, repr=False)  # other modules' cached results
 
     def is_running(self, row: Row, index: int) -> bool:
@@ -47,11 +49,18 @@ class Analysis:
                         continue  # a sentence running on from the line above
                     if (row.page, i) in running:
                         continue
-                    key = title_key(row.text)[:KEY_CHARS]
-                    if key:
-                        index.setdefault(key, []).append((row.page, i))
+                    full = title_key(row.text)
+                    if full:
+                        index.setdefault(full[:KEY_CHARS], []).append((row.page, i))
+                        self._keys[(row.page, i)] = full
             self._index = index
         return self._index
+
+    def row_key(self, page: int, index: int) -> str:
+        """The full title key of a row the title index lists: a contents entry is matched against every row
+        under its key's prefix, and recomputing each row's key per entry made long documents quadratic."""
+        self.title_index()
+        return self._keys[(page, index)]
 
 
 KEY_CHARS = 12  # short enough that the first line of a title wrapped in the text is found under it

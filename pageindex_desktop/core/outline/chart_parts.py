@@ -15,13 +15,12 @@ from __future__ import annotations
 import re
 
 from pageindex_desktop.core.document import Line, PageData
+from pageindex_desktop.core.outline.layout_evidence import AMOUNT, DATE
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
+from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
 
 # a value or tick: "2016", "$35.4", "(12)", "16%", "9/29/17", "Q1 2020", "FY21"
-_TICK = re.compile(
-    r"^(?:\([$€£]?[0-9][0-9,.]*[0-9]\)|-?[$€£]?[0-9](?:[0-9,.]*[0-9])?%?|[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
-    r"|Q[1-4]\s?'?[0-9]{2,4}|FY\s?'?[0-9]{2,4})$"
-)
+_TICK = re.compile(rf"^(?:{AMOUNT}|{DATE}|Q[1-4]\s?'?[0-9]{{2,4}}|FY\s?'?[0-9]{{2,4}})$")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # a legend's swatch: the filled and open squares, circles, diamonds and triangles charts key their series by
 SWATCHES = frozenset("■□▪▫●○◆◇▲△▼▽◼◻")
@@ -41,15 +40,17 @@ def is_legend(text: str) -> bool:
 
 def drop_chart_titles(candidates: list[Candidate], pages: list[PageData], body: float) -> list[Candidate]:
     """`candidates` without the chart titles and legend rows described in the module docstring."""
-    return [c for c in candidates if not is_legend(c.text) and not _chart_title(c, pages[c.row.page - 1], body)]
+    index = PagesByTop([page.lines for page in pages])
+    return [c for c in candidates if not is_legend(c.text) and not _chart_title(c, index.page(c.row.page), body)]
 
 
-def _chart_title(cand: Candidate, page: PageData, body: float) -> bool:
+def _chart_title(cand: Candidate, lines: ByTop[Line], body: float) -> bool:
     """`cand` is an unnumbered body-size line with a chart's values and axis row under it."""
     if cand.style[2] not in UNNUMBERED or cand.row.size >= body + TITLE_LARGER:
         return False
     top = cand.bottom - 1
-    below = [ln for ln in page.lines if top < ln.y0 <= cand.bottom + CHART_DEPTH * body]
+    depth = cand.bottom + CHART_DEPTH * body
+    below = [ln for ln in lines.starting(top, depth) if top < ln.y0 <= depth]
     values = 0
     style = (round(cand.row.size), cand.row.bold)
     for baseline in _baselines(below):

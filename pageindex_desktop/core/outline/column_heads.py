@@ -8,19 +8,21 @@ right under the upper line, and the upper line fits over that one cell instead o
 from __future__ import annotations
 
 from pageindex_desktop.core.outline.layout_filters import Candidate
+from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 
 
-def drop_column_heads(candidates: list[Candidate], rows_by_page: list[list[Row]]) -> list[Candidate]:
+def drop_column_heads(candidates: list[Candidate], index: PagesByTop[Row]) -> list[Candidate]:
     """`candidates` without the upper lines of two-line table column heads."""
-    return [c for c in candidates if not _column_head(c, rows_by_page[c.row.page - 1])]
+    return [c for c in candidates if not _column_head(c, index.page(c.row.page))]
 
 
-def _column_head(cand: Candidate, rows: list[Row]) -> bool:
+def _column_head(cand: Candidate, index: ByTop[Row]) -> bool:
     """True when the row under `cand` is a cell of a header row and `cand` fits over that cell, or when a
     cell of the header row right under `cand` other than its first (the stub column's head) has `cand`'s
     middle over it and no other cell of that row under `cand` ("Average During" over "Fiscal 2023" in a row
     "In Millions | May 28, 2023 | Fiscal 2023 | ..."; the cells come after the stub in reading order)."""
+    rows = index.items
     below_at = cand.last_index + 1
     if below_at >= len(rows) or len(cand.text.split()) > 4:
         return False
@@ -31,7 +33,8 @@ def _column_head(cand: Candidate, rows: list[Row]) -> bool:
         slack = row.size
         if below.x0 - slack <= row.x0 and row.x1 <= below.x1 + slack:
             return True
-    band = sorted((r for r in rows if _cell_below(cand, r, height)), key=lambda r: r.x0)
+    near = index.starting(cand.bottom - 0.3 * height, cand.bottom + 0.5 * height)
+    band = sorted((r for r in near if _cell_below(cand, r, height)), key=lambda r: r.x0)
     if len(band) < 2:
         return False
     middle = (row.x0 + row.x1) / 2

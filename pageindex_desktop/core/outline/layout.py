@@ -29,6 +29,7 @@ from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
 from pageindex_desktop.core.outline.numbered_rank import numbered_above
 from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
+from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
@@ -221,12 +222,13 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
-    candidates = drop_table_rows(candidates, analysis.rows, [p.width for p in doc.pages])
-    candidates = drop_table_labels(candidates, analysis.rows, body)
-    candidates = drop_column_heads(candidates, analysis.rows)
-    candidates = drop_signatures(candidates, analysis.rows)
+    by_top = PagesByTop(analysis.rows)  # the rows near a candidate, for the table and signature rules
+    candidates = drop_table_rows(candidates, by_top, [p.width for p in doc.pages])
+    candidates = drop_table_labels(candidates, by_top, body)
+    candidates = drop_column_heads(candidates, by_top)
+    candidates = drop_signatures(candidates, by_top)
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
-    candidates = drop_table_parts(candidates, analysis.rows, [p.width for p in doc.pages], body)
+    candidates = drop_table_parts(candidates, by_top, [p.width for p in doc.pages], body)
     candidates = drop_chart_titles(candidates, doc.pages, body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     candidates = with_filing_contents(candidates, contents_cand)
@@ -469,8 +471,8 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
 
 def _run_in_head(text: str) -> bool:
     """A bold run-in head and the first words of its paragraph on one line ("Revenue Recognition. We
-    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a title and what follows
-    the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
+    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a
+    title and what follows the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
     when the paragraph's words on it are few, so the prose test of _RUN_IN does not see it; filings' notes
     print these under their headings, and their bookmarks leave them out."""
     m = _RUN_IN_HEAD.match(text)

@@ -13,12 +13,19 @@ from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
+from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
-# an amount, a dash for nil, or a date cell ("7/26/2019", as an exhibit index gives each filing's date)
-_FIGURE = re.compile(r"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$|^\s*[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}\s*$")
+# a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
+DATE = r"[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
+# one figure token of a table or chart, nothing else on it: "2023", "(12)", "4,426.3", "-3", "$35.4", "16%" (not a
+# date's "2," or a bracket left open)
+AMOUNT = r"\([$€£]?[0-9][0-9,.]*[0-9]\)|-?[$€£]?[0-9](?:[0-9,.]*[0-9])?%?"
+AMOUNT_TOKEN = re.compile(rf"^(?:{AMOUNT})$")
+# a cell of figures, looser: an amount with its signs and spaces, a dash for nil, or a date
+_FIGURE = re.compile(rf"^[\s$€£(]*[-–—]?[0-9][0-9,.]*[)%]?\s*$|^[\s$€£]*[-–—]+\s*$|^\s*{DATE}\s*$")
 # table_labels: baselines looked at above (within ABOVE_HEIGHTS line heights) and below a candidate, and how
 # many of those below must carry figures
 ABOVE_BASELINES = 2
@@ -28,7 +35,7 @@ BELOW_WITH_FIGURES = 2
 BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked for
 
 
-def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float]) -> list[Candidate]:
+def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths: list[float]) -> list[Candidate]:
     """Candidates sharing their baseline in their own column with a figure ("Total 369", "Period End ... 2023")
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
     column of a two-column page shares its baseline with the other column's text, which does not count, unless
@@ -39,31 +46,39 @@ def drop_table_rows(candidates: list[Candidate], rows_by_page: list[list[Row]], 
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0
-        rows = rows_by_page[row.page - 1]
         mid = widths[row.page - 1] / 2
         slack = 0.04 * widths[row.page - 1]
         if row.page not in paged:
-            paged[row.page] = two_columns(rows, widths[row.page - 1])
+            paged[row.page] = two_columns(index.page(row.page).items, widths[row.page - 1])
         lo, hi = _column(row, mid, slack, paged[row.page])
-        others = [r for r in rows if r is not row and height > 0
-                  and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)
-                  and r.x0 < hi and r.x1 > lo]
+        level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
+        others = [r for r in level if r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
-        if paged[row.page] and _beside(row, rows, height):
+        if paged[row.page] and _beside(row, level):
             continue  # a table whose cells straddle the middle, its label column read as a text column
         kept.append(cand)
     return kept
 
 
-def _beside(row: Row, rows: list[Row], height: float) -> bool:
+def _level_with(row: Row, near: list[Row]) -> list[Row]:
+    """The rows of `near` on `row`'s baseline."""
+    return [r for r in near if r is not row and same_baseline(r, row)]
+
+
+def same_baseline(a: Row, b: Row) -> bool:
+    """`a` and `b` on one printed line: they overlap by half the smaller height (a table's label and its
+    figures may sit a point apart; `rows._same_row`, which joins lines into rows, asks for more)."""
+    return min(a.y1, b.y1) - max(a.y0, b.y0) >= 0.5 * min(a.y1 - a.y0, b.y1 - b.y0)
+
+
+def _beside(row: Row, level: list[Row]) -> bool:
     """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it ("Total equity ...
     81,038 $ 77,504", an exhibit row's "10.3 8/3/2009") or two or more other texts in `row`'s own size and
-    weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column): the other column of a text page holds one line of
-    prose there, not a row of amounts or of short column heads set alike."""
-    if height <= 0:
-        return False
-    level = [r for r in rows if r is not row and min(r.y1, row.y1) - max(r.y0, row.y0) >= 0.5 * min(height, r.y1 - r.y0)]
+    weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column):
+    the other column of a text page holds one line of prose there, not a row of amounts or of short column
+    heads set alike. `level` holds the other rows on
+    `row`'s baseline (`_level_with`)."""
     # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009")
     cells = [r.text.split() for r in level if r.x0 >= row.x1 and figure_cell(r.text)]
     if sum(1 for tokens in cells for token in tokens if _FIGURE.match(token)) >= 2:
@@ -116,7 +131,7 @@ def has_figures(text: str) -> bool:
     return trailing >= 2 or 2 * trailing >= len(tokens) or any(ch in tokens[-1] for ch in ",()$%")
 
 
-def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]], body: float) -> list[Candidate]:
+def drop_table_labels(candidates: list[Candidate], index: PagesByTop[Row], body: float) -> list[Candidate]:
     """Unnumbered body-size candidates with figures on a baseline just above them and on most of the few
     baselines below are a table's row labels or sub-heads ("Cash Flows from Financing Activities", "In
     Billions", "Other Exit"), set bold like the document's sub-heads but inside its tables.
@@ -135,7 +150,7 @@ def drop_table_labels(candidates: list[Candidate], rows_by_page: list[list[Row]]
             continue
         height = row.y1 - row.y0
         top, bottom = row.y0 - ABOVE_HEIGHTS * height, cand.bottom + BELOW_HEIGHTS * height
-        lines = _baselines([r for r in rows_by_page[row.page - 1] if r.y1 > top and r.y0 < bottom])
+        lines = _baselines([r for r in index.page(row.page).meeting(top, bottom) if r.y1 > top and r.y0 < bottom])
         above = [fig for _y0, y1, fig in lines if row.y0 - ABOVE_HEIGHTS * height < y1 <= row.y0 + 0.5]
         below = [fig for y0, _y1, fig in lines if y0 >= cand.bottom - 0.5][:BELOW_BASELINES]
         if any(above[-ABOVE_BASELINES:]) and sum(below) >= BELOW_WITH_FIGURES:
@@ -202,13 +217,16 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     return kept
 
 
-_CONTINUED = re.compile(r"(?:[(\[]\s*(?:continued|cont['’]d|cont\.)\s*[)\]]|\s[—–-]\s*continued|,\s*continued)\s*$",
-                        re.IGNORECASE)
+# "(continued)", "(cont'd)", "[cont.]", "(cont)", "- continued", ": continued", ", continued" closing a title
+_CONTINUED = re.compile(
+    r"(?:[(\[]\s*(?:continued|cont(?:inued|'d|’d|\.)?)\s*[)\]]|[-–—:,]\s*continued)\s*$", re.IGNORECASE
+)
 
 
 def continued_title(text: str) -> bool:
-    """True when the title says it is continued ("Selected metrics (continued)"), a unit note aside."""
-    return _CONTINUED.search(strip_unit_note(text)) is not None
+    """True when the title says it is continued ("Selected metrics (continued)"), with or without the unit
+    note after it ("Net revenue (continued) (in millions)")."""
+    return _CONTINUED.search(strip_unit_note(text)) is not None or _CONTINUED.search(text) is not None
 
 
 def _repeat_key(text: str) -> str:

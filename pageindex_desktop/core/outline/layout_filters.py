@@ -217,17 +217,17 @@ def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: floa
     Except a page of figures (`_statement_page`): a financial statement, whose title ("Condensed Consolidated
     Statement of Cash Flows") is its highest heading and a section; the bold labels inside its table
     ("Operating Activities", "Total assets") are not, so only the highest is kept."""
-    per_page: dict[int, int] = {}
+    per_page: dict[int, list[Candidate]] = {}
     for cand in candidates:
-        per_page[cand.row.page] = per_page.get(cand.row.page, 0) + 1
+        per_page.setdefault(cand.row.page, []).append(cand)
     covers = set()
     statements: dict[int, Candidate] = {}
-    for page, count in per_page.items():
+    for page, on_page in per_page.items():
         rows = analysis.rows[page - 1]
-        if count >= 4 and not any(abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in rows):
+        if len(on_page) >= 4 and not any(abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in rows):
             covers.add(page)
             if _statement_page(rows):
-                statements[page] = min((c for c in candidates if c.row.page == page), key=lambda c: c.row.y0)
+                statements[page] = min(on_page, key=lambda c: c.row.y0)
     return [c for c in candidates if c.row.page not in covers or statements.get(c.row.page) is c]
 
 

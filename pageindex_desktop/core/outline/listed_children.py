@@ -34,6 +34,7 @@ def nest_listed(candidates: list[Candidate], levels: list[int], rows_by_page: li
     a section, so they are skipped.
     """
     out = list(levels)
+    keys = [title_key(c.text) for c in candidates]  # once each: the run below asks for them again per heading
     entries: dict[int, list[tuple[float, str]]] = {}  # page -> (top, title key) of its rows ending in a page number
     for i, cand in enumerate(candidates):
         page = cand.row.page
@@ -43,7 +44,7 @@ def nest_listed(candidates: list[Candidate], levels: list[int], rows_by_page: li
             entries[page] = _entries(rows_by_page[page - 1])
         bottom = max(cand.bottom, cand.row.y1) - 0.5
         listed = [key for top, key in entries[page] if top >= bottom]
-        if len(listed) < MIN_LISTED or is_contents_heading(cand.text) or title_key(cand.text).startswith("index"):
+        if len(listed) < MIN_LISTED or is_contents_heading(cand.text) or keys[i].startswith("index"):
             continue
         level = out[i]
         end = i
@@ -51,7 +52,7 @@ def nest_listed(candidates: list[Candidate], levels: list[int], rows_by_page: li
         for j in range(i + 1, len(candidates)):
             if out[j] > level:
                 continue
-            if out[j] < level or not _is_listed(candidates[j].text, listed):
+            if out[j] < level or not _is_listed(keys[j], listed):
                 break
             found += 1
             end = j
@@ -77,7 +78,7 @@ def _entries(rows: list[Row]) -> list[tuple[float, str]]:
     return found
 
 
-def _is_listed(text: str, listed: list[str]) -> bool:
-    """True when one of the listed titles reads as the heading's (fuzzy, numbering and punctuation dropped)."""
-    key = title_key(text)
+def _is_listed(key: str, listed: list[str]) -> bool:
+    """True when one of the listed titles reads as the heading's title key `key` (fuzzy, numbering and
+    punctuation dropped)."""
     return bool(key) and any(fuzz.ratio(key, entry) >= MATCH_RATIO for entry in listed)

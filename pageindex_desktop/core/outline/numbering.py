@@ -51,15 +51,15 @@ _NOTE_SIGNS = ("*", "†", "‡")
 PAGE_COLUMN_HEAD = re.compile(r"^(?:pages?|page\s+no\.?|pg\.?)$", re.IGNORECASE)
 # the same head closing a row ("PART I ... Page"), or the whole row
 TRAILING_COLUMN_HEAD = re.compile(r"(?:^|\s)(?:pages?|page\s+no\.?|seite|p\.|pg\.?)$", re.IGNORECASE)
+# footnote markers a title carries in its own font: "(3)" or "(3)(5)" glued to a word, a closing note sign
+_GLUED_MARKER = re.compile(r"(?<=[^\W\d_])(?:\([0-9]{1,2}\))+(?=\s|$|[,;:])")
+_CLOSING_SIGN = re.compile(r"(?<=[^\W\d_.)])[*†‡]{1,3}$|(?<=\.)[*†‡]{1,3}$")
 
 
 def without_column_head(text: str) -> str:
     """A contents row's title without the "Page" head of the number column printed at its right ("PART I ...
     Page"): the row was joined from separate parts, and the last one heads the column, not the title."""
     return TRAILING_COLUMN_HEAD.sub("", text)
-# footnote markers a title carries in its own font: "(3)" or "(3)(5)" glued to a word, a closing note sign
-_GLUED_MARKER = re.compile(r"(?<=[^\W\d_])(?:\([0-9]{1,2}\))+(?=\s|$|[,;:])")
-_CLOSING_SIGN = re.compile(r"(?<=[^\W\d_.)])[*†‡]{1,3}$|(?<=\.)[*†‡]{1,3}$")
 
 
 @dataclass(frozen=True)

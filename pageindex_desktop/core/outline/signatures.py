@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from pageindex_desktop.core.outline.layout_filters import Candidate
+from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 
 # words that name an office; a role line under a name holds one of them
@@ -46,7 +47,7 @@ def _role(row: Row) -> bool:
     return len(words) <= ROLE_WORDS and not row.text.endswith(".") and _OFFICE.search(row.text) is not None
 
 
-def drop_signatures(candidates: list[Candidate], rows_by_page: list[list[Row]]) -> list[Candidate]:
+def drop_signatures(candidates: list[Candidate], index: PagesByTop[Row]) -> list[Candidate]:
     """Candidates that are a person's name: a name whose next line below, in its own column, names an office,
     or under a "/s/" signature line, and an officer list's "Name (age 57), ..." entry."""
     kept = []
@@ -54,13 +55,13 @@ def drop_signatures(candidates: list[Candidate], rows_by_page: list[list[Row]]) 
         m = _AGE.match(cand.text)
         if m is not None and is_name(m.group("name")):
             continue
-        if is_name(cand.text) and _signed(cand, rows_by_page[cand.row.page - 1]):
+        if is_name(cand.text) and _signed(cand, index.page(cand.row.page)):
             continue
         kept.append(cand)
     return kept
 
 
-def _signed(cand: Candidate, rows: list[Row]) -> bool:
+def _signed(cand: Candidate, rows: ByTop[Row]) -> bool:
     """True when the line just below the name, overlapping it across, names an office, or the line just above
     it is a "/s/" signature (two signers side by side each have their own office under their name)."""
     row = cand.row
@@ -69,7 +70,8 @@ def _signed(cand: Candidate, rows: list[Row]) -> bool:
         return False
     below: Row | None = None
     above: Row | None = None
-    for other in rows:
+    low = min(cand.bottom - 0.3 * height, row.y0 - 1.5 * height - rows.tallest)  # an upper line's top
+    for other in rows.starting(low, max(cand.bottom + 1.5 * height, row.y0 + 0.3 * height)):
         if other is row or other.x1 <= row.x0 or other.x0 >= row.x1:
             continue  # not in the name's column
         if cand.bottom - 0.3 * height <= other.y0 <= cand.bottom + 1.5 * height and (

@@ -11,8 +11,6 @@ from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
 
-Style = tuple[float, bool, str]
-
 
 def one_off_levels(candidates: list[Candidate], levels: list[int]) -> list[int]:
     """`levels` (one per candidate) with the heading of each unnumbered style used once set level with the

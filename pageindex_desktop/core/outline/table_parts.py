@@ -12,17 +12,20 @@ centred.
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_left, bisect_right
 
-from pageindex_desktop.core.outline.layout_evidence import figure_cell, has_figures, two_columns
+from pageindex_desktop.core.outline.layout_evidence import (
+    AMOUNT_TOKEN,
+    continued_title,
+    figure_cell,
+    has_figures,
+    same_baseline,
+    two_columns,
+)
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
+from pageindex_desktop.core.outline.row_index import SLACK, ByTop, PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 
-# a figure column's head or cell: "2023", "(12)", "4,426.3", "16%" (not a date's "2," or a bracket left open)
-_FIGURE = re.compile(r"^(?:\([$€£]?[0-9][0-9,.]*[0-9]\)|-?[$€£]?[0-9](?:[0-9,.]*[0-9])?%?)$")
-_CONTINUED = re.compile(
-    r"(?:[(\[]\s*(?:continued|cont(?:inued|'d|’d|\.)?)\s*[)\]]|[-–—:,]\s*continued)\s*$", re.IGNORECASE
-)
 OFF_MARGIN = 0.25  # share of the column's width a column head starts right of the column's left edge
 CENTRED = 0.03  # share of the column's width a centred heading's middle may sit off the column's middle
 BELOW_BASELINES = 4  # how many lines under an off-margin candidate are looked at for the table's cells
@@ -35,25 +38,71 @@ PROSE_WORDS = 5  # a line of prose: this many words or more, mostly in lower cas
 
 
 def drop_table_parts(
-    candidates: list[Candidate], rows_by_page: list[list[Row]], widths: list[float], body: float
+    candidates: list[Candidate], index: PagesByTop[Row], widths: list[float], body: float
 ) -> list[Candidate]:
     """`candidates` without the table parts described in the module docstring."""
-    paged: dict[int, bool] = {}
+    pages: dict[int, _Page] = {}
     kept = []
     for cand in candidates:
-        rows = rows_by_page[cand.row.page - 1]
         page = cand.row.page
-        if page not in paged:
-            paged[page] = two_columns(rows, widths[page - 1])
-        if year_columns(cand.text) or _CONTINUED.search(cand.text):
+        rows = index.page(page)
+        if year_columns(cand.text) or continued_title(cand.text):
             continue
         if _total_row(cand, rows) or _wrapped_label(cand, rows):
             continue
-        if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER and _off_margin_head(
-                cand, rows, widths[page - 1], paged[page]):
-            continue
+        if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER:
+            if page not in pages:
+                pages[page] = _Page(rows, widths[page - 1])
+            if _off_margin_head(cand, pages[page]):
+                continue
         kept.append(cand)
     return kept
+
+
+class _Page:
+    """What the column-head test reads of one page, gathered once: its rows indexed by top, whether it is set
+    in two columns, the extent of its text and of each half's prose, and where its prose lines start."""
+
+    __slots__ = ("rows", "width", "split", "left", "right", "_halves", "prose_x0")
+
+    def __init__(self, rows: ByTop[Row], width: float) -> None:
+        self.rows = rows
+        self.width = width
+        self.split = two_columns(rows.items, width)
+        self.left = min((r.x0 for r in rows.items), default=0.0)
+        self.right = max((r.x1 for r in rows.items), default=0.0)
+        self._halves: dict[bool, tuple[float, float]] = {}
+        self.prose_x0 = sorted(r.x0 for r in rows.items if _prose_line(r.text))
+
+    def column_extent(self, row: Row) -> tuple[float, float]:
+        """Left and right edge of the text column `row` sits in: of the page's text, or, on a page read as two
+        columns, of the prose lines in `row`'s half (a table's cells on the right half make a page read as two
+        columns, but they are no text column: the table's column heads are measured against the page)."""
+        mid, slack = self.width / 2, 0.04 * self.width
+        if self.split and row.x0 > mid - slack:
+            right_half = True
+        elif self.split and row.x1 < mid + slack:
+            right_half = False
+        else:
+            return self.left, self.right
+        if right_half not in self._halves:
+            self._halves[right_half] = self._half_extent(right_half, mid, slack)
+        return self._halves[right_half]
+
+    def _half_extent(self, right_half: bool, mid: float, slack: float) -> tuple[float, float]:
+        """The extent of one half's prose lines (two or more), else of the page's text."""
+        rows = self.rows.items
+        side = [r for r in rows if r.x0 > mid - slack] if right_half else [r for r in rows if r.x1 < mid + slack]
+        prose = [r for r in side if r.x1 - r.x0 >= COLUMN_PROSE * (self.right - self.left) and not r.crowded]
+        if len(prose) < 2:
+            return self.left, self.right
+        return min(r.x0 for r in prose), max(r.x1 for r in prose)
+
+    def prose_starting_at(self, x0: float) -> int:
+        """How many prose lines start within two points of `x0`."""
+        a = bisect_left(self.prose_x0, x0 - 2 - SLACK)
+        b = bisect_right(self.prose_x0, x0 + 2 + SLACK)
+        return sum(1 for x in self.prose_x0[a:b] if abs(x - x0) <= 2)
 
 
 def year_columns(text: str) -> bool:
@@ -61,23 +110,19 @@ def year_columns(text: str) -> bool:
     2023 2022"): a title may end in one number, never in a run of them."""
     trailing = 0
     for token in reversed(text.split()):
-        if not _FIGURE.match(token):
+        if not AMOUNT_TOKEN.match(token):
             break
         trailing += 1
     return trailing >= 2
 
 
-def _overlap(a: Row, b: Row) -> bool:
-    """`a` and `b` on one baseline."""
-    return min(a.y1, b.y1) - max(a.y0, b.y0) >= 0.5 * min(a.y1 - a.y0, b.y1 - b.y0)
-
-
-def _figures_just_above(cand: Candidate, rows: list[Row]) -> bool:
+def _figures_just_above(cand: Candidate, rows: ByTop[Row]) -> bool:
     """The line right over `cand` (less than its height of space between) carries figures: `cand` is inside
     a table, not a heading set apart over it."""
     row = cand.row
     height = row.y1 - row.y0
-    above = [r for r in rows if r.y1 <= row.y0 + 0.3 * height and r.y1 > row.y0 - 0.8 * height - (r.y1 - r.y0)]
+    near = rows.starting(row.y0 - 0.8 * height - 2 * rows.tallest, row.y0 + 0.3 * height)  # r.y1 > ... - its height
+    above = [r for r in near if r.y1 <= row.y0 + 0.3 * height and r.y1 > row.y0 - 0.8 * height - (r.y1 - r.y0)]
     if not above:
         return False
     bottom = max(r.y1 for r in above)
@@ -89,20 +134,21 @@ def _ends_in_figure(text: str) -> bool:
     """A line ending in a figure ("Converse stores (including factory stores) 82", "$ 1,204"); the last line
     of a paragraph ends in a stop, not in a bare number."""
     tokens = text.split()
-    return bool(tokens) and (_FIGURE.match(tokens[-1]) is not None or figure_cell(text))
+    return bool(tokens) and (AMOUNT_TOKEN.match(tokens[-1]) is not None or figure_cell(text))
 
 
-def _total_row(cand: Candidate, rows: list[Row]) -> bool:
+def _total_row(cand: Candidate, rows: ByTop[Row]) -> bool:
     """A row label carrying its own figure ("TOTAL 369") under a line of figures: a table's total row."""
     return has_figures(cand.text) and _figures_just_above(cand, rows)
 
 
-def _wrapped_label(cand: Candidate, rows: list[Row]) -> bool:
+def _wrapped_label(cand: Candidate, index: ByTop[Row]) -> bool:
     """The first line of a row label wrapped onto a second ("EARNINGS BEFORE INTEREST" over "AND TAXES  $ 5,454
     $ 5,114"), the line above carrying figures too: the label's last line shares its baseline with figure
     cells right of it. That line is the candidate's own last one when the two were joined as a wrapped title,
     else the next line, set alike, starting where it starts and right under it (a table cell itself)."""
     row = cand.row
+    rows = index.items
     height = row.y1 - row.y0
     if cand.bottom > row.y1 + 0.5 * height:
         last = rows[cand.last_index] if 0 <= cand.last_index < len(rows) else None
@@ -115,48 +161,32 @@ def _wrapped_label(cand: Candidate, rows: list[Row]) -> bool:
             last = None
     if last is None or last is row:
         return False
-    if not any(r.x0 >= last.x1 and _overlap(r, last) and figure_cell(r.text) for r in rows):
+    level = index.meeting(last.y0, last.y1)
+    if not any(r.x0 >= last.x1 and same_baseline(r, last) and figure_cell(r.text) for r in level):
         return False
-    return _figures_just_above(cand, rows)
+    return _figures_just_above(cand, index)
 
 
-def _column_extent(row: Row, rows: list[Row], width: float, split: bool) -> tuple[float, float]:
-    """Left and right edge of the text column `row` sits in: of the page's text, or, on a page read as two
-    columns, of the prose lines in `row`'s half (a table's cells on the right half make a page read as two
-    columns, but they are no text column: the table's column heads are measured against the page)."""
-    left, right = min(r.x0 for r in rows), max(r.x1 for r in rows)
-    mid, slack = width / 2, 0.04 * width
-    if split and row.x0 > mid - slack:
-        side = [r for r in rows if r.x0 > mid - slack]
-    elif split and row.x1 < mid + slack:
-        side = [r for r in rows if r.x1 < mid + slack]
-    else:
-        return left, right
-    prose = [r for r in side if r.x1 - r.x0 >= COLUMN_PROSE * (right - left) and not r.crowded]
-    if len(prose) < 2:
-        return left, right
-    return min(r.x0 for r in prose), max(r.x1 for r in prose)
-
-
-def _off_margin_head(cand: Candidate, rows: list[Row], width: float, split: bool) -> bool:
+def _off_margin_head(cand: Candidate, page: _Page) -> bool:
     """A column head: it starts well right of its column's margin, is not centred on the column, and one of
     the few lines under it holds a table cell (a figure, or a text sharing its baseline) in its own x range.
     "FOR THE TRAILING FOUR QUARTERS ENDED" over a date column, "Gain/(Loss)" over figures, "Period End" over
     "Date" in a header row."""
     row = cand.row
-    left, right = _column_extent(row, rows, width, split)
+    left, right = page.column_extent(row)
     span = right - left
     if span <= 0 or row.x0 - left < OFF_MARGIN * span:
         return False
     if abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= CENTRED * span:
         return False
-    if sum(1 for r in rows if abs(r.x0 - row.x0) <= 2 and _prose_line(r.text)) >= 2:
+    if page.prose_starting_at(row.x0) >= 2:
         return False  # lines of prose start where it starts: the margin of a text column of its own
     height = row.y1 - row.y0
-    below = sorted((r for r in rows if r.y0 >= cand.bottom - 0.3 * height and r.y0 <= cand.bottom + BELOW_HEIGHTS * height
-                    and r.x0 < row.x1 and r.x1 > row.x0), key=lambda r: r.y0)
+    low, high = cand.bottom - 0.3 * height, cand.bottom + BELOW_HEIGHTS * height
+    below = sorted((r for r in page.rows.starting(low, high) if low <= r.y0 <= high and r.x0 < row.x1 and r.x1 > row.x0),
+                   key=lambda r: r.y0)
     window = below[:BELOW_BASELINES]
-    if any(_starts_rows(row, r, rows, max(w.y1 for w in window)) for r in window):
+    if any(_starts_rows(row, r, page.rows, max(w.y1 for w in window)) for r in window):
         return False  # a table (or text) starting where it starts: its title
     tops: list[float] = []
     for r in below:
@@ -164,7 +194,7 @@ def _off_margin_head(cand: Candidate, rows: list[Row], width: float, split: bool
             tops.append(r.y0)
         if len(tops) > BELOW_BASELINES:
             break
-        if _cell(r, row, rows, span):
+        if _cell(r, row, page.rows, span):
             return True
     return False
 
@@ -178,7 +208,7 @@ def _prose_line(text: str) -> bool:
     return sum(1 for w in words if w[:1].islower()) >= 0.5 * len(words)
 
 
-def _cell(r: Row, head: Row, rows: list[Row], span: float) -> bool:
+def _cell(r: Row, head: Row, rows: ByTop[Row], span: float) -> bool:
     """`r`, a line under the column head `head`, is a table cell: it shares its baseline with another text
     (in its column half, or, when it is short, anywhere: a list's second column), holds only figures, is a
     short line ending in figures, or ends in a figure right-aligned under the head (a "Page" column)."""
@@ -187,10 +217,10 @@ def _cell(r: Row, head: Row, rows: list[Row], span: float) -> bool:
         return True
     if head.x0 <= r.x1 <= head.x1 + head.size and _ends_in_figure(r.text):
         return True
-    return wide < SHORT_CELL * span and any(o is not r and _overlap(o, r) for o in rows)
+    return wide < SHORT_CELL * span and any(o is not r and same_baseline(o, r) for o in rows.meeting(r.y0, r.y1))
 
 
-def _starts_rows(head: Row, below: Row, rows: list[Row], bottom: float) -> bool:
+def _starts_rows(head: Row, below: Row, rows: ByTop[Row], bottom: float) -> bool:
     """`below` starts where `head` does and either reaches well past it or is the table's left edge (nothing
     left of it under `head`, down to `bottom`, but lines of another text column's prose): `head` is the title of
     the table or text under it ("Top 20 country exposures" over "(in billions) | March 31, 2022 | ..."), not
@@ -201,4 +231,5 @@ def _starts_rows(head: Row, below: Row, rows: list[Row], bottom: float) -> bool:
     if below.x1 >= head.x1 + 0.5 * (head.x1 - head.x0):
         return True
     top = head.y1 - 0.3 * (head.y1 - head.y0)
-    return not any(r.x1 <= below.x0 and top <= r.y0 < bottom and not _prose_line(r.text) for r in rows)
+    return not any(r.x1 <= below.x0 and top <= r.y0 < bottom and not _prose_line(r.text)
+                   for r in rows.starting(top, bottom))

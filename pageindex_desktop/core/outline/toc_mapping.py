@@ -61,7 +61,7 @@ def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
         if page in skip:
             continue
         row = analysis.rows[page - 1][index]
-        row_key = title_key(row.text)
+        row_key = analysis.row_key(page, index)
         if row_key == key or row_key.startswith(key) and len(row_key) < len(key) + 60 or (
             key.startswith(row_key) and len(row_key) >= 0.5 * len(key)
         ):

@@ -37,8 +37,6 @@ log = logging.getLogger(__name__)
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
 
-# the head of a contents list's page column, alone or at the end of the first row it sits beside
-
 
 @dataclass
 class Entry:
@@ -151,7 +149,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
         text = row.text.strip()
         headed = row.x1 >= right - 2 * row.size and TRAILING_COLUMN_HEAD.search(text) is not None
         if headed:
-            text = TRAILING_COLUMN_HEAD.sub("", text)  # the page column's head ("PART I ... Page"): the row ends before it
+            text = without_column_head(text)  # the page column's head ("PART I ... Page"): the row ends before it
             if not text:
                 continue
         title, printed, dots = split_trailing_page(text)
