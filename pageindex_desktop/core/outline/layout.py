@@ -37,6 +37,19 @@ from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_heading
+from pageindex_desktop.core.outline.title_shape import (
+    LETTER,
+    MAX_WORDS,
+    WORD4,
+    division_with_stop,
+    figure_heavy,
+    keyword_title,
+    open_ended,
+    prose,
+    run_in_head,
+    sentence_case_title,
+    title_like,
+)
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     continued_title,
@@ -62,7 +75,6 @@ from pageindex_desktop.core.outline.tree import Heading
 
 log = logging.getLogger(__name__)
 
-MAX_WORDS = 16
 MAX_CHARS = 140
 SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
 _CAPTION = re.compile(
@@ -72,14 +84,12 @@ _CAPTION = re.compile(
 )
 # A financial statement's note heading ("Note 4 – Debt", "NOTE 12: LEASES"): numbered like a caption, set as a head
 _NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
-_ABBREVIATION = re.compile(r"\b(?:[A-Z]\.){2,}")  # "U.S.", "U.K.", "N.A.": initials, not a full stop
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
 _MATH = re.compile(r"[=<>∈∉⊂⊆⊇∀∃⇒⇔→≤≥±×∑∫√∞≠≈∆△]")
 _BULLETS = frozenset("•·▪◦‣●○■□–—-*►▶✓✔➢➤")
-_LETTER = re.compile(r"[^\W\d_]")
 # Cheap test for "could open with a section number" before the full numbering parse.
 _NUMBER_START = re.compile(
     r"^(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.):]?|\(?[IVXLCDM]{1,6}[.):\-]?|\(?[A-Za-z][.)]|\([ivx]{1,4}\)|[ivx]{1,4}[.)]"
@@ -94,14 +104,7 @@ _ID_LABEL = re.compile(
 )
 LABELLED_WORDS = 10
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
-_WORD4 = re.compile(r"[^\W\d_]{4,}")
-# a title closed by a full stop or a spaced dash, then the start of a sentence: "Liquidity — We expect ..."
-_RUN_IN_HEAD = re.compile(r"^(?P<head>[^\W\d_][^.:;!?—–]{1,58}?)(?:\.|\s[—–-])\s+(?P<rest>[A-Z“\"'‘].*)$")
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
-_SMALL_WORDS = frozenset(
-    "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
-    "das von zu im".split()
-)
 
 
 def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
@@ -190,7 +193,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
             cand = _judge(row, body, body_bold, left, right)
-            if cand is None and i + 1 < len(rows) and _open_ended(text):
+            if cand is None and i + 1 < len(rows) and open_ended(text):
                 cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
             if cand is None:
                 cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
@@ -215,7 +218,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
-    candidates = [c for c in candidates if _WORD4.search(c.text) or c.row.size >= body + 2]
+    candidates = [c for c in candidates if WORD4.search(c.text) or c.row.size >= body + 2]
     candidates = drop_repeated_runs(candidates)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
@@ -302,11 +305,11 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if row.size < body - 3:
         return None
     words = text.split()
-    division = maybe_numbered and (larger or bold) and _keyword_title(text)
+    division = maybe_numbered and (larger or bold) and keyword_title(text)
     if len(words) > (2 * MAX_WORDS if division else MAX_WORDS):
         return None  # a filing's item titles run long ("Item 5 - Market for Registrant's Common Equity, ...")
     note = _is_note_heading(row, body)
-    checked = text[:-1] if _division_with_stop(text) else text  # "Item 4. Controls and Procedures."
+    checked = text[:-1] if division_with_stop(text) else text  # "Item 4. Controls and Procedures."
     if division and checked.endswith(","):
         checked = checked[:-1]  # "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY," wraps on to its next line
     if _SENTENCE_END.search(checked) or _CAPTION.match(text) and not note or _LEADERS.search(text):
@@ -315,9 +318,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         return None  # a sentence, or a run-in head followed by its text
     labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if (m and _prose(m.group(1)) or _run_in_head(text)) and not labelled:
+    if (m and prose(m.group(1)) or run_in_head(text)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
-    letters = len(_LETTER.findall(text))
+    letters = len(LETTER.findall(text))
     if letters < 2 or letters < 0.5 * n:
         return None
     num = leading_number(text) if maybe_numbered else None
@@ -327,12 +330,12 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
             kind = num.kind  # a bare "PART II" or "Chapter 3" line
         # a title opening with a bracket counts as one: a filing's "Item 6. [Reserved]" is an item like the rest
         elif not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘") \
-                or not _WORD4.search(num.rest):
+                or not WORD4.search(num.rest):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
     if larger or bold:
-        if num is None and not labelled and not _title_like(words) and not _sentence_case_title(text, words, larger):
+        if num is None and not labelled and not title_like(words) and not sentence_case_title(text, words, larger):
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
@@ -363,21 +366,7 @@ def _joined_sentence(cand: Candidate, body: float) -> bool:
     words = cand.text.split()
     if cand.style[2] != "none" or len(words) <= SENTENCE_WORDS:
         return False
-    return not _title_like(words)
-
-
-def _keyword_title(text: str) -> bool:
-    """A keyword-numbered title ("Item 5 - Market for ...", "ARTICLE IV. REMEDIES"): the number and words."""
-    num = leading_number(text)
-    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and num.rest[:1].isupper()
-
-
-def _division_with_stop(text: str) -> bool:
-    """A keyword-numbered title closed by one full stop ("Item 1A. Risk Factors."), as some filings print them."""
-    if not text.endswith(".") or text.endswith(".."):
-        return False
-    num = leading_number(text)
-    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and _title_like(num.rest.split())
+    return not title_like(words)
 
 
 def _is_note_heading(row: Row, body: float) -> bool:
@@ -404,18 +393,11 @@ def _centred(rows: list[Row], i: int, left: float, right: float, body: float) ->
     words = text.split()
     if len(words) > 8 or _SENTENCE_END.search(text) or _MATH.search(text) or _CAPTION.match(text):
         return None
-    if text.endswith(":") or len(_LETTER.findall(text)) < 0.7 * len(text.replace(" ", "")):
+    if text.endswith(":") or len(LETTER.findall(text)) < 0.7 * len(text.replace(" ", "")):
         return None
-    if not _title_like(words) or leading_number(text) is not None or not _WORD4.search(text):
+    if not title_like(words) or leading_number(text) is not None or not WORD4.search(text):
         return None
     return Candidate(row, text, (round(row.size), row.bold, "centred"), bottom=row.y1)
-
-
-def _prose(text: str) -> bool:
-    """Four or more words, most longer ones in lower case: sentence text, not a title."""
-    words = text.split()
-    longer = [w for w in words if len(w) > 3 and w[0].isalpha()]
-    return len(words) >= 4 and bool(longer) and sum(w[0].islower() for w in longer) >= 0.5 * len(longer)
 
 
 def _with_isolated_lines(
@@ -443,7 +425,7 @@ def _with_isolated_lines(
             words = text.split()
             if len(words) > 8 or _SENTENCE_END.search(text) or text.endswith((".", ":")) or _MATH.search(text):
                 continue
-            if not _title_like(words) or not _WORD4.search(text) or text[0].islower():
+            if not title_like(words) or not WORD4.search(text) or text[0].islower():
                 continue
             found.append(Candidate(row, text, (round(row.size), row.bold, "isolated"), last_index=i, bottom=row.y1))
     found.sort(key=lambda c: (c.row.page, c.last_index))
@@ -460,49 +442,13 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
         return len(words) <= 12
     if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
-    if _open_ended(row.text) and row.x0 <= left + 30:
+    if open_ended(row.text) and row.x0 <= left + 30:
         # stopping mid-phrase at the margin, where a plain heading cannot go on (see _continues): a wrapped list
         # item or table cell ("10.1 Intel Corporation 2006 Equity Incentive Plan, as")
         return False
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
-    return _title_like(words[1:]) or num.rest.isupper()
-
-
-def _run_in_head(text: str) -> bool:
-    """A bold run-in head and the first words of its paragraph on one line ("Revenue Recognition. We
-    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a
-    title and what follows the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
-    when the paragraph's words on it are few, so the prose test of _RUN_IN does not see it; filings' notes
-    print these under their headings, and their bookmarks leave them out."""
-    m = _RUN_IN_HEAD.match(text)
-    if m is None or any(ch.isdigit() for ch in m.group("head")) or leading_number(text) is not None:
-        return False  # "Note 4 – Debt", "Part II – Other information" are numbered titles
-    rest = m.group("rest").split()
-    if len(rest) < 2 or not _title_like(m.group("head").split()):
-        return False
-    later = [w for w in rest[1:] if len(w) > 2 and w[0].isalpha()]
-    return bool(later) and sum(w[0].islower() for w in later) > 0.5 * len(later)
-
-
-def _sentence_case_title(text: str, words: list[str], larger: bool) -> bool:
-    """A heading in sentence case ("Pistes cyclables et sentiers utilitaires"): capital first letter, short, no
-    sentence punctuation inside; bold body-size lines must be shorter than larger ones."""
-    if not text[0].isupper() or len(words) > (MAX_WORDS if larger else 10):
-        return False
-    text = _ABBREVIATION.sub("", text)  # "U.S. broker-dealer regulatory capital": no sentence ends there
-    return not any(mark in text for mark in (". ", "; ", ", ")) or larger and len(words) <= 8
-
-
-def _title_like(words: list[str]) -> bool:
-    """Most significant words capitalised, or all caps: a title rather than a sentence fragment."""
-    significant = [w for w in words if w.lower() not in _SMALL_WORDS and w[:1].isalpha()]
-    if not significant:
-        return bool(words)
-    if not significant[0][0].isupper() and not words[0][:1].isdigit():
-        return False
-    caps = sum(1 for w in significant if w[0].isupper())
-    return caps >= 0.6 * len(significant) or len(significant) <= 3
+    return title_like(words[1:]) or num.rest.isupper()
 
 
 def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
@@ -527,8 +473,8 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
         return False
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
-    open_ended = _open_ended(prev.text)
-    if _figure_heavy(row.text) and (not open_ended or prev.text.endswith(",")):
+    unfinished = open_ended(prev.text)
+    if figure_heavy(row.text) and (not unfinished or prev.text.endswith(",")):
         return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
@@ -536,21 +482,11 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
     if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
         return False  # a body-size heading goes on only in its own indented block; else the next line is text
     num = leading_number(row.text)
-    if num is not None and num.rest and not open_ended:
+    if num is not None and num.rest and not unfinished:
         return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
-
-
-def _open_ended(text: str) -> bool:
-    """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
-    TO", "… and"), so the line below in the same style is the rest of the title, whatever it opens with."""
-    if text.endswith((",", "&", " -", " –", " —")):
-        return True
-    last = text.rsplit(" ", 1)[-1]
-    # one letter is a label's ("Part A", "Appendix A"), not the article
-    return 2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
 
 
 def _wrapped_start(
@@ -569,16 +505,3 @@ def _wrapped_start(
     return probe if _continues(probe, nxt, index + 1, body, width, left) else None
 
 
-_DIGIT = re.compile(r"[0-9]")
-
-
-def _figure_heavy(text: str) -> bool:
-    """Mostly figures: a table's row or column heads or a statement's period line under a title ("2023 2022",
-    "YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018"), not the title's next line. A line citing rules
-    ("Amendments to Rule 17a-3(a)(25), Rule 17a-4(e)(5)") has few letters but opens with a word, and most of
-    its words hold no figure."""
-    if len(_LETTER.findall(text)) >= 0.6 * len(text.replace(" ", "")):
-        return False
-    words = text.split()
-    plain = sum(1 for w in words if not _DIGIT.search(w))
-    return not (words and _WORD4.match(words[0]) and 2 * plain > len(words))

@@ -1,0 +1,105 @@
+"""What a heading's text alone says: whether its words read as a title, a sentence or a run-in head.
+
+Pure string tests the layout pass (layout.py) asks of a row once its size and weight made it a candidate: a
+title's words are capitalised but for small words, a sentence-case title is short and ends no sentence, a run-in
+head is a short title closed by a full stop or a spaced dash with its paragraph going on after it, a line that
+stops on a comma or a joining word goes on on the next line, and a line mostly of figures is a table's. Kept apart
+from layout.py so the rules about rows and pages there do not hide the rules about words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pageindex_desktop.core.outline.numbering import leading_number
+
+MAX_WORDS = 16
+_ABBREVIATION = re.compile(r"\b(?:[A-Z]\.){2,}")  # "U.S.", "U.K.", "N.A.": initials, not a full stop
+LETTER = re.compile(r"[^\W\d_]")
+WORD4 = re.compile(r"[^\W\d_]{4,}")
+# a title closed by a full stop or a spaced dash, then the start of a sentence: "Liquidity — We expect ..."
+_RUN_IN_HEAD = re.compile(r"^(?P<head>[^\W\d_][^.:;!?—–]{1,58}?)(?:\.|\s[—–-])\s+(?P<rest>[A-Z“\"'‘].*)$")
+_SMALL_WORDS = frozenset(
+    "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
+    "das von zu im".split()
+)
+_DIGIT = re.compile(r"[0-9]")
+
+
+def keyword_title(text: str) -> bool:
+    """A keyword-numbered title ("Item 5 - Market for ...", "ARTICLE IV. REMEDIES"): the number and words."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and num.rest[:1].isupper()
+
+
+def division_with_stop(text: str) -> bool:
+    """A keyword-numbered title closed by one full stop ("Item 1A. Risk Factors."), as some filings print them."""
+    if not text.endswith(".") or text.endswith(".."):
+        return False
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and title_like(num.rest.split())
+
+
+def prose(text: str) -> bool:
+    """Four or more words, most longer ones in lower case: sentence text, not a title."""
+    words = text.split()
+    longer = [w for w in words if len(w) > 3 and w[0].isalpha()]
+    return len(words) >= 4 and bool(longer) and sum(w[0].islower() for w in longer) >= 0.5 * len(longer)
+
+
+def run_in_head(text: str) -> bool:
+    """A bold run-in head and the first words of its paragraph on one line ("Revenue Recognition. We
+    recognise", "Liquidity — We expect cash"): the head, without a number or numbering keyword, reads as a
+    title and what follows the full stop or dash opens a sentence (its later words in lower case). The line is bold as a whole only
+    when the paragraph's words on it are few, so the prose test of layout._RUN_IN does not see it; filings' notes
+    print these under their headings, and their bookmarks leave them out."""
+    m = _RUN_IN_HEAD.match(text)
+    if m is None or any(ch.isdigit() for ch in m.group("head")) or leading_number(text) is not None:
+        return False  # "Note 4 – Debt", "Part II – Other information" are numbered titles
+    rest = m.group("rest").split()
+    if len(rest) < 2 or not title_like(m.group("head").split()):
+        return False
+    later = [w for w in rest[1:] if len(w) > 2 and w[0].isalpha()]
+    return bool(later) and sum(w[0].islower() for w in later) > 0.5 * len(later)
+
+
+def sentence_case_title(text: str, words: list[str], larger: bool) -> bool:
+    """A heading in sentence case ("Pistes cyclables et sentiers utilitaires"): capital first letter, short, no
+    sentence punctuation inside; bold body-size lines must be shorter than larger ones."""
+    if not text[0].isupper() or len(words) > (MAX_WORDS if larger else 10):
+        return False
+    text = _ABBREVIATION.sub("", text)  # "U.S. broker-dealer regulatory capital": no sentence ends there
+    return not any(mark in text for mark in (". ", "; ", ", ")) or larger and len(words) <= 8
+
+
+def title_like(words: list[str]) -> bool:
+    """Most significant words capitalised, or all caps: a title rather than a sentence fragment."""
+    significant = [w for w in words if w.lower() not in _SMALL_WORDS and w[:1].isalpha()]
+    if not significant:
+        return bool(words)
+    if not significant[0][0].isupper() and not words[0][:1].isdigit():
+        return False
+    caps = sum(1 for w in significant if w[0].isupper())
+    return caps >= 0.6 * len(significant) or len(significant) <= 3
+
+
+def open_ended(text: str) -> bool:
+    """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
+    TO", "… and"), so the line below in the same style is the rest of the title, whatever it opens with."""
+    if text.endswith((",", "&", " -", " –", " —")):
+        return True
+    last = text.rsplit(" ", 1)[-1]
+    # one letter is a label's ("Part A", "Appendix A"), not the article
+    return 2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
+
+
+def figure_heavy(text: str) -> bool:
+    """Mostly figures: a table's row or column heads or a statement's period line under a title ("2023 2022",
+    "YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018"), not the title's next line. A line citing rules
+    ("Amendments to Rule 17a-3(a)(25), Rule 17a-4(e)(5)") has few letters but opens with a word, and most of
+    its words hold no figure."""
+    if len(LETTER.findall(text)) >= 0.6 * len(text.replace(" ", "")):
+        return False
+    words = text.split()
+    plain = sum(1 for w in words if not _DIGIT.search(w))
+    return not (words and WORD4.match(words[0]) and 2 * plain > len(words))
