@@ -28,7 +28,14 @@ from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
 from pageindex_desktop.core.outline.numbered_rank import numbered_above
-from pageindex_desktop.core.outline.numbering import PAGE_COLUMN_HEAD, Numbering, clean_title, leading_number, ordinal
+from pageindex_desktop.core.outline.numbering import (
+    PAGE_COLUMN_HEAD,
+    STRONG_KINDS,
+    Numbering,
+    clean_title,
+    leading_number,
+    ordinal,
+)
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
@@ -36,7 +43,7 @@ from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
-from pageindex_desktop.core.outline.title_block import block_heading
+from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
     LETTER,
     MAX_WORDS,
@@ -86,7 +93,6 @@ _CAPTION = re.compile(
 _NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
-_STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
 _MATH = re.compile(r"[=<>∈∉⊂⊆⊇∀∃⇒⇔→≤≥±×∑∫√∞≠≈∆△]")
 _BULLETS = frozenset("•·▪◦‣●○■□–—-*►▶✓✔➢➤")
@@ -141,7 +147,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
-        start = _title_block_end(rows, body) if page_index == first_text else 0
+        start = block_end(rows, body) if page_index == first_text else 0
         end_of_contents = contents_end.get(page_index + 1, -1.0)
         page = doc.pages[page_index]
         caption_bottom, caption_style = -1.0, (0.0, False)
@@ -205,7 +211,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         rows = analysis.rows[first_text]
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
-        opening = block_heading(rows, _title_block_end(rows, body), candidates,
+        opening = block_heading(rows, block_end(rows, body), candidates,
                                 lambda row: _judge(row, body, body_bold, left, right))
         if opening is not None:
             candidates.insert(0, opening)  # "Executive Summary" at the foot of the title block
@@ -262,19 +268,6 @@ def _body_is_bold(analysis: Analysis, body: float) -> bool:
     return bold > plain
 
 
-def _title_block_end(rows: list[Row], body: float) -> int:
-    """Index of the first body-text row of the first page: rows above it (title, authors) are not sections."""
-    for i, row in enumerate(rows):
-        if abs(row.size - body) < 0.6 and not row.bold and len(row.text) >= 60:
-            return i
-        num = leading_number(row.text)
-        if num is not None and num.kind in _STRONG_KINDS and num.rest and i > 0 and ordinal(num) == 1 and (
-            row.bold or row.size > body + 1 or num.rest.isupper()
-        ):
-            return i  # "1 Introduction" right under the title block
-    return len(rows)
-
-
 def _number_above(number: Row, row: Row, running: bool) -> bool:
     """True when `number` is a bare section number ("2.1", "IV", "3.") printed on its own line just above the
     title `row`, starting where the title starts or to its left: one heading, "2.1 Sampling Plan".
@@ -283,7 +276,7 @@ def _number_above(number: Row, row: Row, running: bool) -> bool:
     if running or number.crowded or row.crowded or number.page != row.page or len(number.text) > 8:
         return False
     num = leading_number(number.text)
-    if num is None or num.rest or num.kind not in _STRONG_KINDS or leading_number(row.text) is not None:
+    if num is None or num.rest or num.kind not in STRONG_KINDS or leading_number(row.text) is not None:
         return False
     height = row.y1 - row.y0
     if not 0 <= row.y0 - number.y1 <= 0.8 * height or number.x0 > row.x0 + 2 or row.x0 - number.x0 > 4 * height:
@@ -409,7 +402,7 @@ def _with_isolated_lines(
     for page_index, rows in enumerate(analysis.rows):
         if page_index + 1 in skip_pages or len(rows) < 3:
             continue
-        start = _title_block_end(rows, body) + 1 if page_index == first_text else 1
+        start = block_end(rows, body) + 1 if page_index == first_text else 1
         left = min(r.x0 for r in rows)
         width = max(r.x1 for r in rows) - left
         for i in range(start, len(rows) - 1):
@@ -440,7 +433,7 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
         return False  # smaller than the text: a label or caption unless set in (small) capitals
     if num.kind.startswith("keyword"):
         return len(words) <= 12
-    if num.kind not in _STRONG_KINDS and num.kind not in _WEAK_KINDS:
+    if num.kind not in STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
     if open_ended(row.text) and row.x0 <= left + 30:
         # stopping mid-phrase at the margin, where a plain heading cannot go on (see _continues): a wrapped list

@@ -47,6 +47,8 @@ _DIVISION_END = re.compile(r"(?i)\b(?:part|chapter|book|volume|vol\.|section|app
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 _NOTE_SIGNS = ("*", "†", "‡")
+# numbering kinds that mark sections on their own (not list items: "a)", "(ii)")
+STRONG_KINDS = frozenset({"decimal", "roman", "letter-decimal", "upper-letter", "section"})
 # the head of a contents list's or an index's page-number column
 PAGE_COLUMN_HEAD = re.compile(r"^(?:pages?|page\s+no\.?|pg\.?)$", re.IGNORECASE)
 # the same head closing a row ("PART I ... Page"), or the whole row

@@ -14,11 +14,25 @@ from dataclasses import replace
 from typing import Callable
 
 from pageindex_desktop.core.outline.layout_filters import Candidate
+from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
 GAP_HEIGHTS = 3.0  # the body starts within this many of its line heights under it
+
+
+def block_end(rows: list[Row], body: float) -> int:
+    """Index of the first body-text row of the first page: rows above it (title, authors) are not sections."""
+    for i, row in enumerate(rows):
+        if abs(row.size - body) < 0.6 and not row.bold and len(row.text) >= 60:
+            return i
+        num = leading_number(row.text)
+        if num is not None and num.kind in STRONG_KINDS and num.rest and i > 0 and ordinal(num) == 1 and (
+            row.bold or row.size > body + 1 or num.rest.isupper()
+        ):
+            return i  # "1 Introduction" right under the title block
+    return len(rows)
 
 
 def block_heading(
