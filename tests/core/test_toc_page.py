@@ -288,13 +288,9 @@ def test_contents_printed_at_the_back(tmp_path: Path) -> None:
     assert [(h.title, h.page) for h in headings] == [*((t, p) for p, t in starts.items()), ("Inhalt", 30)]
 
 
-def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
-    """A 10-K shape: a contents table without leaders, "PART I" flush with its items, a running link header."""
-    items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 6), ("PART II", "", 9),
-             ("Item 7.", "Management's Discussion and Analysis", 9), ("Item 8.", "Financial Statements", 12)]
-    doc = pymupdf.open()
-    for _ in range(14):
-        doc.new_page(width=612, height=792)
+def _filing_front(doc: pymupdf.Document, items: list[tuple[str, str, int]]) -> list[pymupdf.Page]:
+    """A 10-K's cover ("FORM 10-K") and its contents table on page 2: number, title and printed page (physical
+    page - 2) in three columns, no leaders. Returns the document's pages."""
     pages = [doc[i] for i in range(doc.page_count)]
     _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
     y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
@@ -302,6 +298,17 @@ def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
         _write(pages[1], y, number, bold=not title)
         _write(pages[1], y, title, x=140)
         y = _write(pages[1], y, str(start - 2), x=500) + 4
+    return pages
+
+
+def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
+    """A 10-K shape: a contents table without leaders, "PART I" flush with its items, a running link header."""
+    items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 6), ("PART II", "", 9),
+             ("Item 7.", "Management's Discussion and Analysis", 9), ("Item 8.", "Financial Statements", 12)]
+    doc = pymupdf.open()
+    for _ in range(14):
+        doc.new_page(width=612, height=792)
+    pages = _filing_front(doc, items)
     for page_number in range(3, 15):
         page = pages[page_number - 1]
         _write(page, 40, "Table of Contents", size=8)
@@ -406,13 +413,7 @@ def _filing_with_tail(path: Path, tail: list[tuple[str, list[str]]]) -> Extracte
     doc = pymupdf.open()
     for _ in range(9 + len(tail)):
         doc.new_page(width=612, height=792)
-    pages = [doc[i] for i in range(doc.page_count)]
-    _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
-    y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
-    for number, title, start in items:
-        _write(pages[1], y, number, bold=not title)
-        _write(pages[1], y, title, x=140)
-        y = _write(pages[1], y, str(start - 2), x=500) + 4
+    pages = _filing_front(doc, items)
     for page_number in range(3, doc.page_count + 1):
         page = pages[page_number - 1]
         _write(page, 770, str(page_number - 2), size=9, x=300)
