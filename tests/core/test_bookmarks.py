@@ -58,7 +58,8 @@ def test_link_landing_before_a_page_break_moves_to_the_heading(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("toc", "reason"),
     [
-        ([[1, "Overview", 1], [1, "Methods", 2]], "fewer than"),
+        ([[1, "Overview", 1]], "fewer than"),
+        ([[1, "Overview", 1], [1, "Bibliography", 2]], "not all printed"),
         ([[1, "Page 1", 1], [1, "Page 2", 2], [1, "Page 3", 3], [1, "Methods", 2]], "generic"),
         ([[1, "1", 1], [1, "2", 2], [1, "3", 3]], "generic"),
         ([[1, "Page 1 of 3", 1], [1, "Page ii", 2], [1, "Untitled", 3]], "generic"),
@@ -70,6 +71,14 @@ def test_junk_outlines_are_ignored(tmp_path: Path, toc: list[list[int | str]], r
     doc = _doc(tmp_path, toc)
     assert reason in check_bookmarks(doc).junk
     assert bookmark_headings(doc) is None
+
+
+def test_a_two_entry_outline_printed_where_it_points_is_kept(tmp_path: Path) -> None:
+    doc = _doc(tmp_path, [[1, "Overview", 1], [1, "Methods", 2]])
+    check = check_bookmarks(doc)
+    assert check.junk == "" and check.found == [True, True]  # a short report's own two sections
+    headings = bookmark_headings(doc)
+    assert headings is not None and [(h.title, h.page) for h in headings] == [("Overview", 1), ("Methods", 2)]
 
 
 @pytest.mark.parametrize("offset", [0, 2])

@@ -3,7 +3,8 @@
 Bookmarks are the authors' own tree, so a usable outline is kept whole: entries whose title is not printed near
 their target stay in the tree (unverified) rather than being dropped, so do entries whose link names no page, and
 only an outline that is junk as a whole (too short, generic "Page N" or file-name titles, one title repeated
-throughout, no usable targets) is ignored. A child whose link points outside its sound parent is placed inside
+throughout, no usable targets) is ignored. A short outline (two entries: a report's "Summary" and "Annex") is the
+authors' tree too when both titles are printed where they point; a lone entry is the document's title. A child whose link points outside its sound parent is placed inside
 it, so one broken entry never moves a chapter.
 """
 
@@ -21,6 +22,7 @@ from pageindex_desktop.core.outline.verify import is_printed, locate, normalize,
 log = logging.getLogger(__name__)
 
 MIN_ENTRIES = 3
+SHORT_ENTRIES = 2  # fewer than MIN_ENTRIES, this many are kept when every title is printed where it points
 _GENERIC = re.compile(
     r"^\s*(?:(?:page|p|pg|seite|pagina|página|bookmark|untitled|slide|folie|sheet|blatt)\.?\s*"
     r"(?:\d+|[ivxlcdm]+)?(?:\s*(?:of|/|von|de)\s*\d+)?"
@@ -46,8 +48,8 @@ class BookmarkCheck:
 
 def _junk_reason(entries: list[tuple[int, str, int]], page_count: int) -> str:
     """Why an outline is junk as a whole, or '' when it is worth validating."""
-    if len(entries) < MIN_ENTRIES:
-        return f"fewer than {MIN_ENTRIES} entries"
+    if len(entries) < SHORT_ENTRIES:
+        return f"fewer than {SHORT_ENTRIES} entries"
     generic = sum(1 for _, title, _ in entries if _GENERIC.match(title)) + _page_numbers(entries)
     if generic * 2 > len(entries):
         return "mostly generic titles (Page N, numbers, file names)"
@@ -127,8 +129,8 @@ def _usable_entries(toc: list[tuple[int, str, int]], page_count: int) -> tuple[l
     if reason:
         return [], reason
     entries = _fill_targets(entries, page_count)
-    if len(entries) < MIN_ENTRIES:
-        return [], f"fewer than {MIN_ENTRIES} entries with a page"
+    if len(entries) < SHORT_ENTRIES:
+        return [], f"fewer than {SHORT_ENTRIES} entries with a page"
     return entries, ""
 
 
@@ -162,6 +164,8 @@ def check_bookmarks(doc: ExtractedDocument) -> BookmarkCheck:
             found = is_printed(title, doc.pages[page - 2])
         check.headings.append(Heading(title=title, level=level, page=page, y=y))
         check.found.append(found)
+    if len(check.headings) < MIN_ENTRIES and not all(check.found):
+        return BookmarkCheck(junk=f"fewer than {MIN_ENTRIES} entries, not all printed where they point")
     _keep_children_inside(check)
     return check
 
