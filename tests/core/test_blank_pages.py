@@ -65,13 +65,14 @@ def test_a_blank_verso_is_no_page_without_a_text_layer(home: Path, tmp_path: Pat
 
 def test_a_page_with_only_an_image_is_still_counted(home: Path, tmp_path: Path, no_tesseract: None) -> None:
     warning, note = _import(home, tmp_path / "picture.pdf", ["text", "blank", "image"])
-    assert warning.startswith("1 of 3 pages have no text layer (scanned or image-only); their text is not searchable")
-    assert "install Tesseract OCR" in warning
+    assert warning == ("1 of 3 pages have no text layer (scanned or image-only); their text is not searchable; "
+                       f"install Tesseract OCR to read them ({ocr.install_hint()}), then re-index.")
     assert note.startswith("1 of 3 pages have no text layer; install Tesseract OCR")
 
 
 def test_a_scan_with_a_blank_page_still_has_no_page_with_text(home: Path, tmp_path: Path, no_tesseract: None) -> None:
     """No page has text at all: the sentence says so, though the blank page is not counted as a scan."""
     warning, note = _import(home, tmp_path / "scan.pdf", ["image", "blank"])
-    assert warning.startswith("No page has a text layer (scanned or image-only), so the tree is plain page groups")
+    assert warning == ("No page has a text layer (scanned or image-only), so the tree is plain page groups and "
+                       f"search finds nothing; install Tesseract OCR to read them ({ocr.install_hint()}), then re-index.")
     assert note.startswith("No page has a text layer; install Tesseract OCR")

@@ -265,7 +265,8 @@ def text_layer_warning(pages: list[PageData], ocr_note: str = "", blank: frozens
     said = [f"{read} of {len(pages)} pages had no text layer and were read by OCR."] if read else []
     if missing == 0:
         return " ".join(said)
-    why = f"; {ocr_note[0].lower()}{ocr_note[1:]}." if ocr_note else "."
+    advice = _advice(ocr_note)
+    why = f"; {advice[0].lower()}{advice[1:]}." if advice else "."
     if not any(p.has_text for p in pages):
         said.append("No page has a text layer (scanned or image-only), so the tree is plain page groups and search "
                     f"finds nothing{why}")
@@ -286,6 +287,13 @@ def ocr_sentence(plan: ocr.OcrPlan, pages: list[PageData], problem: str, blank: 
     if problem:
         return f"{problem}; {missing} of {len(pages)} pages have no text"
     return ""
+
+
+def _advice(note: str) -> str:
+    """`note` without its own count of pages ("2 of 5 pages have no text layer; install Tesseract ..." becomes
+    "install Tesseract ..."): the warning has just said how many, and saying it twice reads as two problems."""
+    head, sep, rest = note.partition("; ")
+    return rest if sep and head.endswith("text layer") else note
 
 
 def _scanned(pages: list[PageData], blank: frozenset[int]) -> int:
