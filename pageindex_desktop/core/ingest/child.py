@@ -128,6 +128,7 @@ def run_job(
     """
     from pageindex_desktop.core import formats
     from pageindex_desktop.core.ingest import convert
+    from pageindex_desktop.core.ingest.blank_pages import blank_pages
     from pageindex_desktop.core.errors import PasswordRequired, PdfError
     from pageindex_desktop.core.outline.build import build_outline
     from pageindex_desktop.core.ingest.pdf import extract
@@ -159,6 +160,7 @@ def run_job(
             doc.pages, ocr_problem = recognise(path, password, doc.pages, ocr, frozenset(doc.unreadable_pages),
                                                lambda done, total: progress(done, total, "ocr"),
                                                layer=with_text_layer(path))
+        blank = blank_pages(path, password, doc.pages, frozenset(doc.unreadable_pages))  # not scans: no warning
         if conn is not None:
             framing.send(conn, ("progress", "building", 0, 1))
         outline = heading_outline(doc) if fmt is formats.MARKDOWN else None
@@ -177,5 +179,6 @@ def run_job(
     return (
         "result",
         {"title": title, "page_count": doc.page_count, "pages": pages, "outline": outline,
-         "repair_note": doc.repair_note, "unreadable_pages": doc.unreadable_pages, "ocr_problem": ocr_problem},
+         "repair_note": doc.repair_note, "unreadable_pages": doc.unreadable_pages, "ocr_problem": ocr_problem,
+         "blank_pages": blank},
     )

@@ -188,7 +188,8 @@ def finish(
     if not pages:
         return fail(library, job, on_progress, "The PDF has no pages.")
     scans = [p for p in pages if p.number not in unreadable]
-    ocr_note = ocr_sentence(job.ocr_plan, scans, str(payload.get("ocr_problem", "")))
+    blank = frozenset(payload.get("blank_pages", ()))
+    ocr_note = ocr_sentence(job.ocr_plan, scans, str(payload.get("ocr_problem", "")), blank)
     note = "; ".join(n for n in (repair, ocr_note) if n)
     emit(on_progress, job.doc_id, "saving", 0, 1, "Saving the index.")
     try:
@@ -196,7 +197,7 @@ def finish(
     except (sqlite3.OperationalError, OSError) as exc:
         return fail(library, job, on_progress, f"The index could not be saved: {exc}.")
     job.locks.close()
-    warning = " ".join(w for w in (repair_warning(repair), text_layer_warning(scans, ocr_note)) if w)
+    warning = " ".join(w for w in (repair_warning(repair), text_layer_warning(scans, ocr_note, blank)) if w)
     log.info("indexed %s: %d pages, outline %s, %.2f s", job.doc_id, len(pages), outline.source,
              time.monotonic() - job.started)
     emit(on_progress, job.doc_id, "done", len(pages), len(pages), warning or "Ready.")
@@ -255,17 +256,18 @@ def repair_warning(note: str) -> str:
     return f"The PDF is damaged ({note}); the pages that could not be read have no text."
 
 
-def text_layer_warning(pages: list[PageData], ocr_note: str = "") -> str:
+def text_layer_warning(pages: list[PageData], ocr_note: str = "", blank: frozenset[int] = frozenset()) -> str:
     """Sentences about pages read by OCR and pages with no text, or '' when every page has its own text layer
     (pages a repair lost are left out by the caller: they are damaged, not scans). `ocr_note`: why OCR did not
-    run (`ocr_sentence`)."""
+    run (`ocr_sentence`). `blank`: pages that paint nothing (an empty verso): not scans, so not counted."""
     read = sum(1 for p in pages if p.ocr)
-    missing = sum(1 for p in pages if not p.has_text)
+    missing = _scanned(pages, blank)
     said = [f"{read} of {len(pages)} pages had no text layer and were read by OCR."] if read else []
     if missing == 0:
         return " ".join(said)
-    why = f"; {ocr_note[0].lower()}{ocr_note[1:]}." if ocr_note else "."
-    if missing == len(pages):
+    advice = _advice(ocr_note)
+    why = f"; {advice[0].lower()}{advice[1:]}." if advice else "."
+    if not any(p.has_text for p in pages):
         said.append("No page has a text layer (scanned or image-only), so the tree is plain page groups and search "
                     f"finds nothing{why}")
     else:
@@ -274,17 +276,29 @@ def text_layer_warning(pages: list[PageData], ocr_note: str = "") -> str:
     return " ".join(said)
 
 
-def ocr_sentence(plan: ocr.OcrPlan, pages: list[PageData], problem: str) -> str:
+def ocr_sentence(plan: ocr.OcrPlan, pages: list[PageData], problem: str, blank: frozenset[int] = frozenset()) -> str:
     """The note a document keeps about its scanned pages: what to install when Tesseract is missing, or why OCR
-    failed; '' when there is nothing to say."""
-    missing = sum(1 for p in pages if not p.has_text)
+    failed; '' when there is nothing to say (blank pages, `blank`, are not scans)."""
+    missing = _scanned(pages, blank)
     if not missing:
         return ""
-    if plan.missing:
-        return ocr.missing_sentence(missing, len(pages))
+    if plan.missing:  # "No page has ..." when no page has text, blank ones included
+        return ocr.missing_sentence(missing, len(pages) if any(p.has_text for p in pages) else missing)
     if problem:
         return f"{problem}; {missing} of {len(pages)} pages have no text"
     return ""
+
+
+def _advice(note: str) -> str:
+    """`note` without its own count of pages ("2 of 5 pages have no text layer; install Tesseract ..." becomes
+    "install Tesseract ..."): the warning has just said how many, and saying it twice reads as two problems."""
+    head, sep, rest = note.partition("; ")
+    return rest if sep and head.endswith("text layer") else note
+
+
+def _scanned(pages: list[PageData], blank: frozenset[int]) -> int:
+    """How many of `pages` have no text yet paint something (a scan, an image-only page)."""
+    return sum(1 for p in pages if not p.has_text and p.number not in blank)
 
 
 def failed_without_record(path: Path, error: str) -> ImportResult:

@@ -114,8 +114,8 @@ def install_hint() -> str:
 
 def missing_sentence(pages: int, total: int) -> str:
     """What the library row says when scanned pages met no Tesseract."""
-    which = "No page has" if pages == total else f"{pages} of {total} pages have"
-    return f"{which} a text layer; install Tesseract OCR to read them ({install_hint()}), then re-index"
+    which = "No page has a text layer" if pages == total else f"{pages} of {total} pages have no text layer"
+    return f"{which}; install Tesseract OCR to read them ({install_hint()}), then re-index"
 
 
 def plan(setting: str) -> OcrPlan:

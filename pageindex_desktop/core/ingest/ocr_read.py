@@ -23,6 +23,7 @@ from pymupdf import mupdf
 
 from pageindex_desktop.core.document import PageData
 from pageindex_desktop.core.ingest import ocr_layer
+from pageindex_desktop.core.ingest.blank_pages import draws_anything
 from pageindex_desktop.core.ingest.pdf import open_pdf
 from pageindex_desktop.core.ingest.pdf_pages import TEXT_FLAGS, _lines_of, _text_of
 from pageindex_desktop.core.library import library_files
@@ -53,7 +54,7 @@ def recognise(
     placed = 0
     doc = open_pdf(path, password)
     try:
-        todo = [i for i in todo if _draws_anything(doc.load_page(i))]
+        todo = [i for i in todo if draws_anything(doc.load_page(i))]
         for done, index in enumerate(todo, start=1):
             page = doc.load_page(index)
             try:
@@ -77,13 +78,6 @@ def recognise(
     finally:
         doc.close()
     return out, ""
-
-
-def _draws_anything(page: pymupdf.Page) -> bool:
-    """True when the page paints an image (inline ones too) or vector paths (text set as outlines): something
-    Tesseract could read. A page with neither is blank (a report's empty verso, a divider); rendering it at
-    300 dpi for Tesseract costs a third of a second and finds nothing."""
-    return bool(page.get_image_info()) or bool(page.get_cdrawings())
 
 
 def save_layered(doc: "pymupdf.Document", target: Path) -> None:

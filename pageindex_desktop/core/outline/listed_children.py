@@ -6,6 +6,16 @@ same face as the headings they list, so style rank puts them side by side ("Part
 the index page's heading beside "Consolidated Balance Sheets"). The page itself says which headings belong
 to it: a run of the headings that follow at the same level, each named by a row of that page ending in a page
 number, are its children, and everything under them moves down with them.
+
+Nesting needs a real list, or a document whose headings end in numbers chains each heading one level under
+the one before (a stress PDF reached level 2,156): a row ending in a number reads as a title and its page, so
+the row "Annual review 12" listed "Annual review" and fuzzily every later "Annual review N". So a row names a
+heading only with the heading's own numbers ("Results 2019" is not named by "Results ... 2019"); a page that
+also lists the heading above it prints the document's index (a footer on every page), not the section's; and
+a heading one listing named is not claimed again by the next page's. Each nesting step thus needs its own list
+of headings no other list claimed, which bounds the depth by the document's lists, not its page count. One
+row may still name two headings: "Reports of Independent Registered Public Accounting Firm" lists both
+auditors' reports.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from pageindex_desktop.core.outline.numbering import split_trailing_page, title_
 from pageindex_desktop.core.outline.rows import Row
 
 _ENTRY_END = re.compile(r"(?:(?:[^\W\d_]|\))\s+|[.…·_]\s*)[0-9]{1,4}$")  # a word or leaders, then the page
+_NUMBER = re.compile(r"[0-9]+")
 MIN_LISTED = 2  # one listed heading could be a cross-reference ("see Risk Factors, page 12"), two are a list
 MATCH_RATIO = 88  # rapidfuzz ratio (0-100) between a listed row's title and a heading's ("Reports of" / "Report of")
 
@@ -36,6 +47,7 @@ def nest_listed(candidates: list[Candidate], levels: list[int], rows_by_page: li
     out = list(levels)
     keys = [title_key(c.text) for c in candidates]  # once each: the run below asks for them again per heading
     entries: dict[int, list[tuple[float, str]]] = {}  # page -> (top, title key) of its rows ending in a page number
+    claimed: set[int] = set()  # headings a listing already named: their parent is decided
     for i, cand in enumerate(candidates):
         page = cand.row.page
         if page in contents_pages:
@@ -46,18 +58,21 @@ def nest_listed(candidates: list[Candidate], levels: list[int], rows_by_page: li
         listed = [key for top, key in entries[page] if top >= bottom]
         if len(listed) < MIN_LISTED or is_contents_heading(cand.text) or keys[i].startswith("index"):
             continue
+        if _is_listed(keys[i], listed):
+            continue  # a page listing its own heading below it prints the document's index, not the section's
         level = out[i]
         end = i
-        found = 0
+        named: list[int] = []
         for j in range(i + 1, len(candidates)):
             if out[j] > level:
                 continue
-            if out[j] < level or not _is_listed(keys[j], listed):
+            if out[j] < level or j in claimed or not _is_listed(keys[j], listed):
                 break
-            found += 1
+            named.append(j)
             end = j
-        if found < MIN_LISTED:
+        if len(named) < MIN_LISTED:
             continue
+        claimed.update(named)
         stop = next((k for k in range(end + 1, len(candidates)) if out[k] <= level), len(candidates))
         for k in range(i + 1, stop):
             out[k] += 1
@@ -79,6 +94,10 @@ def _entries(rows: list[Row]) -> list[tuple[float, str]]:
 
 
 def _is_listed(key: str, listed: list[str]) -> bool:
-    """True when one of the listed titles reads as the heading's title key `key` (fuzzy, numbering and
-    punctuation dropped)."""
-    return bool(key) and any(fuzz.ratio(key, entry) >= MATCH_RATIO for entry in listed)
+    """True when one of the listed titles reads as the heading's title key `key` (fuzzy, leading numbering and
+    punctuation dropped) and carries the same numbers. Fuzzy alone lets a number decide nothing: "quarterly
+    results" is 92 from "quarterly results 7", and "note 12 income taxes" 95 from "note 13 income taxes"."""
+    if not key:
+        return False
+    numbers = _NUMBER.findall(key)
+    return any(fuzz.ratio(key, entry) >= MATCH_RATIO and _NUMBER.findall(entry) == numbers for entry in listed)
