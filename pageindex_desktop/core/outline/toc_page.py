@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
 
+# a title closed by a full stop after a word (not an initial or "Co."): filings print "Item 4. Controls and
+# Procedures." whole on its row
+_CLOSED = re.compile(r"[A-Za-z]{4,}\.$")
+
 
 @dataclass
 class Entry:
@@ -109,6 +113,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
             return None
     mark_group_heads(entries)
     assign_levels(entries)
+    _groups_start_first(entries)
     headings: list[Heading] = []
     if heading_row is not None:
         headings.append(Heading(title=heading_row.text.strip(), level=1, page=heading_row.page, y=heading_row.y0))
@@ -119,6 +124,24 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
     return _reading_order(headings)
+
+
+def _groups_start_first(entries: list[Entry]) -> None:
+    """A group row printed without a page number and not found in the text ("Part I – Financial information")
+    starts where the earliest of its entries starts, not where the first listed one does: a 10-Q lists Item 1's
+    statements (page 80) before Item 2's discussion (page 3), so the next entry's page put the part after all
+    of Item 2, whose sections then fell outside it."""
+    for i, entry in enumerate(entries):
+        if entry.printed is not None or entry.found or entry.page is None:
+            continue
+        pages = []
+        for inner in entries[i + 1:]:
+            if inner.level <= entry.level:
+                break
+            if inner.page is not None:
+                pages.append(inner.page)
+        if pages and min(pages) < entry.page:
+            entry.page, entry.y = min(pages), None
 
 
 def _reading_order(headings: list[Heading]) -> list[Heading]:
@@ -247,6 +270,9 @@ def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
         return False
     if _group_label(row.text.strip()) and after is not None and min(nxt.x0, after.x0) > row.x0 + 3:
         return False  # a group's label over its indented entries
+    if _CLOSED.search(row.text.strip()) and nxt.x0 > row.x0 + 3:
+        return False  # a title closed by its full stop ("Item 2. Management's Discussion ... Operations.") over
+        # the first of its indented entries, not a title wrapped onto them
     if _JOINERS.search(row.text.strip()) or nxt_text[:1].islower():
         return True
     width = max(right - row.x0, 1.0)
