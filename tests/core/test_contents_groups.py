@@ -11,7 +11,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.numbering import clean_title
-from pageindex_desktop.core.outline.toc_page import find_toc_entries
+from pageindex_desktop.core.outline.toc_page import find_toc_entries, find_toc_headings
 from tests.core.built_pages import paragraph, write_line
 
 WIDTH, HEIGHT = 612, 792
@@ -27,17 +27,35 @@ LISTED: list[tuple[str, int | None, float, bool]] = [
     ("Consolidated Financial Highlights", 1, 100, False),
     ("Introduction", 2, 100, False),
     ("Executive Overview", 3, 100, False),
+    ("Business Developments", 3, 100, False),  # printed in other words: its place on the page is unknown
     ("Item 4. Controls and Procedures.", 8, 72, False),
     ("Part II - Other information", None, 72, True),
     ("Item 1. Legal Proceedings.", 8, 72, False),
     ("Item 6. Exhibits.", 9, 72, False),
 ]
 # where the body prints each section (printed page -> titles)
-BODY = {1: [ITEM_2, "Consolidated Financial Highlights"], 2: ["Introduction"], 3: ["Executive Overview"],
+BODY = {1: [ITEM_2, "Consolidated Financial Highlights"],
+        2: ["Introduction", "1. Scope of this report", "2. Basis of presentation"],
+        3: ["Executive Overview", "Recent developments in the business"],
         4: [], 5: [], 6: ["Item 1. Financial Statements.", "Consolidated statements of income"],
         7: ["Notes to consolidated financial statements"],
-        8: ["Item 4. Controls and Procedures.", "Part II - Other information", "Item 1. Legal Proceedings."],
-        9: ["Item 6. Exhibits."]}
+        8: [], 9: ["Item 6. Exhibits."]}
+TWO_COLUMNS = 8  # printed page 8 in two columns: Item 4 low in the left one, Part II at the right one's top
+COLUMN_FILLER = "the figures were compared with the season"
+
+
+def _two_columns(page: pymupdf.Page) -> None:
+    """Prose in two columns: the left one closes Part I with Item 4, the right one opens Part II."""
+    y = 80.0
+    for _ in range(14):
+        y = write_line(page, y, COLUMN_FILLER, x=60)
+    y = write_line(page, y + 6, "Item 4. Controls and Procedures.", size=11, bold=True, x=60) + 4
+    for _ in range(16):
+        y = write_line(page, y, COLUMN_FILLER, x=60)
+    y = write_line(page, 80, "Part II - Other information", size=11, bold=True, x=320) + 4
+    y = write_line(page, y, "Item 1. Legal Proceedings.", size=11, bold=True, x=320) + 4
+    for _ in range(28):
+        y = write_line(page, y, COLUMN_FILLER, x=320)
 
 
 def _quarterly(tmp_path: Path) -> Path:
@@ -60,7 +78,10 @@ def _quarterly(tmp_path: Path) -> Path:
         for title in titles:
             y = write_line(body, y, title, size=11, bold=True) + 4
             y = paragraph(body, y, 5)
-        paragraph(body, y, int((720 - y) / 15))
+        if printed == TWO_COLUMNS:
+            _two_columns(body)
+        else:
+            paragraph(body, y, int((720 - y) / 15))
         write_line(body, 760, str(printed), size=9, x=300)
     path = tmp_path / "quarterly.pdf"
     doc.save(path)
@@ -90,13 +111,28 @@ def test_an_item_closed_by_its_full_stop_heads_its_indented_sections(tmp_path: P
 
 def test_a_part_without_a_page_starts_at_its_earliest_entry(tmp_path: Path) -> None:
     """Part I is listed over Item 1 (printed page 6) and Item 2 (page 1): it starts on Item 2's page and holds
-    both items, Item 2's sections under Item 2 in page order; Part II keeps its own place."""
+    both items, Item 2's sections under Item 2 in page order. On the page read as two columns Part I's Item 4,
+    low in the left column, comes before Part II at the right column's top (by height it came after it, and
+    went into Part II)."""
     first = FIRST_BODY_PAGE - 1
     assert _entries(tmp_path) == _listed([
         ("Part I - Financial information", 1, first + 1), (ITEM_2, 2, first + 1),
         ("Consolidated Financial Highlights", 3, first + 1), ("Introduction", 3, first + 2),
-        ("Executive Overview", 3, first + 3), ("Item 1. Financial Statements.", 2, first + 6),
+        ("Executive Overview", 3, first + 3), ("Business Developments", 3, first + 3),
+        ("Item 1. Financial Statements.", 2, first + 6),
         ("Consolidated statements of income", 3, first + 6),
         ("Notes to consolidated financial statements", 3, first + 7),
         ("Item 4. Controls and Procedures.", 2, first + 8), ("Part II - Other information", 1, first + 8),
         ("Item 1. Legal Proceedings.", 2, first + 8), ("Item 6. Exhibits.", 2, first + 9)])
+
+
+def test_numbered_sections_added_under_the_contents_keep_an_unplaced_entry_in_its_order(tmp_path: Path) -> None:
+    """The layout's numbered sections under Introduction ("1. Scope of this report") are merged into the
+    contents entries by place; "Business Developments", printed in other words, has no place on its page and
+    stays after "Executive Overview", listed before it there, instead of going to the page's top."""
+    headings = find_toc_headings(extract(_quarterly(tmp_path)))
+    assert headings is not None
+    found = [(h.title, h.page) for h in headings]
+    assert ("1. Scope of this report", FIRST_BODY_PAGE + 1) in found  # the merge happened
+    overview = found.index(("Executive Overview", FIRST_BODY_PAGE + 2))
+    assert found[overview + 1] == ("Business Developments", FIRST_BODY_PAGE + 2)

@@ -59,6 +59,7 @@ class Entry:
     level: int = 1
     page: int | None = None
     y: float | None = None
+    order: int | None = None  # index of the row printing it among its page's rows (reading order, columns too)
     found: bool = False
 
 
@@ -94,7 +95,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         anchored = map_chapter_pages(doc, analysis, entries, skip, chapter_page_map(doc, analysis))
         if not anchored:
             for entry in entries:
-                entry.page, entry.y, entry.found = None, None, False
+                entry.page, entry.y, entry.order, entry.found = None, None, None, False
             map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
     elif len(with_pages) >= max(3, len(entries) // 2):
         if not _monotonic(with_pages):
@@ -115,15 +116,18 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
     assign_levels(entries)
     _groups_start_first(entries)
     headings: list[Heading] = []
+    places: list[float | None] = []
     if heading_row is not None:
         headings.append(Heading(title=heading_row.text.strip(), level=1, page=heading_row.page, y=heading_row.y0))
+        places.append(-1.0)
     for entry in entries:
         if entry.page is None:
             continue
         headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
+        places.append(float(entry.order) if entry.order is not None else None)
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
-    return _reading_order(headings)
+    return _reading_order(headings, places)
 
 
 def _groups_start_first(entries: list[Entry]) -> None:
@@ -141,19 +145,22 @@ def _groups_start_first(entries: list[Entry]) -> None:
             if inner.page is not None:
                 pages.append(inner.page)
         if pages and min(pages) < entry.page:
-            entry.page, entry.y = min(pages), None
+            entry.page, entry.y, entry.order = min(pages), None, None
 
 
-def _reading_order(headings: list[Heading]) -> list[Heading]:
-    """`headings` (in contents order) sorted by page and place on the page. An entry whose place on its page
-    was not found (a title wrapped over three lines in the text) keeps its contents order among the page's
-    entries: it goes right after the entry listed before it on that page, at the top only when it is the page's
-    first (it went to the page's top, above "PART III" whose items it follows)."""
+def _reading_order(headings: list[Heading], places: list[float | None]) -> list[Heading]:
+    """`headings` (in contents order) sorted by page and place on the page, `places` being the reading position
+    of the row printing each (its index among the page's rows, so on a page read as two columns "Part II" at
+    the right column's top follows "Item 4" low in the left one; by height it came first and took Part I's last
+    item). An entry whose place on its page was not found (a title wrapped over three lines in the text) keeps
+    its contents order among the page's entries: it goes right after the entry listed before it on that page,
+    at the top only when it is the page's first (it went to the page's top, above "PART III" whose items it
+    follows)."""
     keys: list[tuple[int, float]] = []
     last: tuple[int, float] = (0, -1.0)
-    for heading in headings:
-        if heading.y is not None:
-            last = (heading.page, heading.y)
+    for heading, place in zip(headings, places):
+        if place is not None:
+            last = (heading.page, place)
         elif last[0] != heading.page:
             last = (heading.page, -1.0)
         keys.append(last)
