@@ -113,10 +113,15 @@ def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: Sequence[Ma
             folio = folios.page_for(value, roman)
             if folio is not None:
                 support[folio - value] += 2
-            if candidates[i]:
-                offset = max(candidates[i], key=lambda o: (support[o], -abs(o)))
+            best = max(candidates[i], key=lambda o: (support[o], -abs(o))) if candidates[i] else None
+            if best is not None and (support[best] > 0 or not support or support.most_common(1)[0][1] < 2):
+                offset = best
             elif support:
+                # the title is printed only at offsets no neighbour and no folio agrees with: a mention of it
+                # elsewhere (Intel's "Consolidated Financial Statements" at the foot of a page before them), not
+                # where it starts: the page goes by the numbers, not onto the mention
                 offset = support.most_common(1)[0][0]
+                hits = []
             else:
                 offset = folios.any_offset(roman)
             expected = value + offset
