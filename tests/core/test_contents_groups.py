@@ -22,6 +22,7 @@ LISTED: list[tuple[str, int | None, float, bool]] = [
     ("Part I - Financial information", None, 72, True),
     ("Item 1. Financial Statements.", None, 72, False),
     ("Consolidated statements of income", 6, 100, False),
+    ("Consolidated balance sheets", 7, 100, False),
     ("Notes to consolidated financial statements", 7, 100, False),
     (ITEM_2, None, 72, False),
     ("Consolidated Financial Highlights", 1, 100, False),
@@ -38,8 +39,10 @@ BODY = {1: [ITEM_2, "Consolidated Financial Highlights"],
         2: ["Introduction", "1. Scope of this report", "2. Basis of presentation"],
         3: ["Executive Overview", "Recent developments in the business"],
         4: [], 5: [], 6: ["Item 1. Financial Statements.", "Consolidated statements of income"],
-        7: ["Notes to consolidated financial statements"],
+        7: ["Consolidated balance sheets", "Notes to consolidated financial statements"],
         8: [], 9: ["Item 6. Exhibits."]}
+# the contents adds the period a statement covers, which the body's title leaves out
+LISTED_AS = {"Consolidated balance sheets": "Consolidated balance sheets (unaudited) at March 31, 2022 and December 31, 2021"}
 TWO_COLUMNS = 8  # printed page 8 in two columns: Item 4 low in the left one, Part II at the right one's top
 COLUMN_FILLER = "the figures were compared with the season"
 
@@ -67,7 +70,7 @@ def _quarterly(tmp_path: Path) -> Path:
     page = doc[1]
     y = write_line(page, 72, "TABLE OF CONTENTS", size=12, bold=True) + 10
     for title, printed, x, bold in LISTED:
-        write_line(page, y, title, size=9, bold=bold, x=x)
+        write_line(page, y, LISTED_AS.get(title, title), size=9, bold=bold, x=x)
         if printed is not None:
             number = str(printed)
             page.insert_text((540 - pymupdf.get_text_length(number, "helv", 9), y), number, fontsize=9)
@@ -113,14 +116,14 @@ def test_a_part_without_a_page_starts_at_its_earliest_entry(tmp_path: Path) -> N
     """Part I is listed over Item 1 (printed page 6) and Item 2 (page 1): it starts on Item 2's page and holds
     both items, Item 2's sections under Item 2 in page order. On the page read as two columns Part I's Item 4,
     low in the left column, comes before Part II at the right column's top (by height it came after it, and
-    went into Part II)."""
+    went into Part II). The balance sheets' entry is titled without the period the contents says it covers."""
     first = FIRST_BODY_PAGE - 1
     assert _entries(tmp_path) == _listed([
         ("Part I - Financial information", 1, first + 1), (ITEM_2, 2, first + 1),
         ("Consolidated Financial Highlights", 3, first + 1), ("Introduction", 3, first + 2),
         ("Executive Overview", 3, first + 3), ("Business Developments", 3, first + 3),
         ("Item 1. Financial Statements.", 2, first + 6),
-        ("Consolidated statements of income", 3, first + 6),
+        ("Consolidated statements of income", 3, first + 6), ("Consolidated balance sheets", 3, first + 7),
         ("Notes to consolidated financial statements", 3, first + 7),
         ("Item 4. Controls and Procedures.", 2, first + 8), ("Part II - Other information", 1, first + 8),
         ("Item 1. Legal Proceedings.", 2, first + 8), ("Item 6. Exhibits.", 2, first + 9)])

@@ -28,6 +28,7 @@ from pageindex_desktop.core.outline.numbering import (
 )
 from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.table_notes import strip_period
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
@@ -123,7 +124,8 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
     for entry in entries:
         if entry.page is None:
             continue
-        headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
+        headings.append(Heading(title=clean_title(strip_period(entry.title)), level=entry.level, page=entry.page,
+                                y=entry.y))
         places.append(float(entry.order) if entry.order is not None else None)
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
