@@ -1,4 +1,5 @@
-"""Issue 11 class 5 on a report built here: a contents entry whose title is printed only as a mention on
+"""Issue 11 class 5 on reports built here: a contents list printed down to its page's bottom edge is read to its
+end, and a contents entry whose title is printed only as a mention on
 another page, where no neighbour's offset and no folio agrees, goes where the page numbers say, not onto the
 mention (Intel's "Consolidated Financial Statements", listed at printed page 74, went onto a line at the foot
 of page 66 naming it)."""
@@ -53,3 +54,36 @@ def test_an_entry_printed_only_as_a_mention_goes_where_its_page_number_says(tmp_
     assert headings is not None
     pages = {h.title: h.page for h in headings[1:]}
     assert pages == {title: printed + FIRST_BODY_PAGE - 1 for title, printed, _body in LISTED}
+
+
+def _packed(tmp_path: Path) -> Path:
+    """A contents page whose list runs into the bottom band where a page prints its footer: the last entries
+    sit below 93 % of the page's height, over a copyright line and the page's folio."""
+    titles = [f"Section {chr(65 + i)} Review" for i in range(12)]
+    doc = pymupdf.open()
+    for _ in range(FIRST_BODY_PAGE - 1 + len(titles)):
+        doc.new_page(width=612, height=792)
+    write_line(doc[0], 200, "Example Holdings Annual Report", size=24, bold=True)
+    y = 600.0
+    write_line(doc[1], y - 30, "Contents", size=16, bold=True)
+    for printed, title in enumerate(titles, start=1):
+        write_line(doc[1], y, title, size=10)
+        doc[1].insert_text((530 - pymupdf.get_text_length(str(printed), "helv", 10), y), str(printed), fontsize=10)
+        y += 16  # the last three rows below 93 % of the height (736 pt)
+    write_line(doc[1], 790, "Copyright 2023 Example Holdings. All rights reserved.", size=7)
+    for printed, title in enumerate(titles, start=1):
+        page = doc[FIRST_BODY_PAGE - 2 + printed]
+        paragraph(page, write_line(page, 80, title, size=12, bold=True) + 4, 20)
+        write_line(page, 760, str(printed), size=9, x=300)
+    path = tmp_path / "packed.pdf"
+    doc.save(path)
+    return path
+
+
+def test_a_contents_list_printed_down_to_the_page_edge_is_read_to_its_end(tmp_path: Path) -> None:
+    """Rows in the bottom band that go on the list (a title ending in a page number right under an entry) are
+    entries; the copyright line below them is not."""
+    headings = find_toc_entries(extract(_packed(tmp_path)))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [
+        (f"Section {chr(65 + i)} Review", i + FIRST_BODY_PAGE) for i in range(12)]
