@@ -33,6 +33,7 @@ LISTED: list[tuple[str, int | None, float, bool]] = [
     ("Part II - Other information", None, 72, True),
     ("Item 1. Legal Proceedings.", 8, 72, False),
     ("Item 6. Exhibits.", 9, 72, False),
+    ("PART III - ITEM 7. Certifications", 10, 72, False),  # a part and its item on one row
 ]
 # where the body prints each section (printed page -> titles)
 BODY = {1: [ITEM_2, "Consolidated Financial Highlights"],
@@ -40,7 +41,7 @@ BODY = {1: [ITEM_2, "Consolidated Financial Highlights"],
         3: ["Executive Overview", "Recent developments in the business"],
         4: [], 5: [], 6: ["Item 1. Financial Statements.", "Consolidated statements of income"],
         7: ["Consolidated balance sheets", "Notes to consolidated financial statements"],
-        8: [], 9: ["Item 6. Exhibits."]}
+        8: [], 9: ["Item 6. Exhibits."], 10: ["PART III", "ITEM 7. Certifications"]}
 # the contents adds the period a statement covers, which the body's title leaves out
 LISTED_AS = {"Consolidated balance sheets": "Consolidated balance sheets (unaudited) at March 31, 2022 and December 31, 2021"}
 TWO_COLUMNS = 8  # printed page 8 in two columns: Item 4 low in the left one, Part II at the right one's top
@@ -116,7 +117,8 @@ def test_a_part_without_a_page_starts_at_its_earliest_entry(tmp_path: Path) -> N
     """Part I is listed over Item 1 (printed page 6) and Item 2 (page 1): it starts on Item 2's page and holds
     both items, Item 2's sections under Item 2 in page order. On the page read as two columns Part I's Item 4,
     low in the left column, comes before Part II at the right column's top (by height it came after it, and
-    went into Part II). The balance sheets' entry is titled without the period the contents says it covers."""
+    went into Part II). The row naming Part III and its item gives both, the item under the part. The balance
+    sheets' entry is titled without the period the contents says it covers."""
     first = FIRST_BODY_PAGE - 1
     assert _entries(tmp_path) == _listed([
         ("Part I - Financial information", 1, first + 1), (ITEM_2, 2, first + 1),
@@ -126,7 +128,8 @@ def test_a_part_without_a_page_starts_at_its_earliest_entry(tmp_path: Path) -> N
         ("Consolidated statements of income", 3, first + 6), ("Consolidated balance sheets", 3, first + 7),
         ("Notes to consolidated financial statements", 3, first + 7),
         ("Item 4. Controls and Procedures.", 2, first + 8), ("Part II - Other information", 1, first + 8),
-        ("Item 1. Legal Proceedings.", 2, first + 8), ("Item 6. Exhibits.", 2, first + 9)])
+        ("Item 1. Legal Proceedings.", 2, first + 8), ("Item 6. Exhibits.", 2, first + 9),
+        ("PART III", 1, first + 10), ("ITEM 7. Certifications", 2, first + 10)])
 
 
 def test_numbered_sections_added_under_the_contents_keep_an_unplaced_entry_in_its_order(tmp_path: Path) -> None:
