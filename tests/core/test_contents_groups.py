@@ -16,6 +16,8 @@ from tests.core.built_pages import paragraph, write_line
 
 WIDTH, HEIGHT = 612, 792
 FIRST_BODY_PAGE = 3  # printed page 1 is physical page 3 (cover, contents)
+# a title wrapped after an abbreviation's full stop, its end indented under it in lower case, with the page
+WRAPPED = ("Supplementary statements of Example Holdings Corp.", "and Subsidiaries")
 ITEM_2 = "Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations."
 # (title, printed page or None, indentation, bold), in the order the contents lists them
 LISTED: list[tuple[str, int | None, float, bool]] = [
@@ -24,6 +26,7 @@ LISTED: list[tuple[str, int | None, float, bool]] = [
     ("Consolidated statements of income", 6, 100, False),
     ("Consolidated balance sheets", 7, 100, False),
     ("Notes to consolidated financial statements", 7, 100, False),
+    (" ".join(WRAPPED), 7, 100, False),
     (ITEM_2, None, 72, False),
     ("Consolidated Financial Highlights", 1, 100, False),
     ("Introduction", 2, 100, False),
@@ -40,7 +43,7 @@ BODY = {1: [ITEM_2, "Consolidated Financial Highlights"],
         2: ["Introduction", "1. Scope of this report", "2. Basis of presentation"],
         3: ["Executive Overview", "Recent developments in the business"],
         4: [], 5: [], 6: ["Item 1. Financial Statements.", "Consolidated statements of income"],
-        7: ["Consolidated balance sheets", "Notes to consolidated financial statements"],
+        7: ["Consolidated balance sheets", "Notes to consolidated financial statements", " ".join(WRAPPED)],
         8: [], 9: ["Item 6. Exhibits."], 10: ["PART III", "ITEM 7. Certifications"]}
 # the contents adds the period a statement covers, which the body's title leaves out
 LISTED_AS = {"Consolidated balance sheets": "Consolidated balance sheets (unaudited) at March 31, 2022 and December 31, 2021"}
@@ -71,7 +74,12 @@ def _quarterly(tmp_path: Path) -> Path:
     page = doc[1]
     y = write_line(page, 72, "TABLE OF CONTENTS", size=12, bold=True) + 10
     for title, printed, x, bold in LISTED:
-        write_line(page, y, LISTED_AS.get(title, title), size=9, bold=bold, x=x)
+        if title == " ".join(WRAPPED):
+            write_line(page, y, WRAPPED[0], size=9, bold=bold, x=x)
+            y += 11
+            write_line(page, y, WRAPPED[1], size=9, bold=bold, x=x + 10)
+        else:
+            write_line(page, y, LISTED_AS.get(title, title), size=9, bold=bold, x=x)
         if printed is not None:
             number = str(printed)
             page.insert_text((540 - pymupdf.get_text_length(number, "helv", 9), y), number, fontsize=9)
@@ -107,10 +115,12 @@ def _listed(rows: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
 
 def test_an_item_closed_by_its_full_stop_heads_its_indented_sections(tmp_path: Path) -> None:
     """Item 2's long title, printed without a page number, ends in a full stop: the indented row under it is
-    its first section with its own page, not the end of a wrapped title."""
+    its first section with its own page, not the end of a wrapped title. A title whose first line ends in
+    "Corp." goes on in lower case on the indented line: that is one title."""
     found = _entries(tmp_path)
     assert _listed([(ITEM_2, 2, FIRST_BODY_PAGE)])[0] in found
     assert ("Consolidated Financial Highlights", 3, FIRST_BODY_PAGE) in found
+    assert (" ".join(WRAPPED), 3, FIRST_BODY_PAGE + 6) in found
 
 
 def test_a_part_without_a_page_starts_at_its_earliest_entry(tmp_path: Path) -> None:
@@ -126,7 +136,7 @@ def test_a_part_without_a_page_starts_at_its_earliest_entry(tmp_path: Path) -> N
         ("Executive Overview", 3, first + 3), ("Business Developments", 3, first + 3),
         ("Item 1. Financial Statements.", 2, first + 6),
         ("Consolidated statements of income", 3, first + 6), ("Consolidated balance sheets", 3, first + 7),
-        ("Notes to consolidated financial statements", 3, first + 7),
+        ("Notes to consolidated financial statements", 3, first + 7), (" ".join(WRAPPED), 3, first + 7),
         ("Item 4. Controls and Procedures.", 2, first + 8), ("Part II - Other information", 1, first + 8),
         ("Item 1. Legal Proceedings.", 2, first + 8), ("Item 6. Exhibits.", 2, first + 9),
         ("PART III", 1, first + 10), ("ITEM 7. Certifications", 2, first + 10)])

@@ -279,9 +279,9 @@ def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
         return False
     if _group_label(row.text.strip()) and after is not None and min(nxt.x0, after.x0) > row.x0 + 3:
         return False  # a group's label over its indented entries
-    if _CLOSED.search(row.text.strip()) and nxt.x0 > row.x0 + 3:
+    if _CLOSED.search(row.text.strip()) and nxt.x0 > row.x0 + 3 and not nxt_text[:1].islower():
         return False  # a title closed by its full stop ("Item 2. Management's Discussion ... Operations.") over
-        # the first of its indented entries, not a title wrapped onto them
+        # the first of its indented entries, not a title wrapped onto them ("... Corp." over "and Subsidiaries" is)
     if _JOINERS.search(row.text.strip()) or nxt_text[:1].islower():
         return True
     width = max(right - row.x0, 1.0)
