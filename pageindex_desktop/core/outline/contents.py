@@ -69,7 +69,7 @@ def find_contents(doc: ExtractedDocument, analysis: Analysis) -> ContentsRegion 
 def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]]) -> list[Row]:
     """Fully merged rows of a physical page without page numbers, running headers and rows with no words."""
     page = doc.pages[number - 1]
-    out = []
+    out: list[Row] = []
     for row in page_rows(page, merge_all=True):
         text = row.text.strip()
         letters = sum(ch.isalpha() for ch in text)
@@ -83,10 +83,24 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
         keys = (running_key(text), running_key(_EDGE_FOLIO.sub("", text)))
         if in_margin and any((key, b) in running for key in keys for b in (band - 1, band, band + 1)):
             continue  # a running header, possibly merged with the page number beside it
-        if row.y0 > (1 - EDGE) * page.height:
+        if row.y0 > (1 - EDGE) * page.height and not _list_goes_on(out, row):
             continue  # the contents page's own footer (copyright line, folio)
         out.append(row)
     return out
+
+
+def _list_goes_on(above: list[Row], row: Row) -> bool:
+    """True when `row`, in the bottom band where a contents page prints its footer, is one more entry of a list
+    printed down to the page's edge: a title ending in a page number, right under the row above it, which ends in
+    one too, in its size (AES's packed 10-K contents ran its last four entries into the band and lost them)."""
+    if not above:
+        return False
+    last = above[-1]
+    title, printed, _dots = split_trailing_page(row.text.strip())
+    if printed is None or sum(ch.isalpha() for ch in title) < 3 or split_trailing_page(last.text.strip())[1] is None:
+        return False
+    height = last.y1 - last.y0
+    return -0.5 * height <= row.y0 - last.y1 <= 1.5 * height and abs(row.size - last.size) <= 0.5
 
 
 def _toc_like(rows: list[Row]) -> tuple[int, int]:

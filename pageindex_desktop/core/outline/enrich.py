@@ -66,8 +66,8 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
     if not extra:
         return toc
     merged: list[tuple[int, float, int, Heading, bool]] = []
-    for i, h in enumerate(toc):
-        merged.append((h.page, h.y if h.y is not None else -1.0, i, h, True))
+    for i, (h, (page, y)) in enumerate(zip(toc, toc_positions(toc))):
+        merged.append((page, y, i, h, True))
     for i, h in enumerate(extra):
         merged.append((h.page, h.y if h.y is not None else 0.0, len(toc) + i, h, False))
     merged.sort(key=lambda m: (m[0], m[1], m[2]))
@@ -131,6 +131,18 @@ def _position(heading: Heading) -> tuple[int, float]:
     return heading.page, -1.0 if heading.y is None else heading.y
 
 
+def toc_positions(toc: list[Heading]) -> list[tuple[int, float]]:
+    """Merge keys of contents entries that keep the contents' own reading order: each entry's (page, y), never
+    before the entry listed above it. An entry whose place on its page is unknown ("ITEM 4(a). Information
+    about our Executive Officers", its number a row apart from its title) would otherwise go to the page's
+    top, above the items it follows."""
+    keys: list[tuple[int, float]] = []
+    for heading in toc:
+        key = _position(heading)
+        keys.append(max(key, keys[-1]) if keys else key)
+    return keys
+
+
 def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Heading]:
     """`toc` with the layout headings deeper than any level the contents lists, each under the entry whose span
     holds it (issue 11: a contents page that lists only the top levels must not hide the sections below them).
@@ -187,8 +199,9 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         parent_entry[id(heading)] = matched[id(parent)]
     if not extra:
         return toc
+    at = {id(h): position for h, position in zip(toc, toc_positions(toc))}
     merged = sorted([(h, True) for h in toc] + [(h, False) for h in extra],
-                    key=lambda item: (*_position(item[0]), 0 if item[1] else 1))
+                    key=lambda item: (*at.get(id(item[0]), _position(item[0])), 0 if item[1] else 1))
     out: list[Heading] = []
     frame: Heading | None = None
     under: list[Heading] = []  # layout headings since the last frame entry

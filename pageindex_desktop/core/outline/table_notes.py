@@ -32,3 +32,21 @@ def strip_unit_note(title: str) -> str:
 def is_unit_note(text: str) -> bool:
     """True when the line is only a unit or audit note (at most ALONE_WORDS words), not a title."""
     return len(text.split()) <= ALONE_WORDS and _ALONE.match(text) is not None
+
+
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+# the period a statement covers, closing its title in a filing's contents: "... (unaudited) for the three months
+# ended March 31, 2022 and 2021", "... at March 31, 2022 and December 31, 2021", "... for the years ended ..."
+_PERIOD = re.compile(
+    r"\s*(?:[(\[]\s*unaudited\s*[)\]]\s*)?,?\s*\b(?:for\s+the\s+(?:(?:three|six|nine|twelve|[0-9]{1,2})\s+months"
+    r"|(?:fiscal\s+)?years?|quarters?|periods?)\s+ended\b|(?:at|as\s+of)\s+" + _MONTH + r"\s+[0-9]{1,2},?\s+[0-9]{4}\b).*$",
+    re.IGNORECASE,
+)
+
+
+def strip_period(title: str) -> str:
+    """`title` without the period it covers and its audit note ("Consolidated balance sheets (unaudited) at March
+    31, 2022 and December 31, 2021" -> "Consolidated balance sheets"): the dates qualify the statement, the body
+    titles it without them. The title itself when fewer than two words would be left."""
+    stripped = strip_unit_note(_PERIOD.sub("", title))
+    return stripped if len(stripped.split()) >= 2 else title

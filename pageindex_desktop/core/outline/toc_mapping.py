@@ -16,7 +16,7 @@ from pageindex_desktop.core.outline.analysis import KEY_CHARS, Analysis
 from pageindex_desktop.core.outline.numbering import title_key
 
 SEARCH_RADIUS = 3
-Hit = tuple[int, float, bool]
+Hit = tuple[int, float, int]  # (page, y, index of the row among its page's rows: reading order, columns too)
 
 
 class MappedEntry(Protocol):
@@ -26,6 +26,7 @@ class MappedEntry(Protocol):
     printed: tuple[int, bool] | None
     page: int | None
     y: float | None
+    order: int | None
     found: bool
 
 
@@ -52,7 +53,7 @@ def map_chapter_pages(
 
 
 def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
-    """(page, y, in margin) of rows outside the contents pages whose text is the entry's title."""
+    """(page, y, row index) of rows outside the contents pages whose text is the entry's title."""
     key = title_key(entry.title)
     if len(key) < 2:
         return []
@@ -65,7 +66,7 @@ def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
         if row_key == key or row_key.startswith(key) and len(row_key) < len(key) + 60 or (
             key.startswith(row_key) and len(row_key) >= 0.5 * len(key)
         ):
-            found.append((page, row.y0, False))
+            found.append((page, row.y0, index))
     return found
 
 
@@ -112,10 +113,15 @@ def map_printed(doc: ExtractedDocument, analysis: Analysis, entries: Sequence[Ma
             folio = folios.page_for(value, roman)
             if folio is not None:
                 support[folio - value] += 2
-            if candidates[i]:
-                offset = max(candidates[i], key=lambda o: (support[o], -abs(o)))
+            best = max(candidates[i], key=lambda o: (support[o], -abs(o))) if candidates[i] else None
+            if best is not None and (support[best] > 0 or not support or support.most_common(1)[0][1] < 2):
+                offset = best
             elif support:
+                # the title is printed only at offsets no neighbour and no folio agrees with: a mention of it
+                # elsewhere (Intel's "Consolidated Financial Statements" at the foot of a page before them), not
+                # where it starts: the page goes by the numbers, not onto the mention
                 offset = support.most_common(1)[0][0]
+                hits = []
             else:
                 offset = folios.any_offset(roman)
             expected = value + offset
@@ -135,8 +141,8 @@ def _place_unnumbered(entries: Sequence[MappedEntry], hits_of: list[list[Hit]]) 
         after = next((e.page for e in entries[i + 1:] if e.page is not None), None)
         inside = [h for h in hits if h[0] >= before and (after is None or h[0] <= after)]
         if inside:
-            page, y, _margin = min(inside, key=lambda h: (h[0], h[1]))
-            entry.page, entry.y, entry.found = page, y, True
+            page, y, order = min(inside, key=lambda h: (h[0], h[1]))
+            entry.page, entry.y, entry.order, entry.found = page, y, order, True
 
 
 class _FolioMap:
@@ -201,8 +207,8 @@ def _place(entry: MappedEntry, hits: list[Hit], expected: int | None) -> None:
         return
     near = [h for h in hits if abs(h[0] - expected) <= SEARCH_RADIUS]
     if near:
-        page, y, _margin = min(near, key=lambda h: (abs(h[0] - expected), h[0]))
-        entry.page, entry.y, entry.found = page, y, True
+        page, y, order = min(near, key=lambda h: (abs(h[0] - expected), h[0]))
+        entry.page, entry.y, entry.order, entry.found = page, y, order, True
     else:
         entry.page = expected
 
@@ -233,12 +239,12 @@ def map_sequential(
         hits = [h for h in _hits(analysis, entry, skip) if h[0] > last or (h[0] == last and h[1] > below)]
         ahead = [h for h in hits if h[0] >= cursor]
         if ahead:
-            page, y, _margin = min(ahead, key=lambda h: (h[0], h[1]))
-            entry.page, entry.y, entry.found = page, y, True
+            page, y, order = min(ahead, key=lambda h: (h[0], h[1]))
+            entry.page, entry.y, entry.order, entry.found = page, y, order, True
             cursor = page
         elif hits:  # listed out of order: keep where it is printed, do not move the cursor back
-            page, y, _margin = max(hits, key=lambda h: (h[0], h[1]))
-            entry.page, entry.y, entry.found = page, y, True
+            page, y, order = max(hits, key=lambda h: (h[0], h[1]))
+            entry.page, entry.y, entry.order, entry.found = page, y, order, True
     _fill_missing(entries, doc.page_count)
 
 

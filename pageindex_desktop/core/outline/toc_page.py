@@ -28,6 +28,7 @@ from pageindex_desktop.core.outline.numbering import (
 )
 from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.table_notes import strip_period
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
@@ -36,6 +37,10 @@ log = logging.getLogger(__name__)
 
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
+
+# a title closed by a full stop after a word (not an initial or "Co."): filings print "Item 4. Controls and
+# Procedures." whole on its row
+_CLOSED = re.compile(r"[A-Za-z]{4,}\.$")
 
 
 @dataclass
@@ -55,6 +60,7 @@ class Entry:
     level: int = 1
     page: int | None = None
     y: float | None = None
+    order: int | None = None  # index of the row printing it among its page's rows (reading order, columns too)
     found: bool = False
 
 
@@ -90,7 +96,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         anchored = map_chapter_pages(doc, analysis, entries, skip, chapter_page_map(doc, analysis))
         if not anchored:
             for entry in entries:
-                entry.page, entry.y, entry.found = None, None, False
+                entry.page, entry.y, entry.order, entry.found = None, None, None, False
             map_sequential(doc, analysis, entries, skip, last=max(toc_pages), below=entries[-1].y_toc)
     elif len(with_pages) >= max(3, len(entries) // 2):
         if not _monotonic(with_pages):
@@ -109,28 +115,54 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
             return None
     mark_group_heads(entries)
     assign_levels(entries)
+    _groups_start_first(entries)
     headings: list[Heading] = []
+    places: list[float | None] = []
     if heading_row is not None:
         headings.append(Heading(title=heading_row.text.strip(), level=1, page=heading_row.page, y=heading_row.y0))
+        places.append(-1.0)
     for entry in entries:
         if entry.page is None:
             continue
-        headings.append(Heading(title=clean_title(entry.title), level=entry.level, page=entry.page, y=entry.y))
+        headings.append(Heading(title=clean_title(strip_period(entry.title)), level=entry.level, page=entry.page,
+                                y=entry.y))
+        places.append(float(entry.order) if entry.order is not None else None)
     log.debug("contents pages %s gave %d headings", toc_pages, len(headings))
     # reading order: a contents page printed at the back goes last, out-of-order entries where they are printed
-    return _reading_order(headings)
+    return _reading_order(headings, places)
 
 
-def _reading_order(headings: list[Heading]) -> list[Heading]:
-    """`headings` (in contents order) sorted by page and place on the page. An entry whose place on its page
-    was not found (a title wrapped over three lines in the text) keeps its contents order among the page's
-    entries: it goes right after the entry listed before it on that page, at the top only when it is the page's
-    first (it went to the page's top, above "PART III" whose items it follows)."""
+def _groups_start_first(entries: list[Entry]) -> None:
+    """A group row printed without a page number and not found in the text ("Part I – Financial information")
+    starts where the earliest of its entries starts, not where the first listed one does: a 10-Q lists Item 1's
+    statements (page 80) before Item 2's discussion (page 3), so the next entry's page put the part after all
+    of Item 2, whose sections then fell outside it."""
+    for i, entry in enumerate(entries):
+        if entry.printed is not None or entry.found or entry.page is None:
+            continue
+        pages = []
+        for inner in entries[i + 1:]:
+            if inner.level <= entry.level:
+                break
+            if inner.page is not None:
+                pages.append(inner.page)
+        if pages and min(pages) < entry.page:
+            entry.page, entry.y, entry.order = min(pages), None, None
+
+
+def _reading_order(headings: list[Heading], places: list[float | None]) -> list[Heading]:
+    """`headings` (in contents order) sorted by page and place on the page, `places` being the reading position
+    of the row printing each (its index among the page's rows, so on a page read as two columns "Part II" at
+    the right column's top follows "Item 4" low in the left one; by height it came first and took Part I's last
+    item). An entry whose place on its page was not found (a title wrapped over three lines in the text) keeps
+    its contents order among the page's entries: it goes right after the entry listed before it on that page,
+    at the top only when it is the page's first (it went to the page's top, above "PART III" whose items it
+    follows)."""
     keys: list[tuple[int, float]] = []
     last: tuple[int, float] = (0, -1.0)
-    for heading in headings:
-        if heading.y is not None:
-            last = (heading.page, heading.y)
+    for heading, place in zip(headings, places):
+        if place is not None:
+            last = (heading.page, place)
         elif last[0] != heading.page:
             last = (heading.page, -1.0)
         keys.append(last)
@@ -247,6 +279,9 @@ def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
         return False
     if _group_label(row.text.strip()) and after is not None and min(nxt.x0, after.x0) > row.x0 + 3:
         return False  # a group's label over its indented entries
+    if _CLOSED.search(row.text.strip()) and nxt.x0 > row.x0 + 3 and not nxt_text[:1].islower():
+        return False  # a title closed by its full stop ("Item 2. Management's Discussion ... Operations.") over
+        # the first of its indented entries, not a title wrapped onto them ("... Corp." over "and Subsidiaries" is)
     if _JOINERS.search(row.text.strip()) or nxt_text[:1].islower():
         return True
     width = max(right - row.x0, 1.0)
