@@ -9,7 +9,6 @@ above and below them). `drop_continued_titles` keeps one of a title printed agai
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
@@ -199,22 +198,33 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     """A title printed twice in one style on one page is a label (a slide's "Example" blocks): all of them go.
     One printed again in the same style on the next page (a slide's continued frame title, "Summary of
     results" over each page of one survey section) opens no new section: only its first printing is kept.
+    Either holds only when no heading set above it lies between the two printings: a manual's "Overview" and
+    "Procedure" under each of two tasks on one page, an annual report's "Highlights" under each chapter, are
+    each their own parent's sections (`_outranks`).
     A title that says it is continued ("Selected metrics (continued)", "Notes ... (cont'd)") opens none either,
     wherever its first part was printed."""
     candidates = [c for c in candidates if not continued_title(c.text)]
-    per_page = Counter((_repeat_key(c.text), c.style, c.row.page) for c in candidates)
     last: dict[tuple[str, tuple[float, bool, str]], int] = {}
-    kept = []
-    for cand in candidates:
+    labels: set[int] = set()
+    repeats: set[int] = set()
+    for i, cand in enumerate(candidates):
         key = (_repeat_key(cand.text), cand.style)
-        if per_page[(key[0], key[1], cand.row.page)] > 1:
+        j = last.get(key)
+        last[key] = i
+        if j is None or cand.row.page - candidates[j].row.page > 1:
             continue
-        seen = last.get(key)
-        last[key] = cand.row.page
-        if seen is not None and cand.row.page - seen == 1:
-            continue
-        kept.append(cand)
-    return kept
+        if any(_outranks(c.style, cand.style) for c in candidates[j + 1:i]):
+            continue  # a new parent between the two printings: the same sub-heading of another section
+        if cand.row.page == candidates[j].row.page:
+            labels.update((i, j))
+        else:
+            repeats.add(i)
+    return [c for i, c in enumerate(candidates) if i not in labels and i not in repeats]
+
+
+def _outranks(style: tuple[float, bool, str], other: tuple[float, bool, str]) -> bool:
+    """True when a heading in `style` is set above one in `other`: larger, or the same size in bold."""
+    return style[0] > other[0] or (style[0] == other[0] and style[1] and not other[1])
 
 
 # "(continued)", "(cont'd)", "[cont.]", "(cont)", "- continued", ": continued", ", continued" closing a title
