@@ -11,7 +11,7 @@ import pymupdf
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.tree import FRONT_MATTER_TITLE, walk
-from tests.core.built_pages import paragraph, write_line
+from tests.core.built_pages import FILLER, paragraph, write_line
 
 
 def _tree(path: Path) -> list[tuple[int, str, int]]:
@@ -41,5 +41,46 @@ def test_sub_headings_repeated_under_each_task_on_one_page_are_sections(tmp_path
                 y = paragraph(page, write_line(page, y + 4, sub, 11, True), 5)
                 expected.append((3, sub, c + 1))
     path = tmp_path / "tasks.pdf"
+    doc.save(path)
+    assert _tree(path) == expected
+
+
+def _body(page: pymupdf.Page, y: float, lines: int, size: float = 11) -> float:
+    """A paragraph in a Word report's 11 pt body; returns the y below it."""
+    for i in range(lines):
+        y = write_line(page, y, FILLER.capitalize() if i == 0 else FILLER, size)
+    return y + 4
+
+
+THEME = (0.18, 0.33, 0.59)  # Word's Accent 1 blue, Heading 1 and 2
+THEME_DARK = (0.12, 0.22, 0.39)  # its darker shade, Heading 3
+
+
+def test_word_heading_three_in_the_theme_colour_at_body_size_is_a_heading(tmp_path: Path) -> None:
+    """A Word report's Heading 3 is Calibri Light 12 pt in the theme's dark blue over an 11 pt black body:
+    neither larger by the layout's measure nor bold, it read as a body line and the tree lost its third level.
+    Its colour, used on short rows and by no line of prose, sets it apart as bold would."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Regional Water Quality Assessment", 26)
+    expected = []
+    chapters = {"Introduction": ["Purpose of the Study", "Scope and Limits"],
+                "Methods and Data": ["Sampling Sites", "Laboratory Analysis"]}
+    h3 = iter(["Surface Water", "Groundwater", "Sediment Cores", "Soil Moisture", "Air Quality", "River Biota",
+               "Wetland Plants", "Coastal Waters"])
+    for chapter, sections in chapters.items():
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), chapter, fontsize=16, fontname="helv", color=THEME)
+        expected.append((1, chapter, len(doc)))
+        y = _body(page, 116, 3)
+        for section in sections:
+            page.insert_text((72, y + 12), section, fontsize=13, fontname="helv", color=THEME)
+            expected.append((2, section, len(doc)))
+            y = _body(page, y + 34, 3)
+            for _ in range(2):
+                title = next(h3)
+                page.insert_text((72, y + 10), title, fontsize=12, fontname="helv", color=THEME_DARK)
+                expected.append((3, title, len(doc)))
+                y = _body(page, y + 30, 4)
+    path = tmp_path / "word.pdf"
     doc.save(path)
     assert _tree(path) == expected

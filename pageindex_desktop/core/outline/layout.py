@@ -18,6 +18,7 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.heading_colour import heading_colours, larger_than_body, with_colour_emphasis
 from pageindex_desktop.core.outline.filing_pages import (
     EXHIBIT_PAGE,
     contents_heading,
@@ -45,17 +46,8 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER,
-    MAX_WORDS,
-    WORD4,
-    division_with_stop,
-    figure_heavy,
-    keyword_title,
-    open_ended,
-    prose,
-    run_in_head,
-    sentence_case_title,
-    title_like,
+    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose, run_in_head,
+    sentence_case_title, title_like,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -146,6 +138,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates: list[Candidate] = []
     contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
+    colours = heading_colours(analysis.rows, body)  # a Word report's Heading 3: body size, theme colour
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
         end_of_contents = contents_end.get(page_index + 1, -1.0)
@@ -158,7 +151,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
-            row = rows[i]
+            row = with_colour_emphasis(rows[i], colours, body)
             if i > start and len(rows[i - 1].text) <= 8 and _number_above(
                     rows[i - 1], row, analysis.is_running(rows[i - 1], i - 1)):
                 if candidates and candidates[-1].row is rows[i - 1]:
@@ -290,7 +283,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     n = len(text)
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
         return None  # too short or long, a table cell or run-in head, a list item, or an index's "Page" column
-    larger = row.size >= body + max(1.0, 0.12 * body)
+    larger = larger_than_body(row.size, body)
     bold = row.bold and not body_bold and row.size >= body - 1.5
     maybe_numbered = _NUMBER_START.match(text) is not None
     if not (larger or bold or maybe_numbered):
