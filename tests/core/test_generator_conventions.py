@@ -84,3 +84,62 @@ def test_word_heading_three_in_the_theme_colour_at_body_size_is_a_heading(tmp_pa
     path = tmp_path / "word.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+_COLUMNS = (40.0, 220.0, 400.0)  # a tax form's three columns, 170 pt wide
+
+
+class _Columns:
+    """Writes a three-column page flow: lines fill a column top-down, then the next, then a new page."""
+
+    def __init__(self, doc: pymupdf.Document) -> None:
+        self.doc, self.column, self.y = doc, 2, 1e9
+        self.page: pymupdf.Page | None = None
+
+    def line(self, text: str, size: float = 8.5, bold: bool = False, band: bool = False) -> int:
+        """Put one line (white on a dark band when `band`) and return its page number."""
+        if self.y + size * 1.4 > 740:
+            self.column += 1
+            if self.column == 3:
+                self.page = self.doc.new_page(width=612, height=792)
+                self.page.insert_text((40, 40), "2024 Instructions for Form 9999", fontsize=8, fontname="helv")
+                self.column = 0
+            self.y = 120.0 if len(self.doc) == 1 else 70.0
+        assert self.page is not None
+        x = _COLUMNS[self.column]
+        if band:
+            self.page.draw_rect(pymupdf.Rect(x - 2, self.y + 2, x + 170, self.y + size * 1.7), color=None,
+                                fill=(0.1, 0.1, 0.1))
+        self.y += size * 1.4
+        self.page.insert_text((x, self.y), text, fontsize=size, fontname="hebo" if bold else "helv",
+                              color=(1, 1, 1) if band else (0, 0, 0))
+        self.y += 4 if bold else 0
+        return len(self.doc)
+
+
+def test_three_column_instructions_keep_their_sections(tmp_path: Path) -> None:
+    """Tax instructions are set in three narrow columns (lines of about 40 characters) under a title across
+    the first page, sections in a dark band and bold sub-heads. Read by the page's halves, the first two
+    columns' lines interleaved and each heading shared its baseline with the other columns' lines (a table
+    row, a crowded cell); no line reached the 50 characters of running text, so every page with four headings
+    was a cover and the first page all title block: the tree had one section of thirteen."""
+    doc = pymupdf.open()
+    flow = _Columns(doc)
+    flow.line("")
+    assert flow.page is not None
+    flow.page.insert_text((40, 100), "Instructions for Form 9999", fontsize=20, fontname="hebo")
+    words = FILLER.split()
+    expected = []
+    sections = {"What's New": ["Increased Limit", "New Credit"], "Reminders": ["Electronic Filing", "Direct Deposit"],
+                "General Instructions": ["Purpose of Form", "Who Must File", "When To File"],
+                "Specific Instructions": ["Income and Credits", "Payments and Refunds"]}
+    for n, (section, subs) in enumerate(sections.items()):
+        expected.append((1, section, flow.line(section, 11, True, band=True)))
+        for k, sub in enumerate(subs):
+            expected.append((2, sub, flow.line(sub, 10, True)))
+            for i in range(22 + 5 * ((n + k) % 3)):
+                start = (i * 3 + n) % (len(words) - 6)
+                flow.line(" ".join(words[start:start + 6]))
+    path = tmp_path / "instructions.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

@@ -46,8 +46,8 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose, run_in_head,
-    sentence_case_title, title_like,
+    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose,
+    run_in_head, sentence_case_title, title_like,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -206,8 +206,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
         opening = block_heading(rows, block_end(rows, body), candidates,
                                 lambda row: _judge(row, body, body_bold, left, right))
-        if opening is not None:
-            candidates.insert(0, opening)  # "Executive Summary" at the foot of the title block
+        candidates[:0] = opening  # "Executive Summary" at the foot of the title block
     if len(candidates) < max(3, len(doc.pages) // 10):
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)

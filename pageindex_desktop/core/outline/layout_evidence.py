@@ -15,6 +15,7 @@ from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
+from pageindex_desktop.core.outline.text_columns import column_edges, column_range
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 # a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
@@ -39,9 +40,11 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
     column of a two-column page shares its baseline with the other column's text, which does not count, unless
     that text is a row of figure cells or of short heads set like it (`_beside`): a table straddling the
-    middle makes a page read as two columns."""
+    middle makes a page read as two columns. On a page of three or more columns (text_columns.py) the row's
+    own column is the one between its edge and the next."""
     kept = []
     paged: dict[int, bool] = {}  # page -> set in two columns
+    edges: dict[int, list[float] | None] = {}  # page -> its columns' left edges when three or more
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0
@@ -49,7 +52,9 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
         slack = 0.04 * widths[row.page - 1]
         if row.page not in paged:
             paged[row.page] = two_columns(index.page(row.page).items, widths[row.page - 1])
-        lo, hi = _column(row, mid, slack, paged[row.page])
+            edges[row.page] = column_edges(index.page(row.page).items, widths[row.page - 1])
+        columns = edges[row.page]
+        lo, hi = column_range(row.x0, columns) if columns else _column(row, mid, slack, paged[row.page])
         level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
         others = [r for r in level if r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
