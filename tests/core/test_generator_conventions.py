@@ -143,3 +143,30 @@ def test_three_column_instructions_keep_their_sections(tmp_path: Path) -> None:
     path = tmp_path / "instructions.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+def test_annex_label_its_qualifier_and_title_are_one_heading(tmp_path: Path) -> None:
+    """A standard opens each annex with three centred lines, "Annex A", "(normative)" and the title: one
+    heading, as its bookmarks give it. The regular qualifier between label and title kept them apart, so the
+    bare label and the title were two sections."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Example Material — Specification", 18, True) + 10
+    y = write_line(page, y, "1 Scope", 12, True)
+    for number, title in ((2, "Normative references"), (3, "Terms and definitions")):
+        y = write_line(page, paragraph(page, y, 6) + 8, f"{number} {title}", 12, True)
+    paragraph(page, y, 6)
+    for letter, kind, title in (("A", "normative", "Additional test procedures"),
+                                ("B", "informative", "Examples of use")):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 100, f"Annex {letter}", 12, True, x=270)
+        y = write_line(page, y, f"({kind})", 11, x=265)
+        y = write_line(page, y, title, 12, True, x=230) + 8
+        y = write_line(page, paragraph(page, y, 6) + 8, f"{letter}.1 General", 11, True)
+        paragraph(page, y, 6)
+    path = tmp_path / "standard.pdf"
+    doc.save(path)
+    assert [(level, title) for level, title, _ in _tree(path)] == [
+        (1, "1 Scope"), (1, "2 Normative references"), (1, "3 Terms and definitions"),
+        (1, "Annex A (normative) Additional test procedures"), (2, "A.1 General"),
+        (1, "Annex B (informative) Examples of use"), (2, "B.1 General")]

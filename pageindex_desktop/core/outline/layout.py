@@ -46,7 +46,7 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose,
+    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose, qualifier,
     run_in_head, sentence_case_title, title_like,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
@@ -437,17 +437,22 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
 
 
 def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
-    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings)."""
+    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings), or the
+    qualifier between a label and its title (a standard's "Annex A" / "(normative)" / title, one heading)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
         return False
     if prev.style[2] == EXHIBIT_PAGE:
         return False  # the exhibit's bare number is its title (see _continues)
     num = leading_number(prev.text)
-    if num is None or num.rest or not (row.bold or row.size >= body + 1.0) or len(row.text) > MAX_CHARS:
+    height = row.y1 - row.y0
+    if num is not None and not num.rest and qualifier(row.text):
+        return -0.3 * height <= row.y0 - prev.bottom <= 2 * height  # "Annex A" over "(normative)", then its title
+    if num is None or qualifier(num.rest) is None or not (row.bold or row.size >= body + 1.0) \
+            or len(row.text) > MAX_CHARS:
         return False
     if leading_number(row.text) is not None:
         return False  # "PART I" then "Item 1. Business": two headings
-    return 0 <= row.y0 - prev.bottom <= 4 * (row.y1 - row.y0) and row.text[:1].isupper()
+    return 0 <= row.y0 - prev.bottom <= 4 * height and row.text[:1].isupper()
 
 
 def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:

@@ -117,3 +117,15 @@ def running_text(rows: list[Row], body: float) -> bool:
     return any(len(r.text) >= 50 for r in plain) or sum(
         len(r.text.split()) >= 6 and prose(r.text) for r in plain) >= NARROW_PROSE_ROWS
 
+
+# a label's qualifier on its own line: a standard's "(normative)", "(informative)" under "Annex A"
+_QUALIFIER = re.compile(r"^\(\s*[^\W\d_][^()]{1,28}\)$")
+
+
+def qualifier(text: str) -> str | None:
+    """`text` when it is a label's parenthesised qualifier of one to three words ("(normative)"), "" for no
+    text at all, else None: what may stand between a bare "Annex A" and its title."""
+    text = text.strip()
+    if not text:
+        return ""
+    return text if _QUALIFIER.match(text) and len(text.split()) <= 3 else None
