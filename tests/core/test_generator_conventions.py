@@ -170,3 +170,25 @@ def test_annex_label_its_qualifier_and_title_are_one_heading(tmp_path: Path) -> 
         (1, "1 Scope"), (1, "2 Normative references"), (1, "3 Terms and definitions"),
         (1, "Annex A (normative) Additional test procedures"), (2, "A.1 General"),
         (1, "Annex B (informative) Examples of use"), (2, "B.1 General")]
+
+
+def test_manual_opening_on_its_first_chapter_keeps_it(tmp_path: Path) -> None:
+    """A manual (or one chapter of it) whose first page opens with the bare "Chapter 1" over the chapter's
+    title, no cover or title block: the first page's rows above its first body line were all read as the title
+    block, and the first chapter was lost, its sections hung at the top."""
+    doc = pymupdf.open()
+    expected = []
+    chapters = {"Getting Started": ["Unpacking the Unit", "Choosing a Location"],
+                "Operating the Unit": ["Powering On", "Shutting Down"],
+                "Troubleshooting": ["Error Codes", "Contacting Support"]}
+    for c, (chapter, sections) in enumerate(chapters.items(), 1):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 120, f"Chapter {c}", 14, True)
+        y = write_line(page, y + 16, chapter, 24, True) + 10
+        expected.append((1, chapter, len(doc)))
+        for section in sections:
+            y = paragraph(page, write_line(page, paragraph(page, y, 4) + 8, section, 14, True), 8)
+            expected.append((2, section, len(doc)))
+    path = tmp_path / "manual.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

@@ -49,6 +49,9 @@ def block_end(rows: list[Row], body: float) -> int:
             row.bold or row.size > body + 1 or num.rest.isupper()
         ):
             return i  # "1 Introduction" right under the title block
+        if num is not None and num.kind.startswith("keyword") and not num.rest and ordinal(num) == 1 and (
+                row.bold or row.size > body + 1) and i + 1 < len(rows) and rows[i + 1].size >= row.size:
+            return i  # a bare "Chapter 1" over its title: the document opens on its first chapter, no title block
     return len(rows)
 
 
