@@ -192,3 +192,25 @@ def test_manual_opening_on_its_first_chapter_keeps_it(tmp_path: Path) -> None:
     path = tmp_path / "manual.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+def test_kicker_over_a_display_title_is_no_section(tmp_path: Path) -> None:
+    """An InDesign annual report prints a small bold label in colour right over each chapter's display title
+    ("OUR STRATEGY" in 9 pt over "Building for the Future" in 32 pt): the title is the section. The kicker
+    was a heading of its own, hung under the previous chapter's last section."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Annual Report 2024", 44, True)
+    expected = []
+    chapters = [("OUR YEAR", "A Year of Growth", "Our Markets"), ("OUR STRATEGY", "Building for the Future",
+                "Investing in People"), ("GOVERNANCE", "Leadership and Oversight", "Risk Management")]
+    for kicker, title, section in chapters:
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 100), kicker, fontsize=9, fontname="hebo", color=(0.8, 0.3, 0.1))
+        page.insert_text((72, 136), title, fontsize=32, fontname="helv", color=THEME_DARK)
+        expected.append((1, title, len(doc)))
+        y = paragraph(page, 170, 8)
+        y = paragraph(page, write_line(page, y + 10, section, 13, True), 10)
+        expected.append((2, section, len(doc)))
+    path = tmp_path / "annual.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

@@ -25,6 +25,7 @@ from pageindex_desktop.core.outline.filing_pages import (
     is_exhibit_title,
     with_filing_contents,
 )
+from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
@@ -229,6 +230,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_column_heads(candidates, by_top)
     candidates = drop_signatures(candidates, by_top)
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
+    candidates = drop_kickers(candidates)  # "OUR STRATEGY" in small capitals over a display title
     candidates = drop_table_parts(candidates, by_top, [p.width for p in doc.pages], body)
     candidates = drop_chart_titles(candidates, doc.pages, body)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
