@@ -214,3 +214,30 @@ def test_kicker_over_a_display_title_is_no_section(tmp_path: Path) -> None:
     path = tmp_path / "annual.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+def test_numbered_list_in_the_body_is_no_heading(tmp_path: Path) -> None:
+    """A Word report's numbered list, "1." at the list indent and its item's words after a tab, in the body's
+    face and size, one item a line: each item read as a numbered heading (36 headings for 12 sections on a
+    built report). A numbered heading in the body's face has its paragraph under it; items follow one another
+    line after line, counting on at one indentation."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Programme Evaluation Report", 26)
+    items = ["Improve the Sampling Network", "Publish Quarterly Results", "Train Regional Staff"]
+    expected = []
+    for chapter in ("Findings", "Recommendations"):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), chapter, fontsize=16, fontname="helv", color=THEME)
+        expected.append((1, chapter, len(doc)))
+        y = _body(page, 116, 3)
+        for section in ("Context", "Evidence"):
+            page.insert_text((72, y + 12), section, fontsize=13, fontname="helv", color=THEME)
+            expected.append((2, section, len(doc)))
+            y = _body(page, y + 34, 3)
+            for k, item in enumerate(items, 1):
+                page.insert_text((90, y), f"{k}.", fontsize=11, fontname="helv")
+                y = write_line(page, y, item, 11, x=108) - 2
+            y = _body(page, y + 8, 3)
+    path = tmp_path / "lists.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

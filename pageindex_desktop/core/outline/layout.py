@@ -26,6 +26,7 @@ from pageindex_desktop.core.outline.filing_pages import (
     with_filing_contents,
 )
 from pageindex_desktop.core.outline.kickers import drop_kickers
+from pageindex_desktop.core.outline.list_items import drop_list_items
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
@@ -218,7 +219,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
     candidates = [c for c in candidates if WORD4.search(c.text) or c.row.size >= body + 2]
-    candidates = drop_repeated_runs(candidates)
+    candidates = drop_list_items(drop_repeated_runs(candidates), body)  # "1. Improve ..." items in the body
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
