@@ -241,3 +241,25 @@ def test_numbered_list_in_the_body_is_no_heading(tmp_path: Path) -> None:
     path = tmp_path / "lists.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+def test_numbered_sub_heads_sharing_a_title_on_a_page_are_sections(tmp_path: Path) -> None:
+    """An Apache FOP specification sets every heading bold at the body's size, numbered 1 / 1.1 / 1.1.1, and
+    its clauses repeat sub-titles ("1.1.2 Timing", "1.2.1 Timing" on one page): with the number left out of
+    the key, the two were one title printed twice on a page, a label, and both were dropped."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Message Interface Specification", 20, True)
+    expected = []
+    for c, chapter in enumerate(("General", "Messages"), 1):
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 90, f"{c} {chapter}", 10, True), 3)
+        expected.append((1, f"{c} {chapter}", len(doc)))
+        for s, section in enumerate(("Requests", "Responses"), 1):
+            y = paragraph(page, write_line(page, y + 8, f"{c}.{s} {section}", 10, True), 3)
+            expected.append((2, f"{c}.{s} {section}", len(doc)))
+            for k, sub in enumerate(("Fields", "Timing") if s == 1 else ("Timing", "Limits"), 1):
+                y = paragraph(page, write_line(page, y + 6, f"{c}.{s}.{k} {sub}", 10, True), 4)
+                expected.append((3, f"{c}.{s}.{k} {sub}", len(doc)))
+    path = tmp_path / "fop.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

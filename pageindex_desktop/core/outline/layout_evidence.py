@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
-from pageindex_desktop.core.outline.numbering import title_key
+from pageindex_desktop.core.outline.numbering import leading_number, title_key
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
@@ -246,9 +246,13 @@ def continued_title(text: str) -> bool:
 
 def _repeat_key(text: str) -> str:
     """The title key, or the whole text when the key has no letters: "Exhibit 23.1" and "Exhibit 31.1" on
-    consecutive pages are two titles, though both keys would be the "1" after the number."""
+    consecutive pages are two titles, though both keys would be the "1" after the number. A section number
+    stays in the key: "1.1.2 Timing" and "1.2.1 Timing" on one page are two sections of a specification."""
     key = title_key(text)
-    return key if any(ch.isalpha() for ch in key) else text.lower()
+    if not any(ch.isalpha() for ch in key):
+        return text.lower()
+    num = leading_number(text)
+    return f"{num.token} {key}" if num is not None and num.rest else key
 
 
 def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:
