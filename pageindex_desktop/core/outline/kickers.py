@@ -4,8 +4,9 @@ of its own, a one-off style that hung under the previous chapter's last section;
 section, and the kicker names no part of the document the title does not.
 
 A kicker is unnumbered, the next heading is printed right under it on its page (within twice the kicker's
-height, nothing fits between), and that heading is set at least KICKER_RATIO times its size. A numbered label ("Chapter 2",
-"PART I") is joined to its title by the layout pass instead, and a heading with text under it is no kicker.
+height, nothing fits between), and that heading is set at least KICKER_RATIO times its size. A numbered label
+("Chapter 2", "PART I") is joined to its title by the layout pass instead, and a heading with text under it is
+no kicker.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 rows.py reads a page of two columns left column first, by the page's middle; on a page of three, the first two
 columns both lie left of the middle, so their lines interleaved by height and each line was "crowded" by the
 other column's line on its baseline, which rules a heading out as a table cell or run-in head. Here the columns'
-left edges are found from the lines of words: three or more edges (or two left of the middle), each starting a good share of the page's
-word lines, none of whose lines reaches past the next edge. Rows are then read column by column, and a row
-spanning the gutter (a title across the page, a band over the columns) opens a new stretch of columns below it.
+left edges are found from the lines of words: three or more edges (or two left of the middle), each starting a
+good share of the page's word lines, none of whose lines reaches past the next edge. Rows are then read column
+by column, and a row spanning the gutter (a title across the page, a band over the columns) opens a new stretch
+of columns below it.
 """
 
 from __future__ import annotations
