@@ -263,23 +263,3 @@ def test_numbered_sub_heads_sharing_a_title_on_a_page_are_sections(tmp_path: Pat
     path = tmp_path / "fop.pdf"
     doc.save(path)
     assert _tree(path) == expected
-
-
-def test_generated_report_opening_on_its_first_section_keeps_it(tmp_path: Path) -> None:
-    """A ReportLab report with no title opens page 1 on its first Heading1 ("Overview", Helvetica-Bold 18
-    over a Times body): the lone row over the first body line was the title block, and the first section was
-    lost, its sub-sections hung at the top. Set like two or more later headings, it is a section."""
-    doc = pymupdf.open()
-    expected = []
-    for c, (chapter, sections) in enumerate((("Overview", ("Inputs", "Outputs")),
-                                             ("Data Sources", ("Survey Files", "Sensor Feeds")),
-                                             ("Processing", ("Cleaning", "Merging")))):
-        page = doc.new_page(width=612, height=792)
-        y = paragraph(page, write_line(page, 90, chapter, 18, True), 5)
-        expected.append((1, chapter, c + 1))
-        for section in sections:
-            y = paragraph(page, write_line(page, y + 10, section, 14, True), 8)
-            expected.append((2, section, c + 1))
-    path = tmp_path / "reportlab.pdf"
-    doc.save(path)
-    assert _tree(path) == expected

@@ -21,7 +21,6 @@ from pageindex_desktop.core.outline.title_shape import prose
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
 GAP_HEIGHTS = 3.0  # the body starts within this many of its line heights under it
-LONE_LATER = 2  # later headings in the style of a lone row over the first page's body that make it a section
 NARROW_LINES = 3  # lines of a paragraph in a narrow column that show the body has started
 
 
@@ -63,9 +62,6 @@ def block_heading(
     docstring); `later` are the headings found after the block. A section's heading over its first
     sub-heading (tax instructions' "What's New" band over "Increased Limit") are both at the foot: each row
     up from the last is taken while it is a heading in a later heading's style under a larger title."""
-    if start == 1:
-        lone = _lone_heading(rows, later, judge)
-        return [lone] if lone is not None else []
     found: list[Candidate] = []
     while start >= 2:
         foot = _foot_heading(rows, start, later, judge)
@@ -74,21 +70,6 @@ def block_heading(
         found.insert(0, foot[0])
         start = foot[1]
     return found
-
-
-def _lone_heading(
-    rows: list[Row], later: list[Candidate], judge: Callable[[Row], Candidate | None]
-) -> Candidate | None:
-    """The first page's one row over its body, when it is a heading in the style of LONE_LATER or more later
-    headings: a generated report (ReportLab, FOP) that opens on its first section with no title, not a title
-    set in a style of its own."""
-    if len(rows) < 2 or rows[1].y0 - rows[0].y1 > GAP_HEIGHTS * (rows[0].y1 - rows[0].y0):
-        return None
-    cand = judge(rows[0])
-    if cand is None or sum(c.style == cand.style for c in later) < LONE_LATER:
-        return None
-    cand.last_index = 0
-    return cand
 
 
 def _foot_heading(
