@@ -263,3 +263,36 @@ def test_numbered_sub_heads_sharing_a_title_on_a_page_are_sections(tmp_path: Pat
     path = tmp_path / "fop.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+def test_two_column_page_with_a_short_right_column_keeps_its_headings(tmp_path: Path) -> None:
+    """A newsletter's last page fills its left column and a few lines of the right one: with under a quarter
+    of the rows on the right the page was not read as two columns, its columns' lines interleaved, and a
+    left-column heading sharing its baseline with two right-column lines was a table row and dropped. The
+    columns' edges (two, each starting many lines of words, none crossing the gutter) read it as two."""
+    doc = pymupdf.open()
+    words = FILLER.split()
+
+    def column(page: pymupdf.Page, x: float, y: float, lines: int) -> float:
+        for i in range(lines):
+            start = (i * 3) % (len(words) - 7)
+            page.insert_text((x, y), " ".join(words[start:start + 7]), fontsize=9.5, fontname="helv")
+            y += 12.8
+        return y
+
+    write_line(doc.new_page(width=612, height=792), 300, "Community Health Bulletin", 28, True)
+    expected = []
+    for n, titles in enumerate((("Clinic Locations", "Eligibility"), ("School Meals", "Local Markets"),
+                                ("Helplines", "Peer Groups"))):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((54, 86), titles[0], fontsize=14, fontname="hebo")
+        y = column(page, 54, 110, 24 if n == 2 else 50)
+        second = (54.0, y + 16) if n == 2 else (320.0, 86.0)
+        page.insert_text(second, titles[1], fontsize=14, fontname="hebo")
+        column(page, 54, y + 40, 22) if n == 2 else column(page, 320, 110, 50)
+        if n == 2:
+            column(page, 320, y + 16 - 8.3 - 3 * 12.8, 10)  # the right column's few lines, two on its baseline
+        expected += [(1, titles[0], n + 2), (1, titles[1], n + 2)]
+    path = tmp_path / "bulletin.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

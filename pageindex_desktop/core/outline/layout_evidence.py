@@ -40,11 +40,11 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
     column of a two-column page shares its baseline with the other column's text, which does not count, unless
     that text is a row of figure cells or of short heads set like it (`_beside`): a table straddling the
-    middle makes a page read as two columns. On a page of three or more columns (text_columns.py) the row's
-    own column is the one between its edge and the next."""
+    middle makes a page read as two columns. On a page whose columns are found by their edges
+    (text_columns.py) the row's own column is the one between its edge and the next."""
     kept = []
     paged: dict[int, bool] = {}  # page -> set in two columns
-    edges: dict[int, list[float] | None] = {}  # page -> its columns' left edges when three or more
+    edges: dict[int, list[float] | None] = {}  # page -> its columns' left edges when found
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0

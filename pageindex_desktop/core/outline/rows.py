@@ -52,7 +52,7 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
     lines = sorted(page.lines, key=lambda ln: (round(ln.y1), ln.x0))
     rows: list[Row] = []
     mid = page.width / 2
-    edges = None if merge_all else column_edges(lines, page.width)  # three or more text columns (text_columns.py)
+    edges = None if merge_all else column_edges(lines, page.width)  # columns found by their edges (text_columns.py)
     breaks = 0
     for line in lines:
         text = line.text

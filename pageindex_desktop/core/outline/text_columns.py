@@ -1,12 +1,14 @@
-"""Pages set in three or more text columns (tax instructions, newsletters, some annual reports' back pages).
+"""Pages set in text columns, found by their left edges (tax instructions in three, newsletters, datasheets).
 
 rows.py reads a page of two columns left column first, by the page's middle; on a page of three, the first two
 columns both lie left of the middle, so their lines interleaved by height and each line was "crowded" by the
 other column's line on its baseline, which rules a heading out as a table cell or run-in head. Here the columns'
-left edges are found from the lines of words: three or more edges (or two left of the middle), each starting a
-good share of the page's word lines, none of whose lines reaches past the next edge. Rows are then read column
-by column, and a row spanning the gutter (a title across the page, a band over the columns) opens a new stretch
-of columns below it.
+left edges are found from the lines of words: two or more edges, each starting a good share of the page's word
+lines, none of whose lines reaches past the next edge, the last column no wider than their spacing allows. Rows
+are then read column by column, and a row spanning the gutter (a title across the page, a band over the columns)
+opens a new stretch of columns below it. Found by edges, a two-column page whose right column holds a few lines
+(a newsletter's last page) reads as two columns too, where the halves' count (a quarter of the rows each) did
+not.
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-MIN_COLUMNS = 3
-LEFT_OF_MIDDLE = 0.46  # share of the page width: a second edge left of it starts no right-hand column
+MIN_COLUMNS = 2
 EDGE_SNAP = 4.0  # points: left edges this close are one column's margin
 MIN_SHARE = 0.15  # share of the page's word lines each column starts
 MIN_WORD_LINES = 30  # fewer word lines than this say too little about columns
@@ -43,8 +44,7 @@ def _word_line(line: Box) -> bool:
 
 
 def column_edges(lines: Sequence[Box], width: float) -> list[float] | None:
-    """Left edges of the page's text columns, left to right, when it has three or more, or two that the
-    page's middle does not part (a three-column page's last, its third column empty); else None."""
+    """Left edges of the page's text columns, left to right, when it has two or more; else None."""
     words = [ln for ln in lines if _word_line(ln)]
     if len(words) < MIN_WORD_LINES:
         return None
@@ -54,7 +54,7 @@ def column_edges(lines: Sequence[Box], width: float) -> list[float] | None:
         near = count + snapped.get(key - 1, 0) + snapped.get(key + 1, 0)
         if count >= snapped.get(key - 1, 0) and count > snapped.get(key + 1, 0) and near >= MIN_SHARE * len(words):
             edges.append(key * EDGE_SNAP)
-    if len(edges) < MIN_COLUMNS and not (len(edges) == 2 and edges[1] < LEFT_OF_MIDDLE * width):
+    if len(edges) < MIN_COLUMNS:
         return None
     for k, edge in enumerate(edges[:-1]):
         own = [ln for ln in words if edge - EDGE_SNAP <= ln.x0 < edges[k + 1] - EDGE_SNAP]
