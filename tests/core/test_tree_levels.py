@@ -99,3 +99,34 @@ def test_a_seventh_heading_style_is_a_level_of_its_own(tmp_path: Path) -> None:
     doc.save(path)
     depths = _depths(find_layout_headings(extract(path)))
     assert [depths[t] for t in titles] == list(range(7)) * 2
+
+
+def test_appendices_numbered_in_the_sections_face_continue_them(tmp_path: Path) -> None:
+    """A paper's "1 ... 3" sections, then "Appendix A" and "Appendix B" in the same face with "A.1" sub-
+    sections, then "References": the appendices take over the sections' count, so each is their sibling and
+    "References" after the last one is a section too, not a child of "Appendix B". Schemes that interleave in
+    one face (an outline's "I." over "A.") keep their own ranks."""
+    doc = _cover()
+    sections = ["1 Results of Experiment X", "2 Results of Experiment Y", "3 Results of Experiment Z"]
+    for title in sections:
+        _page(doc, [(title, 12, True)])
+    _page(doc, [("Appendix A Proofs of the Lemmas", 12, True), ("A.1 Proof of Lemma One", 11, True),
+                ("A.2 Proof of Lemma Two", 11, True)])
+    _page(doc, [("Appendix B Additional Results", 12, True), ("B.1 Larger Samples", 11, True),
+                ("B.2 Smaller Samples", 11, True)])
+    _page(doc, [("References", 12, True)])
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    tops = [*sections, "Appendix A Proofs of the Lemmas", "Appendix B Additional Results", "References"]
+    assert {t: depths[t] for t in tops} == dict.fromkeys(tops, 0)
+    assert depths["A.1 Proof of Lemma One"] == depths["B.2 Smaller Samples"] == 1
+
+    doc = _cover()
+    for roman, title in [("I.", "Background"), ("II.", "Discussion")]:
+        _page(doc, [(f"{roman} {title} of the Rule", 12, True), (f"A. First Point on {title}", 12, True),
+                    (f"B. Second Point on {title}", 12, True)])
+    path = tmp_path / "outline.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert depths["I. Background of the Rule"] == 0 and depths["A. First Point on Background"] == 1

@@ -270,7 +270,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
 
     An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
-    "7 Conclusion" is a sibling, not a child). Ranks are not capped: a seventh style merged into the sixth
+    "7 Conclusion" is a sibling, not a child), and so does a one-level scheme that takes over from it
+    (`_continued_schemes`: "Appendix A" after "3 Results"). Ranks are not capped: a seventh style merged into the sixth
     would set two different faces level with each other whatever their order in the text.
     """
     first_seen: dict[tuple[float, bool, str], int] = {}
@@ -282,10 +283,12 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         if cand.style[2] not in UNNUMBERED:
             first_kind.setdefault(cand.style[:2], cand.style[2])
 
+    continued = _continued_schemes(candidates)
+
     def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:
-        """The style an unnumbered style ranks with."""
+        """The style an unnumbered style, or a scheme that takes over from another in its face, ranks with."""
         kind = style[2] if style[2] != "none" else first_kind.get(style[:2], "none")
-        return (style[0], style[1], kind)
+        return (style[0], style[1], continued.get((style[0], style[1], kind), kind))
 
     keys = {style: key(style) for style in first_seen}
     seen_key: dict[tuple[float, bool, str], int] = {}
@@ -305,6 +308,33 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     # face says nothing of their level, and a rank of their own would push the deepest faces together
     levels.update({c.style: 1 for c in candidates if c.style[2] in BESIDE_PARTS})
     return levels
+
+
+# one-level schemes: a number that names a section on its own, not its place in a decimal outline
+_ONE_LEVEL = frozenset({"decimal1", "upper-letter", "roman"})
+
+
+def _continued_schemes(candidates: list[Candidate]) -> dict[tuple[float, bool, str], str]:
+    """Style -> the numbering kind it continues: a one-level scheme ("Appendix A", "A", "I") whose headings
+    all come after the last heading of the first one-level scheme set in the same face ("1", "2", "3") takes
+    over its count, as a paper's appendices follow its sections in their face; ranked by kind alone it would
+    stand above or below them and, with no numbered sub-sections to nest by, put "References" after the
+    last appendix under it. Schemes that interleave (a legal outline's "I." > "A." > "1." in one face) keep
+    their own ranks; parts, notes and a filing's own pages are never a continuation.
+    """
+    first: dict[tuple[float, bool, str], int] = {}
+    last: dict[tuple[float, bool, str], int] = {}
+    for i, cand in enumerate(candidates):
+        kind = cand.style[2]
+        if kind in _ONE_LEVEL or kind.startswith("keyword") and kind not in PART_KINDS \
+                and kind != NOTE_KIND and kind not in BESIDE_PARTS:
+            first.setdefault(cand.style, i)
+            last[cand.style] = i
+    base: dict[tuple[float, bool], tuple[float, bool, str]] = {}
+    for style in sorted(first, key=first.__getitem__):
+        base.setdefault(style[:2], style)
+    return {style: base[style[:2]][2] for style in first
+            if base[style[:2]] != style and first[style] > last[base[style[:2]]]}
 
 
 def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, str], int]) -> list[int]:
