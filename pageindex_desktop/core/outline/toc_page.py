@@ -28,7 +28,7 @@ from pageindex_desktop.core.outline.numbering import (
 )
 from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads
+from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads, mark_styled_heads
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -108,6 +108,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
         if len(entries) < 3:
             return None
     mark_group_heads(entries)
+    mark_styled_heads(entries)
     assign_levels(entries)
     headings: list[Heading] = []
     if heading_row is not None:
