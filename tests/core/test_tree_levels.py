@@ -130,3 +130,23 @@ def test_appendices_numbered_in_the_sections_face_continue_them(tmp_path: Path) 
     doc.save(path)
     depths = _depths(find_layout_headings(extract(path)))
     assert depths["I. Background of the Rule"] == 0 and depths["A. First Point on Background"] == 1
+
+
+def test_a_decimal_section_set_bold_stays_inside_the_chapter_set_regular_at_its_size(tmp_path: Path) -> None:
+    """"1 RIVERS OF THE NORTH" in regular capitals and "1.1 Spring Floods ..." bold at the same size, with
+    unnumbered bold sub-heads a size down (too many for the numbering to nest every heading): bold before
+    regular would hang chapter "2" under section "1.2"; the numbering puts "1.1" inside "1"."""
+    doc = _cover()
+    words = ["North", "South", "East"]
+    for n, word in enumerate(words, start=1):
+        _page(doc, [(f"{n} RIVERS OF THE {word.upper()}", 12, False), (f"{n}.1 Spring Floods of the {word}", 12, True),
+                    (f"Gauge Readings in the {word}", 10, True), (f"Flood Markers in the {word}", 10, True)])
+        _page(doc, [(f"{n}.2 Summer Levels of the {word}", 12, True), (f"Dry Spells in the {word}", 10, True),
+                    (f"Low Water Marks in the {word}", 10, True), (f"Irrigation Draws in the {word}", 10, True)])
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    for n, word in enumerate(words, start=1):
+        assert depths[f"{n} RIVERS OF THE {word.upper()}"] == 0
+        assert depths[f"{n}.1 Spring Floods of the {word}"] == depths[f"{n}.2 Summer Levels of the {word}"] == 1
+        assert depths[f"Dry Spells in the {word}"] == 2

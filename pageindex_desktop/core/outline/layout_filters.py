@@ -301,13 +301,30 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         depth = int(kind[7:]) if kind.startswith("decimal") else 0
         return (-size, 0 if bold else 1, depth, seen_key[k])
 
-    ranked = sorted(seen_key, key=order)
+    ranked = _in_numbering_order(sorted(seen_key, key=order))
     rank = {k: i + 1 for i, k in enumerate(ranked)}
     levels = {style: rank[k] for style, k in keys.items()}
     # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their
     # face says nothing of their level, and a rank of their own would push the deepest faces together
     levels.update({c.style: 1 for c in candidates if c.style[2] in BESIDE_PARTS})
     return levels
+
+
+def _in_numbering_order(ranked: list[tuple[float, bool, str]]) -> list[tuple[float, bool, str]]:
+    """`ranked` with the decimal styles of each size, in the places they hold, reordered by numbering depth
+    (stable): "1 RIVERS" set regular and "1.1 Spring Floods" bold at the same size rank "1" first, for "1.1"
+    numbers a section inside it whatever its weight; ranked by weight, every "1.1" would be a parent of the
+    next "2". Across sizes the look decides: a body-size "1." list item is no chapter over larger "1.1"s."""
+    def depth(style: tuple[float, bool, str]) -> int:
+        kind = style[2]
+        return int(kind[7:]) if kind.startswith("decimal") and kind[7:].isdigit() else 0
+
+    out = list(ranked)
+    for size in {style[0] for style in ranked if depth(style)}:
+        slots = [i for i, style in enumerate(ranked) if depth(style) and style[0] == size]
+        for i, style in zip(slots, sorted((ranked[i] for i in slots), key=depth)):
+            out[i] = style
+    return out
 
 
 # one-level schemes: a number that names a section on its own, not its place in a decimal outline
