@@ -150,3 +150,56 @@ def test_a_decimal_section_set_bold_stays_inside_the_chapter_set_regular_at_its_
         assert depths[f"{n} RIVERS OF THE {word.upper()}"] == 0
         assert depths[f"{n}.1 Spring Floods of the {word}"] == depths[f"{n}.2 Summer Levels of the {word}"] == 1
         assert depths[f"Dry Spells in the {word}"] == 2
+
+
+def test_a_running_chapter_label_at_the_page_top_is_no_heading(tmp_path: Path) -> None:
+    """A book prints "Chapter N" in bold at the top of alternate pages of chapter N (the part's name on the
+    others, left on even pages, right on odd ones): the label's number moves with the chapters, not the pages,
+    so it is a running header, not a chapter heading each time; the chapters and their sections keep their
+    levels."""
+    doc = _cover()
+
+    def page(heads: list[tuple[str, float, bool]], header: str) -> None:
+        new = doc.new_page(width=612, height=792)
+        write_line(new, 40, header, size=10, bold=True, x=72 if len(doc) % 2 == 0 else 480)
+        write_line(new, 760, str(len(doc)), size=9, x=300)
+        y = 80.0 + 40 * (len(doc) % 3)
+        for title, size, bold in heads:
+            y = write_line(new, y + 8, title, size=size, bold=bold) + 4
+            y = paragraph(new, y, 16 // len(heads) + 2)
+        if not heads:
+            paragraph(new, 80, 30)
+
+    regions = ["North", "South", "East", "West"]
+    waters = ["Lakes", "Ponds", "Bays", "Seas"]
+    for p, part in enumerate(["PART ONE", "PART TWO"]):
+        page([(f"{part}: The {['Rivers', 'Lakes'][p]}", 18, True)], part)
+        for n in (2 * p + 1, 2 * p + 2):
+            page([(f"Chapter {n}: Waters of the {regions[n - 1]}", 16, True),
+                  (f"Flow in the {regions[n - 1]} in Spring", 12, True)], part)
+            for k in range(3):
+                page([], f"Chapter {n}")
+                page([(f"Autumn Levels of the {waters[n - 1]}", 12, True)] if k == 1 else [], part)
+    path = tmp_path / "book.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert not [h.title for h in headings if h.title.startswith("Chapter") and ":" not in h.title]
+    depths = _depths(headings)
+    assert depths["PART TWO: The Lakes"] == 0 and depths["Chapter 3: Waters of the East"] == 1
+    assert depths["Autumn Levels of the Bays"] == 2
+
+
+def test_an_exhibit_label_over_each_of_its_pages_keeps_its_title(tmp_path: Path) -> None:
+    """A filing's exhibits print "Exhibit 10.N" at the top of each of their pages: the label heads pages next
+    to each other, so it is no running chapter label, and each exhibit keeps its title."""
+    doc = _cover()
+    for n in (1, 2, 3):
+        for _ in range(2):
+            page = doc.new_page(width=612, height=792)
+            write_line(page, 60, f"Exhibit 10.{n}", size=12, bold=True)
+            write_line(page, 760, str(len(doc)), size=9, x=300)
+            paragraph(page, 100, 30)
+    path = tmp_path / "exhibits.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert [t for t in titles if t.startswith("Exhibit")] == ["Exhibit 10.1", "Exhibit 10.2", "Exhibit 10.3"]
