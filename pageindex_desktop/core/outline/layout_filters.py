@@ -301,7 +301,7 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         depth = int(kind[7:]) if kind.startswith("decimal") else 0
         return (-size, 0 if bold else 1, depth, seen_key[k])
 
-    ranked = _in_numbering_order(sorted(seen_key, key=order))
+    ranked = _in_numbering_order(sorted(seen_key, key=order), candidates)
     rank = {k: i + 1 for i, k in enumerate(ranked)}
     levels = {style: rank[k] for style, k in keys.items()}
     # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their
@@ -310,11 +310,14 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     return levels
 
 
-def _in_numbering_order(ranked: list[tuple[float, bool, str]]) -> list[tuple[float, bool, str]]:
+def _in_numbering_order(ranked: list[tuple[float, bool, str]], candidates: list[Candidate]
+                        ) -> list[tuple[float, bool, str]]:
     """`ranked` with the decimal styles of each size, in the places they hold, reordered by numbering depth
-    (stable): "1 RIVERS" set regular and "1.1 Spring Floods" bold at the same size rank "1" first, for "1.1"
-    numbers a section inside it whatever its weight; ranked by weight, every "1.1" would be a parent of the
-    next "2". Across sizes the look decides: a body-size "1." list item is no chapter over larger "1.1"s."""
+    (stable) when their numbers chain: "1 RIVERS" set regular and "1.1 Spring Floods" bold at the same size
+    rank "1" first, for "1.1" numbers a section inside it whatever its weight; ranked by weight, every "1.1"
+    would be a parent of the next "2". The numbers must chain (nearly every "n.m" printed after an "n" of the
+    style one depth up), so a run of body-size "1." list items does not leap over bold "2.1.1" sub-sections;
+    across sizes the look decides."""
     def depth(style: tuple[float, bool, str]) -> int:
         kind = style[2]
         return int(kind[7:]) if kind.startswith("decimal") and kind[7:].isdigit() else 0
@@ -322,9 +325,31 @@ def _in_numbering_order(ranked: list[tuple[float, bool, str]]) -> list[tuple[flo
     out = list(ranked)
     for size in {style[0] for style in ranked if depth(style)}:
         slots = [i for i, style in enumerate(ranked) if depth(style) and style[0] == size]
-        for i, style in zip(slots, sorted((ranked[i] for i in slots), key=depth)):
-            out[i] = style
+        styles = sorted((ranked[i] for i in slots), key=depth)
+        if styles != [ranked[i] for i in slots] and all(
+                _chained(candidates, outer, inner) for outer, inner in zip(styles, styles[1:])):
+            for i, style in zip(slots, styles):
+                out[i] = style
     return out
+
+
+def _chained(candidates: list[Candidate], outer: tuple[float, bool, str], inner: tuple[float, bool, str]) -> bool:
+    """True when `inner` numbers one depth below `outer` and nearly every `inner` heading ("2.1") carries the
+    number of the last `outer` heading before it ("2") as its prefix."""
+    if int(inner[2][7:]) != int(outer[2][7:]) + 1:
+        return False
+    last: str | None = None
+    heads = chained = 0
+    for cand in candidates:
+        num = leading_number(cand.text) if cand.style in (outer, inner) else None
+        if num is None:
+            continue
+        if cand.style == outer:
+            last = num.token.rstrip(".")
+        else:
+            heads += 1
+            chained += last is not None and num.token.rstrip(".").rsplit(".", 1)[0] == last
+    return heads > 0 and chained >= RESTART_AGREE_SHARE * heads
 
 
 # one-level schemes: a number that names a section on its own, not its place in a decimal outline
