@@ -211,7 +211,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         rows = analysis.rows[first_text]
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
-        opening = block_heading(rows, block_end(rows, body), candidates,
+        opening = block_heading(rows, block_end(rows, body), candidates, analysis.sizes,
                                 lambda row: _judge(row, body, body_bold, left, right))
         if opening is not None:
             candidates.insert(0, opening)  # "Executive Summary" at the foot of the title block
