@@ -12,6 +12,7 @@ differ (10 and 10.5, 12 and 14) stay apart.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -69,8 +70,8 @@ def size_scale(weighted: Iterable[tuple[float, int]]) -> SizeScale:
         if centre in keys:
             continue
         reach = _reach(centre)
-        for size in distinct:
-            if abs(size - centre) <= reach and size not in keys:
-                keys[size] = centre
+        # only the sizes within reach are looked at: an OCR layer may hold thousands of distinct sizes
+        for size in distinct[bisect_left(distinct, centre - reach):bisect_right(distinct, centre + reach)]:
+            keys.setdefault(size, centre)
     return SizeScale(keys)
 
