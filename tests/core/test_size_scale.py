@@ -9,6 +9,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.analysis import analyse
+from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.size_scale import size_scale
 
@@ -53,6 +54,17 @@ def _tree(doc: pymupdf.Document, path: Path) -> list[tuple[str, int]]:
     return [(h.title, h.level) for h in find_layout_headings(extract(path))]
 
 
+def _built(path: Path) -> list[tuple[int, str, int]]:
+    """(level, title, start page) of every node of the tree the app builds for the PDF at `path`."""
+    rows: list[tuple[int, str, int]] = []
+    stack = list(reversed(build_outline(extract(path), use_bookmarks=False).nodes))
+    while stack:
+        node = stack.pop()
+        rows.append((node.level, node.title, node.start_page))
+        stack.extend(reversed(node.children))
+    return rows
+
+
 def _expected() -> list[tuple[str, int]]:
     return [pair for chapter, sections in CHAPTERS.items() for pair in [(chapter, 1), *((s, 2) for s in sections)]]
 
@@ -68,6 +80,7 @@ def test_a_document_printed_at_97_percent_gives_the_same_tree(tmp_path: Path) ->
         target.show_pdf_page(pymupdf.Rect(0, 0, 0.97 * page.rect.width, 0.97 * page.rect.height), plain, page.number)
     assert _tree(plain, tmp_path / "plain.pdf") == _expected()
     assert _tree(scaled, tmp_path / "scaled.pdf") == _expected()
+    assert _built(tmp_path / "scaled.pdf") == _built(tmp_path / "plain.pdf")
 
 
 def test_a_heading_style_at_14_4_and_14_6_is_one_level(tmp_path: Path) -> None:

@@ -74,4 +74,3 @@ def size_scale(weighted: Iterable[tuple[float, int]]) -> SizeScale:
         for size in distinct[bisect_left(distinct, centre - reach):bisect_right(distinct, centre + reach)]:
             keys.setdefault(size, centre)
     return SizeScale(keys)
-
