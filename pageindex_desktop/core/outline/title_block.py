@@ -16,6 +16,7 @@ from typing import Callable
 from pageindex_desktop.core.outline.layout_filters import Candidate
 from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.size_scale import SizeScale
 
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
@@ -36,15 +37,16 @@ def block_end(rows: list[Row], body: float) -> int:
 
 
 def block_heading(
-    rows: list[Row], start: int, later: list[Candidate], judge: Callable[[Row], Candidate | None]
+    rows: list[Row], start: int, later: list[Candidate], sizes: SizeScale, judge: Callable[[Row], Candidate | None]
 ) -> Candidate | None:
     """The heading at the foot of the title block `rows[:start]`, judged by `judge`, or None (see the module
-    docstring); `later` are the headings found after the block."""
+    docstring); `later` are the headings found after the block. Styles are compared by the document's size
+    clusters (`sizes`): a heading at 14.4 pt has the style of the later ones at 14.6."""
     if start < 2 or start >= len(rows):
         return None  # no title above it, or no body under it (a cover page is all block)
     first = start - 1
-    style = (rows[first].size, rows[first].bold)
-    while first > start - WRAPPED and first > 1 and (rows[first - 1].size, rows[first - 1].bold) == style:
+    style = (sizes.key(rows[first].size), rows[first].bold)
+    while first > start - WRAPPED and first > 1 and (sizes.key(rows[first - 1].size), rows[first - 1].bold) == style:
         first -= 1
     row = rows[first]
     if not any(r.size >= row.size + TITLE_LARGER for r in rows[:first]):
@@ -54,7 +56,8 @@ def block_heading(
         return None
     text = " ".join(dict.fromkeys(r.text.strip() for r in rows[first:start]))  # a line printed twice once
     cand = judge(replace(row, text=text))
-    if cand is None or cand.style not in {c.style for c in later}:
+    if cand is None or (sizes.key(cand.row.size), *cand.style[1:]) not in {
+            (sizes.key(c.row.size), *c.style[1:]) for c in later}:
         return None
     cand.last_index = start - 1
     cand.bottom = last.y1
