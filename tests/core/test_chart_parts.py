@@ -42,11 +42,11 @@ def _bar_chart(page: pymupdf.Page, y: float, title: str) -> float:
     return y + 60
 
 
-def _line_chart(page: pymupdf.Page, y: float) -> float:
-    """A bold title with its subtitle, a value axis down the left, a date axis under it; returns the y under
-    it."""
-    y = _centred(page, y, "COMPARISON OF 5-YEAR CUMULATIVE TOTAL RETURN", size=9, bold=True)
-    y = _centred(page, y, "Among the Company and the Market Index", size=9, bold=True) + 6
+def _line_chart(page: pymupdf.Page, y: float, sizes: tuple[float, float] = (9, 9)) -> float:
+    """A bold title with its subtitle (at `sizes`), a value axis down the left, a date axis under it; returns
+    the y under it."""
+    y = _centred(page, y, "COMPARISON OF 5-YEAR CUMULATIVE TOTAL RETURN", size=sizes[0], bold=True)
+    y = _centred(page, y, "Among the Company and the Market Index", size=sizes[1], bold=True) + 6
     for tick in ("$500", "$400", "$300", "$200", "$100", "$0"):
         write_line(page, y, tick, x=66)
         y += 24
@@ -94,3 +94,22 @@ def test_chart_titles_and_legends_are_not_sections(tmp_path: Path) -> None:
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert titles == ["Financial Capital", "Capital Allocation Priorities",
                       "Capital Expenditures by Business Segment", "Company Stock Performance"]
+
+
+def test_a_chart_title_and_subtitle_at_noisy_sizes_are_one_style(tmp_path: Path) -> None:
+    """The line chart's title and subtitle come out at 9.4 and 9.6 pt: rounded to whole points (9 and 10) the
+    subtitle read as a line set otherwise, and the title headed more than a chart; one size cluster, it goes."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 90, "Overview of the Year", size=14, bold=True) + 6
+    paragraph(page, y, 24)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 72, "Company Stock Performance", size=14, bold=True) + 4
+    y = paragraph(page, y, 3) + 12
+    y = _line_chart(page, y, (9.4, 9.6))
+    y = write_line(page, paragraph(page, y, 4) + 8, "Dividends and Share Repurchases", size=14, bold=True) + 4
+    paragraph(page, y, 4)
+    path = tmp_path / "noisy_chart.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["Company Stock Performance", "Dividends and Share Repurchases"]

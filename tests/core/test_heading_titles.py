@@ -10,6 +10,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.table_notes import strip_period
 from pageindex_desktop.core.outline.toc_page import find_toc_headings
 from tests.core.built_pages import paragraph, write_line
 
@@ -281,7 +282,10 @@ def test_a_contents_page_column_head_and_a_figure_heavy_last_line_are_read_right
     headings = find_toc_headings(extract(path))
     assert headings is not None
     found = [(h.title, h.page) for h in headings if not h.title.startswith(("TABLE", "Part I"))]
-    assert found == [(t if rest is None else f"{t} {rest}", int(n)) for t, n, rest in titles]
+    # each wrapped entry is one entry, titled without the period its statement covers (table_notes.strip_period)
+    assert found == [(t if rest is None else strip_period(f"{t} {rest}"), int(n)) for t, n, rest in titles]
+    assert [title for title, _ in found[1:3]] == ["Consolidated statements of comprehensive income",
+                                                  "Consolidated statements of changes in stockholders' equity"]
     assert all(not h.title.endswith("Page") for h in headings)
 
 

@@ -14,20 +14,20 @@ from pageindex_desktop.core.outline.layout import find_layout_headings
 from tests.core.built_pages import paragraph, write_line
 
 
-def _report(path: Path, block: list[tuple[str, float, bool]]) -> list[tuple[str, int]]:
-    """A four-page report whose first page opens with `block` (text, size, bold) over its prose; its
-    layout headings as (title, page)."""
+def _report(path: Path, block: list[tuple[str, float, bool]], sections: float = 14) -> list[tuple[str, int]]:
+    """A four-page report whose first page opens with `block` (text, size, bold) over its prose, its sections
+    set in bold at `sections` pt; its layout headings as (title, page)."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     y = write_line(page, 90, "Regional Water Supply Plan 2024", size=22, bold=True) + 6
     for text, size, bold in block:
         y = write_line(page, y, text, size=size, bold=bold) + 4
     y = paragraph(page, y, 12)
-    y = write_line(page, y + 10, "Background of the Plan", size=14, bold=True) + 4
+    y = write_line(page, y + 10, "Background of the Plan", size=sections, bold=True) + 4
     paragraph(page, y, 10)
     for title in ("Current Supply", "Future Demand", "Recommended Strategies"):
         page = doc.new_page(width=612, height=792)
-        y = write_line(page, 72, title, size=14, bold=True) + 4
+        y = write_line(page, 72, title, size=sections, bold=True) + 4
         paragraph(page, y, 20)
     doc.save(path)
     return [(h.title, h.page) for h in find_layout_headings(extract(path))]
@@ -43,6 +43,14 @@ def test_first_heading_under_the_title_block_is_a_section(tmp_path: Path) -> Non
     block = [("Prepared by the Planning Office", 12, False), ("March 2024", 11, False),
              ("Executive Summary", 14, True)]
     assert _report(tmp_path / "summary.pdf", block) == [("Executive Summary", 1)] + SECTIONS
+
+
+def test_first_heading_at_a_noisy_size_of_the_sections_style_is_a_section(tmp_path: Path) -> None:
+    """The sections come out at 14.6 pt and "Executive Summary" at 14.4: rounded (15 and 14) it shared no
+    later heading's style and was left in the block; one size cluster, it opens the tree."""
+    block = [("Prepared by the Planning Office", 12, False), ("March 2024", 11, False),
+             ("Executive Summary", 14.4, True)]
+    assert _report(tmp_path / "noisy.pdf", block, 14.6) == [("Executive Summary", 1)] + SECTIONS
 
 
 def test_title_block_lines_stay_out(tmp_path: Path) -> None:

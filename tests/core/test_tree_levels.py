@@ -99,3 +99,107 @@ def test_a_seventh_heading_style_is_a_level_of_its_own(tmp_path: Path) -> None:
     doc.save(path)
     depths = _depths(find_layout_headings(extract(path)))
     assert [depths[t] for t in titles] == list(range(7)) * 2
+
+
+def test_appendices_numbered_in_the_sections_face_continue_them(tmp_path: Path) -> None:
+    """A paper's "1 ... 3" sections, then "Appendix A" and "Appendix B" in the same face with "A.1" sub-
+    sections, then "References": the appendices take over the sections' count, so each is their sibling and
+    "References" after the last one is a section too, not a child of "Appendix B". Schemes that interleave in
+    one face (an outline's "I." over "A.") keep their own ranks."""
+    doc = _cover()
+    sections = ["1 Results of Experiment X", "2 Results of Experiment Y", "3 Results of Experiment Z"]
+    for title in sections:
+        _page(doc, [(title, 12, True)])
+    _page(doc, [("Appendix A Proofs of the Lemmas", 12, True), ("A.1 Proof of Lemma One", 11, True),
+                ("A.2 Proof of Lemma Two", 11, True)])
+    _page(doc, [("Appendix B Additional Results", 12, True), ("B.1 Larger Samples", 11, True),
+                ("B.2 Smaller Samples", 11, True)])
+    _page(doc, [("References", 12, True)])
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    tops = [*sections, "Appendix A Proofs of the Lemmas", "Appendix B Additional Results", "References"]
+    assert {t: depths[t] for t in tops} == dict.fromkeys(tops, 0)
+    assert depths["A.1 Proof of Lemma One"] == depths["B.2 Smaller Samples"] == 1
+
+    doc = _cover()
+    for roman, title in [("I.", "Background"), ("II.", "Discussion")]:
+        _page(doc, [(f"{roman} {title} of the Rule", 12, True), (f"A. First Point on {title}", 12, True),
+                    (f"B. Second Point on {title}", 12, True)])
+    path = tmp_path / "outline.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert depths["I. Background of the Rule"] == 0 and depths["A. First Point on Background"] == 1
+
+
+def test_a_decimal_section_set_bold_stays_inside_the_chapter_set_regular_at_its_size(tmp_path: Path) -> None:
+    """"1 RIVERS OF THE NORTH" in regular capitals and "1.1 Spring Floods ..." bold at the same size, with
+    unnumbered bold sub-heads a size down (too many for the numbering to nest every heading): bold before
+    regular would hang chapter "2" under section "1.2"; the numbering puts "1.1" inside "1"."""
+    doc = _cover()
+    words = ["North", "South", "East"]
+    for n, word in enumerate(words, start=1):
+        _page(doc, [(f"{n} RIVERS OF THE {word.upper()}", 12, False), (f"{n}.1 Spring Floods of the {word}", 12, True),
+                    (f"Gauge Readings in the {word}", 10, True), (f"Flood Markers in the {word}", 10, True)])
+        _page(doc, [(f"{n}.2 Summer Levels of the {word}", 12, True), (f"Dry Spells in the {word}", 10, True),
+                    (f"Low Water Marks in the {word}", 10, True), (f"Irrigation Draws in the {word}", 10, True)])
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    for n, word in enumerate(words, start=1):
+        assert depths[f"{n} RIVERS OF THE {word.upper()}"] == 0
+        assert depths[f"{n}.1 Spring Floods of the {word}"] == depths[f"{n}.2 Summer Levels of the {word}"] == 1
+        assert depths[f"Dry Spells in the {word}"] == 2
+
+
+def test_a_running_chapter_label_at_the_page_top_is_no_heading(tmp_path: Path) -> None:
+    """A book prints "Chapter N" in bold at the top of alternate pages of chapter N (the part's name on the
+    others, left on even pages, right on odd ones): the label's number moves with the chapters, not the pages,
+    so it is a running header, not a chapter heading each time; the chapters and their sections keep their
+    levels."""
+    doc = _cover()
+
+    def page(heads: list[tuple[str, float, bool]], header: str) -> None:
+        new = doc.new_page(width=612, height=792)
+        write_line(new, 40, header, size=10, bold=True, x=72 if len(doc) % 2 == 0 else 480)
+        write_line(new, 760, str(len(doc)), size=9, x=300)
+        y = 80.0 + 40 * (len(doc) % 3)
+        for title, size, bold in heads:
+            y = write_line(new, y + 8, title, size=size, bold=bold) + 4
+            y = paragraph(new, y, 16 // len(heads) + 2)
+        if not heads:
+            paragraph(new, 80, 30)
+
+    regions = ["North", "South", "East", "West"]
+    waters = ["Lakes", "Ponds", "Bays", "Seas"]
+    for p, part in enumerate(["PART ONE", "PART TWO"]):
+        page([(f"{part}: The {['Rivers', 'Lakes'][p]}", 18, True)], part)
+        for n in (2 * p + 1, 2 * p + 2):
+            page([(f"Chapter {n}: Waters of the {regions[n - 1]}", 16, True),
+                  (f"Flow in the {regions[n - 1]} in Spring", 12, True)], part)
+            for k in range(3):
+                page([], f"Chapter {n}")
+                page([(f"Autumn Levels of the {waters[n - 1]}", 12, True)] if k == 1 else [], part)
+    path = tmp_path / "book.pdf"
+    doc.save(path)
+    headings = find_layout_headings(extract(path))
+    assert not [h.title for h in headings if h.title.startswith("Chapter") and ":" not in h.title]
+    depths = _depths(headings)
+    assert depths["PART TWO: The Lakes"] == 0 and depths["Chapter 3: Waters of the East"] == 1
+    assert depths["Autumn Levels of the Bays"] == 2
+
+
+def test_an_exhibit_label_over_each_of_its_pages_keeps_its_title(tmp_path: Path) -> None:
+    """A filing's exhibits print "Exhibit 10.N" at the top of each of their pages: the label heads pages next
+    to each other, so it is no running chapter label, and each exhibit keeps its title."""
+    doc = _cover()
+    for n in (1, 2, 3):
+        for _ in range(2):
+            page = doc.new_page(width=612, height=792)
+            write_line(page, 60, f"Exhibit 10.{n}", size=12, bold=True)
+            write_line(page, 760, str(len(doc)), size=9, x=300)
+            paragraph(page, 100, 30)
+    path = tmp_path / "exhibits.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert [t for t in titles if t.startswith("Exhibit")] == ["Exhibit 10.1", "Exhibit 10.2", "Exhibit 10.3"]

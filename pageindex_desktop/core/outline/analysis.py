@@ -1,5 +1,8 @@
 """Per-document facts both heading finders need (rows, page furniture, body text size), computed once.
 
+The document's size clusters (size_scale.py) are built here once: the body size is a cluster's key, and the
+layout pass keys heading styles by them, so one style is one size however noise or a scaled page set it.
+
 `find_toc_headings` and `find_layout_headings` are called one after the other on the same document; the cache
 keeps the last few analyses by object identity so the second call does not walk every page again.
 """
@@ -16,6 +19,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import Furniture, find_furniture
+from pageindex_desktop.core.outline.size_scale import SizeScale, size_scale
 
 
 @dataclass
@@ -25,6 +29,7 @@ class Analysis:
     rows: list[list[Row]]  # per page (index = page number - 1), lines joined only around bare numbers
     furniture: Furniture
     body_size: float
+    sizes: SizeScale = field(default_factory=SizeScale, repr=False)  # the document's size clusters
     _index: dict[str, list[tuple[int, int]]] | None = field(default=None, repr=False)
     # (page, row index) -> full title key of each row in the title index, kept from building it
     _keys: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
@@ -72,9 +77,10 @@ def analyse(doc: ExtractedDocument) -> Analysis:
     for ref, analysis in _CACHE:
         if ref() is doc:
             return analysis
+    sizes = document_sizes(doc)
     rows = [page_rows(page, merge_all=False) for page in doc.pages]
     furniture = find_furniture(rows, [page.height for page in doc.pages])
-    analysis = Analysis(rows=rows, furniture=furniture, body_size=body_size(doc))
+    analysis = Analysis(rows=rows, furniture=furniture, body_size=body_size(doc, sizes), sizes=sizes)
     entry = (weakref.ref(doc), analysis)
     _CACHE.append(entry)
     weakref.finalize(doc, _forget, entry)  # the rows of a large document go when the document goes
@@ -82,8 +88,13 @@ def analyse(doc: ExtractedDocument) -> Analysis:
     return analysis
 
 
-def body_size(doc: ExtractedDocument) -> float:
-    """The size of the most common prose text, rounded to half a point.
+def document_sizes(doc: ExtractedDocument) -> SizeScale:
+    """The size clusters of every line of `doc`, weighted by its characters."""
+    return size_scale((line.size, len(line.text)) for page in doc.pages for line in page.lines)
+
+
+def body_size(doc: ExtractedDocument, sizes: SizeScale | None = None) -> float:
+    """The size of the most common prose text, as its size cluster's key (`sizes`, else built here).
 
     Headings are judged against the body, so the body must be the running text: in a manual full of code
     listings or a filing full of tables, the most common size overall is the listing's or the table's, and
@@ -91,12 +102,13 @@ def body_size(doc: ExtractedDocument) -> float:
     (`_prose_line`, on an even sample of PROSE_SAMPLE lines) decide; a document with too little of them
     (slides, forms) falls back to every line.
     """
-    sizes: Counter[float] = Counter()
+    scale = sizes if sizes is not None else document_sizes(doc)
+    counts: Counter[float] = Counter()
     count = 0
     for page in doc.pages:
         count += len(page.lines)
         for line in page.lines:
-            sizes[round(line.size * 2) / 2] += len(line.text)
+            counts[scale.key(line.size)] += len(line.text)
     stride = max(1, count // PROSE_SAMPLE)
     # an even sample: the prose test costs far more than the count
     sample = islice(chain.from_iterable(page.lines for page in doc.pages), 0, None, stride)
@@ -105,10 +117,10 @@ def body_size(doc: ExtractedDocument) -> float:
     for line in sample:
         sampled += len(line.text)
         if _prose_line(line.text):
-            prose[round(line.size * 2) / 2] += len(line.text)
+            prose[scale.key(line.size)] += len(line.text)
     if prose and sum(prose.values()) >= PROSE_SHARE * sampled:
         return prose.most_common(1)[0][0]
-    return sizes.most_common(1)[0][0] if sizes else 10.0
+    return counts.most_common(1)[0][0] if counts else 10.0
 
 
 PROSE_SHARE = 0.2  # below this share of the characters, prose is too rare to say what the body is

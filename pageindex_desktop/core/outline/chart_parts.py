@@ -18,6 +18,7 @@ from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.outline.layout_evidence import AMOUNT, DATE
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
+from pageindex_desktop.core.outline.size_scale import SizeScale
 
 # a value or tick: "2016", "$35.4", "(12)", "16%", "9/29/17", "Q1 2020", "FY21"
 _TICK = re.compile(rf"^(?:{AMOUNT}|{DATE}|Q[1-4]\s?'?[0-9]{{2,4}}|FY\s?'?[0-9]{{2,4}})$")
@@ -38,13 +39,16 @@ def is_legend(text: str) -> bool:
     return text.lstrip()[:1] in SWATCHES
 
 
-def drop_chart_titles(candidates: list[Candidate], pages: list[PageData], body: float) -> list[Candidate]:
-    """`candidates` without the chart titles and legend rows described in the module docstring."""
+def drop_chart_titles(candidates: list[Candidate], pages: list[PageData], body: float,
+                      sizes: SizeScale) -> list[Candidate]:
+    """`candidates` without the chart titles and legend rows described in the module docstring (`sizes`: the
+    document's size clusters, which tell whether a line under the title is set in the title's size)."""
     index = PagesByTop([page.lines for page in pages])
-    return [c for c in candidates if not is_legend(c.text) and not _chart_title(c, index.page(c.row.page), body)]
+    return [c for c in candidates
+            if not is_legend(c.text) and not _chart_title(c, index.page(c.row.page), body, sizes)]
 
 
-def _chart_title(cand: Candidate, lines: ByTop[Line], body: float) -> bool:
+def _chart_title(cand: Candidate, lines: ByTop[Line], body: float, sizes: SizeScale) -> bool:
     """`cand` is an unnumbered body-size line with a chart's values and axis row under it."""
     if cand.style[2] not in UNNUMBERED or cand.row.size >= body + TITLE_LARGER:
         return False
@@ -52,7 +56,7 @@ def _chart_title(cand: Candidate, lines: ByTop[Line], body: float) -> bool:
     depth = cand.bottom + CHART_DEPTH * body
     below = [ln for ln in lines.starting(top, depth) if top < ln.y0 <= depth]
     values = 0
-    style = (round(cand.row.size), cand.row.bold)
+    style = (sizes.key(cand.row.size), cand.row.bold)
     for baseline in _baselines(below):
         ticks = [ln for ln in baseline if _TICK.match(ln.text.strip())]
         if len(ticks) == len(baseline):
@@ -64,7 +68,7 @@ def _chart_title(cand: Candidate, lines: ByTop[Line], body: float) -> bool:
             values += len(ticks)
             continue
         if not values:
-            if any((round(ln.size), ln.bold) != style for ln in baseline):
+            if any((sizes.key(ln.size), ln.bold) != style for ln in baseline):
                 return False  # a line set otherwise before any figure: the title heads more than a chart
             continue  # the title's own next line or subtitle ("Among Apple Inc., the S&P 500 Index ...")
         if any(len(ln.text.split()) >= PROSE_WORDS for ln in baseline):

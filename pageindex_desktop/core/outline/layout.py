@@ -172,9 +172,9 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                     candidates.append(Candidate(row, text.strip(), (round(row.size), row.bold, EXHIBIT_PAGE),
                                                 last_index=i, bottom=row.y1))
                     continue
-                caption_bottom, caption_style = row.y1, (row.size, row.bold)
+                caption_bottom, caption_style = row.y1, (analysis.sizes.key(row.size), row.bold)
                 continue
-            if (row.size, row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
+            if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
             if candidates and (
@@ -206,7 +206,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         rows = analysis.rows[first_text]
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
-        opening = block_heading(rows, block_end(rows, body), candidates,
+        opening = block_heading(rows, block_end(rows, body), candidates, analysis.sizes,
                                 lambda row: _judge(row, body, body_bold, left, right))
         candidates[:0] = opening  # "Executive Summary" at the foot of the title block
     if len(candidates) < max(3, len(doc.pages) // 10):
@@ -219,7 +219,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
     candidates = [c for c in candidates if WORD4.search(c.text) or c.row.size >= body + 2]
-    candidates = drop_list_items(drop_repeated_runs(candidates), body)  # "1. Improve ..." items in the body
+    candidates = drop_list_items(drop_repeated_runs(analysis.sizes.restyled(candidates)), body)  # one size a style
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
@@ -233,7 +233,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
     candidates = drop_kickers(candidates)  # "OUR STRATEGY" in small capitals over a display title
     candidates = drop_table_parts(candidates, by_top, [p.width for p in doc.pages], body)
-    candidates = drop_chart_titles(candidates, doc.pages, body)
+    candidates = drop_chart_titles(candidates, doc.pages, body, analysis.sizes)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     candidates = with_filing_contents(candidates, contents_cand)
     ranks = numbered_above(candidates, style_levels(candidates))

@@ -271,7 +271,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
 
     An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
-    "7 Conclusion" is a sibling, not a child). Ranks are not capped: a seventh style merged into the sixth
+    "7 Conclusion" is a sibling, not a child), and so does a one-level scheme that takes over from it
+    (`_continued_schemes`: "Appendix A" after "3 Results"). Ranks are not capped: a seventh style merged into the sixth
     would set two different faces level with each other whatever their order in the text.
     """
     first_seen: dict[tuple[float, bool, str], int] = {}
@@ -283,10 +284,12 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         if cand.style[2] not in UNNUMBERED:
             first_kind.setdefault(cand.style[:2], cand.style[2])
 
+    continued = _continued_schemes(candidates)
+
     def key(style: tuple[float, bool, str]) -> tuple[float, bool, str]:
-        """The style an unnumbered style ranks with."""
+        """The style an unnumbered style, or a scheme that takes over from another in its face, ranks with."""
         kind = style[2] if style[2] != "none" else first_kind.get(style[:2], "none")
-        return (style[0], style[1], kind)
+        return (style[0], style[1], continued.get((style[0], style[1], kind), kind))
 
     keys = {style: key(style) for style in first_seen}
     seen_key: dict[tuple[float, bool, str], int] = {}
@@ -299,13 +302,82 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         depth = int(kind[7:]) if kind.startswith("decimal") else 0
         return (-size, 0 if bold else 1, depth, seen_key[k])
 
-    ranked = sorted(seen_key, key=order)
+    ranked = _in_numbering_order(sorted(seen_key, key=order), candidates)
     rank = {k: i + 1 for i, k in enumerate(ranked)}
     levels = {style: rank[k] for style, k in keys.items()}
     # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their
     # face says nothing of their level, and a rank of their own would push the deepest faces together
     levels.update({c.style: 1 for c in candidates if c.style[2] in BESIDE_PARTS})
     return levels
+
+
+def _in_numbering_order(ranked: list[tuple[float, bool, str]], candidates: list[Candidate]
+                        ) -> list[tuple[float, bool, str]]:
+    """`ranked` with the decimal styles of each size, in the places they hold, reordered by numbering depth
+    (stable) when their numbers chain: "1 RIVERS" set regular and "1.1 Spring Floods" bold at the same size
+    rank "1" first, for "1.1" numbers a section inside it whatever its weight; ranked by weight, every "1.1"
+    would be a parent of the next "2". The numbers must chain (nearly every "n.m" printed after an "n" of the
+    style one depth up), so a run of body-size "1." list items does not leap over bold "2.1.1" sub-sections;
+    across sizes the look decides."""
+    def depth(style: tuple[float, bool, str]) -> int:
+        kind = style[2]
+        return int(kind[7:]) if kind.startswith("decimal") and kind[7:].isdigit() else 0
+
+    out = list(ranked)
+    for size in {style[0] for style in ranked if depth(style)}:
+        slots = [i for i, style in enumerate(ranked) if depth(style) and style[0] == size]
+        styles = sorted((ranked[i] for i in slots), key=depth)
+        if styles != [ranked[i] for i in slots] and all(
+                _chained(candidates, outer, inner) for outer, inner in zip(styles, styles[1:])):
+            for i, style in zip(slots, styles):
+                out[i] = style
+    return out
+
+
+def _chained(candidates: list[Candidate], outer: tuple[float, bool, str], inner: tuple[float, bool, str]) -> bool:
+    """True when `inner` numbers one depth below `outer` and nearly every `inner` heading ("2.1") carries the
+    number of the last `outer` heading before it ("2") as its prefix."""
+    if int(inner[2][7:]) != int(outer[2][7:]) + 1:
+        return False
+    last: str | None = None
+    heads = chained = 0
+    for cand in candidates:
+        num = leading_number(cand.text) if cand.style in (outer, inner) else None
+        if num is None:
+            continue
+        if cand.style == outer:
+            last = num.token.rstrip(".")
+        else:
+            heads += 1
+            chained += last is not None and num.token.rstrip(".").rsplit(".", 1)[0] == last
+    return heads > 0 and chained >= RESTART_AGREE_SHARE * heads
+
+
+# one-level schemes: a number that names a section on its own, not its place in a decimal outline
+_ONE_LEVEL = frozenset({"decimal1", "upper-letter", "roman"})
+
+
+def _continued_schemes(candidates: list[Candidate]) -> dict[tuple[float, bool, str], str]:
+    """Style -> the numbering kind it continues: a one-level scheme ("Appendix A", "A", "I") whose headings
+    all come after the last heading of the first one-level scheme set in the same face ("1", "2", "3") takes
+    over its count, as a paper's appendices follow its sections in their face; ranked by kind alone it would
+    stand above or below them and, with no numbered sub-sections to nest by, put "References" after the
+    last appendix under it. Schemes that interleave (a legal outline's "I." > "A." > "1." in one face) keep
+    their own ranks; parts, notes and a filing's own pages are never a continuation.
+    """
+    first: dict[tuple[float, bool, str], int] = {}
+    last: dict[tuple[float, bool, str], int] = {}
+    for i, cand in enumerate(candidates):
+        kind = cand.style[2]
+        if kind in _ONE_LEVEL or kind.startswith("keyword") and kind not in PART_KINDS \
+                and kind != NOTE_KIND and kind not in BESIDE_PARTS:
+            first.setdefault(cand.style, i)
+            last[cand.style] = i
+    base: dict[tuple[float, bool], tuple[float, bool, str]] = {}
+    for style in sorted(first, key=first.__getitem__):
+        base.setdefault(style[:2], style)
+    return {style: base[style[:2]][2] for style in first
+            if base[style[:2]] != style and first[style] > last[base[style[:2]]]}
 
 
 def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, str], int]) -> list[int]:

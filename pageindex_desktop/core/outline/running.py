@@ -129,8 +129,9 @@ def _inside_text(
 
 def _same_or_folio(hits: list[tuple[int, str]]) -> bool:
     """Repeated rows are furniture when their text is identical, or when the number in them moves with the page
-    ("22 FREE CULTURE", "23 FREE CULTURE"); numbered headings at a fixed spot ("Definition 3") are not."""
-    if len({text for _page, text in hits}) == 1:
+    ("22 FREE CULTURE", "23 FREE CULTURE"), or holds still over runs of pages (`_held_runs`: a running
+    "Chapter 3" over each page of its chapter); numbered headings at a fixed spot ("Definition 3") are not."""
+    if len({text for _page, text in hits}) == 1 or _held_runs(hits):
         return True
     ordered = sorted(hits)
     numbers = [[int(n) for n in _DIGITS.findall(text)] for _page, text in ordered]
@@ -140,6 +141,20 @@ def _same_or_folio(hits: list[tuple[int, str]]) -> bool:
         if len(pairs) >= 2 and in_step >= 0.6 * (len(pairs) - 1):
             return True
     return False
+
+
+def _held_runs(hits: list[tuple[int, str]]) -> bool:
+    """True when each text of the repeated rows is printed on two pages or more, never on two neighbouring
+    pages, and its pages form one run that no other text interrupts: a two-sided book's running label that
+    names the chapter in hand on every other page ("Chapter 3" on the left-hand pages of chapter 3, then
+    "Chapter 4"), whose number moves with the chapters, not the pages. Numbered labels printed once each
+    ("Definition 3", "Definition 4"), coming back after another, or heading consecutive pages (an exhibit's
+    "Exhibit 10.1" over each of its pages, whose first is its title) are no such run."""
+    ordered = sorted(hits)
+    texts = [text for _page, text in ordered]
+    runs = [text for i, text in enumerate(texts) if i == 0 or text != texts[i - 1]]
+    neighbours = any(t1 == t2 and p2 - p1 <= 1 for (p1, t1), (p2, t2) in zip(ordered, ordered[1:]))
+    return not neighbours and len(runs) == len(set(runs)) and all(texts.count(text) >= 2 for text in runs)
 
 
 def _consistent(folios: dict[int, tuple[int, bool]]) -> dict[int, tuple[int, bool]]:

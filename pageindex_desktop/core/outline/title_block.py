@@ -16,6 +16,7 @@ from typing import Callable
 from pageindex_desktop.core.outline.layout_filters import Candidate
 from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.size_scale import SizeScale
 from pageindex_desktop.core.outline.title_shape import prose
 
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
@@ -56,15 +57,16 @@ def block_end(rows: list[Row], body: float) -> int:
 
 
 def block_heading(
-    rows: list[Row], start: int, later: list[Candidate], judge: Callable[[Row], Candidate | None]
+    rows: list[Row], start: int, later: list[Candidate], sizes: SizeScale, judge: Callable[[Row], Candidate | None]
 ) -> list[Candidate]:
     """The headings at the foot of the title block `rows[:start]`, judged by `judge`, top-down (see the module
-    docstring); `later` are the headings found after the block. A section's heading over its first
-    sub-heading (tax instructions' "What's New" band over "Increased Limit") are both at the foot: each row
-    up from the last is taken while it is a heading in a later heading's style under a larger title."""
+    docstring); `later` are the headings found after the block. Styles are compared by the document's size
+    clusters (`sizes`): a heading at 14.4 pt has the style of the later ones at 14.6. A section's heading over
+    its first sub-heading (tax instructions' "What's New" band over "Increased Limit") are both at the foot:
+    each row up from the last is taken while it is a heading in a later heading's style under a larger title."""
     found: list[Candidate] = []
     while start >= 2:
-        foot = _foot_heading(rows, start, later, judge)
+        foot = _foot_heading(rows, start, later, sizes, judge)
         if foot is None:
             break
         found.insert(0, foot[0])
@@ -73,15 +75,15 @@ def block_heading(
 
 
 def _foot_heading(
-    rows: list[Row], start: int, later: list[Candidate], judge: Callable[[Row], Candidate | None]
+    rows: list[Row], start: int, later: list[Candidate], sizes: SizeScale, judge: Callable[[Row], Candidate | None]
 ) -> tuple[Candidate, int] | None:
     """The one heading printed last in `rows[:start]`, right over `rows[start]`, and the index of its first
     row, or None."""
     if start < 2 or start >= len(rows):
         return None  # no title above it, or no body under it (a cover page is all block)
     first = start - 1
-    style = (rows[first].size, rows[first].bold)
-    while first > start - WRAPPED and first > 1 and (rows[first - 1].size, rows[first - 1].bold) == style:
+    style = (sizes.key(rows[first].size), rows[first].bold)
+    while first > start - WRAPPED and first > 1 and (sizes.key(rows[first - 1].size), rows[first - 1].bold) == style:
         first -= 1
     row = rows[first]
     if not any(r.size >= row.size + TITLE_LARGER for r in rows[:first]):
@@ -91,7 +93,8 @@ def _foot_heading(
         return None
     text = " ".join(dict.fromkeys(r.text.strip() for r in rows[first:start]))  # a line printed twice once
     cand = judge(replace(row, text=text))
-    if cand is None or cand.style not in {c.style for c in later}:
+    if cand is None or (sizes.key(cand.row.size), *cand.style[1:]) not in {
+            (sizes.key(c.row.size), *c.style[1:]) for c in later}:
         return None
     cand.last_index = start - 1
     cand.bottom = last.y1

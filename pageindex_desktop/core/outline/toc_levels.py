@@ -45,6 +45,33 @@ def mark_group_heads(entries: Sequence[_Styled]) -> None:
             entries[i].part = True
 
 
+def mark_styled_heads(entries: Sequence[_Styled]) -> None:
+    """Mark as divisions (`part`) the entries with a page number set larger than most entries, or bold while
+    most are not, that head a run of plain entries printed flush with them ("Rivers of the North  3" in bold
+    over "Spring floods  4"): a contents list that tells its chapters from their sections by type alone, not
+    indentation, would read as one flat level. Only where no entry is a part already (the parts then head
+    the list) and for two or more such heads, fewer than half the entries, each followed right below by a
+    plain entry at its own indentation (indentation would say the level otherwise)."""
+    if any(e.part for e in entries):
+        return
+    with_page = [e for e in entries if e.printed is not None]
+    if len(with_page) < 4:
+        return
+    sizes = sorted(e.size for e in with_page)
+    size = sizes[len(sizes) // 2]
+    bold = sum(e.bold for e in with_page) * 2 > len(with_page)
+
+    def set_apart(entry: _Styled) -> bool:
+        """Set larger than most entries, or bold while most are not."""
+        return entry.size >= size + 0.5 or (entry.bold and not bold)
+
+    heads = [i for i, e in enumerate(entries[:-1]) if e.printed is not None and set_apart(e)
+             and not set_apart(entries[i + 1]) and abs(entries[i + 1].x0 - e.x0) <= CLUSTER_TOLERANCE]
+    if len(heads) >= 2 and 2 * sum(1 for e in with_page if set_apart(e)) < len(with_page):
+        for i in heads:
+            entries[i].part = True
+
+
 def assign_levels(entries: Sequence[_Indented]) -> None:
     """Set `level` on each entry: rank of its (page-shifted) indentation, never more than one below the previous."""
     if not entries:
