@@ -18,12 +18,15 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.heading_colour import heading_colours, larger_than_body, with_colour_emphasis
 from pageindex_desktop.core.outline.filing_pages import (
     EXHIBIT_PAGE,
     contents_heading,
     is_exhibit_title,
     with_filing_contents,
 )
+from pageindex_desktop.core.outline.kickers import drop_kickers
+from pageindex_desktop.core.outline.list_items import drop_list_items
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
@@ -45,17 +48,8 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER,
-    MAX_WORDS,
-    WORD4,
-    division_with_stop,
-    figure_heavy,
-    keyword_title,
-    open_ended,
-    prose,
-    run_in_head,
-    sentence_case_title,
-    title_like,
+    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose, qualifier,
+    run_in_head, sentence_case_title, title_like,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -146,6 +140,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates: list[Candidate] = []
     contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
+    colours = heading_colours(analysis.rows, body)  # a Word report's Heading 3: body size, theme colour
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
         end_of_contents = contents_end.get(page_index + 1, -1.0)
@@ -158,7 +153,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
-            row = rows[i]
+            row = with_colour_emphasis(rows[i], colours, body)
             if i > start and len(rows[i - 1].text) <= 8 and _number_above(
                     rows[i - 1], row, analysis.is_running(rows[i - 1], i - 1)):
                 if candidates and candidates[-1].row is rows[i - 1]:
@@ -213,8 +208,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         right = max((r.x1 for r in rows), default=doc.pages[first_text].width)
         opening = block_heading(rows, block_end(rows, body), candidates, analysis.sizes,
                                 lambda row: _judge(row, body, body_bold, left, right))
-        if opening is not None:
-            candidates.insert(0, opening)  # "Executive Summary" at the foot of the title block
+        candidates[:0] = opening  # "Executive Summary" at the foot of the title block
     if len(candidates) < max(3, len(doc.pages) // 10):
         # no typographic headings: plain lines set apart between paragraphs ("Method", "Results")
         candidates = _with_isolated_lines(candidates, analysis, contents_pages, first_text, body)
@@ -225,7 +219,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
     candidates = [c for c in candidates if WORD4.search(c.text) or c.row.size >= body + 2]
-    candidates = drop_repeated_runs(analysis.sizes.restyled(candidates))  # one style, one size
+    candidates = drop_list_items(drop_repeated_runs(analysis.sizes.restyled(candidates)), body)  # one size a style
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
@@ -237,6 +231,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_column_heads(candidates, by_top)
     candidates = drop_signatures(candidates, by_top)
     candidates = drop_continued_titles(candidates)  # before table parts: a title printed twice is a label
+    candidates = drop_kickers(candidates)  # "OUR STRATEGY" in small capitals over a display title
     candidates = drop_table_parts(candidates, by_top, [p.width for p in doc.pages], body)
     candidates = drop_chart_titles(candidates, doc.pages, body, analysis.sizes)
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
@@ -290,7 +285,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     n = len(text)
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
         return None  # too short or long, a table cell or run-in head, a list item, or an index's "Page" column
-    larger = row.size >= body + max(1.0, 0.12 * body)
+    larger = larger_than_body(row.size, body)
     bold = row.bold and not body_bold and row.size >= body - 1.5
     maybe_numbered = _NUMBER_START.match(text) is not None
     if not (larger or bold or maybe_numbered):
@@ -445,17 +440,22 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
 
 
 def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
-    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings)."""
+    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings), or the
+    qualifier between a label and its title (a standard's "Annex A" / "(normative)" / title, one heading)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
         return False
     if prev.style[2] == EXHIBIT_PAGE:
         return False  # the exhibit's bare number is its title (see _continues)
     num = leading_number(prev.text)
-    if num is None or num.rest or not (row.bold or row.size >= body + 1.0) or len(row.text) > MAX_CHARS:
+    height = row.y1 - row.y0
+    if num is not None and not num.rest and qualifier(row.text):
+        return -0.3 * height <= row.y0 - prev.bottom <= 2 * height  # "Annex A" over "(normative)", then its title
+    if num is None or qualifier(num.rest) is None or not (row.bold or row.size >= body + 1.0) \
+            or len(row.text) > MAX_CHARS:
         return False
     if leading_number(row.text) is not None:
         return False  # "PART I" then "Item 1. Business": two headings
-    return 0 <= row.y0 - prev.bottom <= 4 * (row.y1 - row.y0) and row.text[:1].isupper()
+    return 0 <= row.y0 - prev.bottom <= 4 * height and row.text[:1].isupper()
 
 
 def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:

@@ -9,13 +9,13 @@ above and below them). `drop_continued_titles` keeps one of a title printed agai
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
-from pageindex_desktop.core.outline.numbering import title_key
+from pageindex_desktop.core.outline.numbering import leading_number, title_key
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
+from pageindex_desktop.core.outline.text_columns import column_edges, column_range
 
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 # a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
@@ -40,9 +40,11 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
     or with two or more other texts (a table's column headers) are table rows, not headings. A heading in one
     column of a two-column page shares its baseline with the other column's text, which does not count, unless
     that text is a row of figure cells or of short heads set like it (`_beside`): a table straddling the
-    middle makes a page read as two columns."""
+    middle makes a page read as two columns. On a page whose columns are found by their edges
+    (text_columns.py) the row's own column is the one between its edge and the next."""
     kept = []
     paged: dict[int, bool] = {}  # page -> set in two columns
+    edges: dict[int, list[float] | None] = {}  # page -> its columns' left edges when found
     for cand in candidates:
         row = cand.row
         height = row.y1 - row.y0
@@ -50,7 +52,9 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
         slack = 0.04 * widths[row.page - 1]
         if row.page not in paged:
             paged[row.page] = two_columns(index.page(row.page).items, widths[row.page - 1])
-        lo, hi = _column(row, mid, slack, paged[row.page])
+            edges[row.page] = column_edges(index.page(row.page).items, widths[row.page - 1])
+        columns = edges[row.page]
+        lo, hi = column_range(row.x0, columns) if columns else _column(row, mid, slack, paged[row.page])
         level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
         others = [r for r in level if r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
@@ -199,22 +203,33 @@ def drop_continued_titles(candidates: list[Candidate]) -> list[Candidate]:
     """A title printed twice in one style on one page is a label (a slide's "Example" blocks): all of them go.
     One printed again in the same style on the next page (a slide's continued frame title, "Summary of
     results" over each page of one survey section) opens no new section: only its first printing is kept.
+    Either holds only when no heading set above it lies between the two printings: a manual's "Overview" and
+    "Procedure" under each of two tasks on one page, an annual report's "Highlights" under each chapter, are
+    each their own parent's sections (`_outranks`).
     A title that says it is continued ("Selected metrics (continued)", "Notes ... (cont'd)") opens none either,
     wherever its first part was printed."""
     candidates = [c for c in candidates if not continued_title(c.text)]
-    per_page = Counter((_repeat_key(c.text), c.style, c.row.page) for c in candidates)
     last: dict[tuple[str, tuple[float, bool, str]], int] = {}
-    kept = []
-    for cand in candidates:
+    labels: set[int] = set()
+    repeats: set[int] = set()
+    for i, cand in enumerate(candidates):
         key = (_repeat_key(cand.text), cand.style)
-        if per_page[(key[0], key[1], cand.row.page)] > 1:
+        j = last.get(key)
+        last[key] = i
+        if j is None or cand.row.page - candidates[j].row.page > 1:
             continue
-        seen = last.get(key)
-        last[key] = cand.row.page
-        if seen is not None and cand.row.page - seen == 1:
-            continue
-        kept.append(cand)
-    return kept
+        if any(_outranks(c.style, cand.style) for c in candidates[j + 1:i]):
+            continue  # a new parent between the two printings: the same sub-heading of another section
+        if cand.row.page == candidates[j].row.page:
+            labels.update((i, j))
+        else:
+            repeats.add(i)
+    return [c for i, c in enumerate(candidates) if i not in labels and i not in repeats]
+
+
+def _outranks(style: tuple[float, bool, str], other: tuple[float, bool, str]) -> bool:
+    """True when a heading in `style` is set above one in `other`: larger, or the same size in bold."""
+    return style[0] > other[0] or (style[0] == other[0] and style[1] and not other[1])
 
 
 # "(continued)", "(cont'd)", "[cont.]", "(cont)", "- continued", ": continued", ", continued" closing a title
@@ -231,9 +246,13 @@ def continued_title(text: str) -> bool:
 
 def _repeat_key(text: str) -> str:
     """The title key, or the whole text when the key has no letters: "Exhibit 23.1" and "Exhibit 31.1" on
-    consecutive pages are two titles, though both keys would be the "1" after the number."""
+    consecutive pages are two titles, though both keys would be the "1" after the number. A section number
+    stays in the key: "1.1.2 Timing" and "1.2.1 Timing" on one page are two sections of a specification."""
     key = title_key(text)
-    return key if any(ch.isalpha() for ch in key) else text.lower()
+    if not any(ch.isalpha() for ch in key):
+        return text.lower()
+    num = leading_number(text)
+    return f"{num.token} {key}" if num is not None and num.rest else key
 
 
 def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:

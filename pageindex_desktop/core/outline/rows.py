@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number, split_trailing_page
+from pageindex_desktop.core.outline.text_columns import column_edges, column_of, reading_key, spans_gutter
 
 
 @dataclass(slots=True)
@@ -51,6 +52,7 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
     lines = sorted(page.lines, key=lambda ln: (round(ln.y1), ln.x0))
     rows: list[Row] = []
     mid = page.width / 2
+    edges = None if merge_all else column_edges(lines, page.width)  # columns found by their edges (text_columns.py)
     breaks = 0
     for line in lines:
         text = line.text
@@ -67,6 +69,8 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             if row.x1 <= x0 and _same_row(row, line):
                 if merge_all and _column_break(row, line, mid):
                     breaks += 1
+                elif edges is not None and column_of(row.x1, edges) != column_of(line.x0, edges):
+                    pass  # the next column's line on this baseline: neither this row's part nor a crowding cell
                 elif merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
                     target = row
                 elif (row.x1 < mid) == (line.x0 < mid):
@@ -88,6 +92,10 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         target.y1 = max(target.y1, line.y1)
         target.parts += 1
     rows.sort(key=lambda r: (r.y0, r.x0))
+    if edges is not None:
+        tops = sorted(r.y0 for r in rows if spans_gutter(r.x0, r.x1, edges))
+        rows.sort(key=lambda r: reading_key(r.x0, r.y0, r.x1, tops, edges))
+        return rows
     if breaks >= 3:
         # a contents list in two columns: the left column's entries, then the right one's
         rows.sort(key=lambda r: (r.x0 >= mid - 0.04 * page.width, r.y0, r.x0))

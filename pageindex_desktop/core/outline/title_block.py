@@ -17,31 +17,68 @@ from pageindex_desktop.core.outline.layout_filters import Candidate
 from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.size_scale import SizeScale
+from pageindex_desktop.core.outline.title_shape import prose
 
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
 GAP_HEIGHTS = 3.0  # the body starts within this many of its line heights under it
+NARROW_LINES = 3  # lines of a paragraph in a narrow column that show the body has started
+
+
+def _plain(row: Row, body: float) -> bool:
+    """A row in the body's size and weight."""
+    return abs(row.size - body) < 0.6 and not row.bold
+
+
+def _narrow_paragraph(rows: list[Row], i: int, body: float) -> bool:
+    """True when rows[i] opens a paragraph set in a narrow column (a tax form's three, whose lines hold about
+    40 characters): a body line of prose, six words or more, over NARROW_LINES - 1 more body lines of words.
+    A subtitle or a date is one line; an author list does not read as prose."""
+    if not (_plain(rows[i], body) and len(rows[i].text.split()) >= 6 and prose(rows[i].text)):
+        return False
+    below = rows[i + 1:i + NARROW_LINES]
+    return len(below) == NARROW_LINES - 1 and all(_plain(r, body) and len(r.text.split()) >= 4 for r in below)
 
 
 def block_end(rows: list[Row], body: float) -> int:
     """Index of the first body-text row of the first page: rows above it (title, authors) are not sections."""
     for i, row in enumerate(rows):
-        if abs(row.size - body) < 0.6 and not row.bold and len(row.text) >= 60:
+        if _plain(row, body) and len(row.text) >= 60 or _narrow_paragraph(rows, i, body):
             return i
         num = leading_number(row.text)
         if num is not None and num.kind in STRONG_KINDS and num.rest and i > 0 and ordinal(num) == 1 and (
             row.bold or row.size > body + 1 or num.rest.isupper()
         ):
             return i  # "1 Introduction" right under the title block
+        if num is not None and num.kind.startswith("keyword") and not num.rest and ordinal(num) == 1 and (
+                row.bold or row.size > body + 1) and i + 1 < len(rows) and rows[i + 1].size >= row.size:
+            return i  # a bare "Chapter 1" over its title: the document opens on its first chapter, no title block
     return len(rows)
 
 
 def block_heading(
     rows: list[Row], start: int, later: list[Candidate], sizes: SizeScale, judge: Callable[[Row], Candidate | None]
-) -> Candidate | None:
-    """The heading at the foot of the title block `rows[:start]`, judged by `judge`, or None (see the module
+) -> list[Candidate]:
+    """The headings at the foot of the title block `rows[:start]`, judged by `judge`, top-down (see the module
     docstring); `later` are the headings found after the block. Styles are compared by the document's size
-    clusters (`sizes`): a heading at 14.4 pt has the style of the later ones at 14.6."""
+    clusters (`sizes`): a heading at 14.4 pt has the style of the later ones at 14.6. A section's heading over
+    its first sub-heading (tax instructions' "What's New" band over "Increased Limit") are both at the foot:
+    each row up from the last is taken while it is a heading in a later heading's style under a larger title."""
+    found: list[Candidate] = []
+    while start >= 2:
+        foot = _foot_heading(rows, start, later, sizes, judge)
+        if foot is None:
+            break
+        found.insert(0, foot[0])
+        start = foot[1]
+    return found
+
+
+def _foot_heading(
+    rows: list[Row], start: int, later: list[Candidate], sizes: SizeScale, judge: Callable[[Row], Candidate | None]
+) -> tuple[Candidate, int] | None:
+    """The one heading printed last in `rows[:start]`, right over `rows[start]`, and the index of its first
+    row, or None."""
     if start < 2 or start >= len(rows):
         return None  # no title above it, or no body under it (a cover page is all block)
     first = start - 1
@@ -61,4 +98,4 @@ def block_heading(
         return None
     cand.last_index = start - 1
     cand.bottom = last.y1
-    return cand
+    return cand, first

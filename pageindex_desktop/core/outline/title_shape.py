@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pageindex_desktop.core.outline.numbering import leading_number
+from pageindex_desktop.core.outline.rows import Row
 
 MAX_WORDS = 16
 _ABBREVIATION = re.compile(r"\b(?:[A-Z]\.){2,}")  # "U.S.", "U.K.", "N.A.": initials, not a full stop
@@ -103,3 +104,28 @@ def figure_heavy(text: str) -> bool:
     words = text.split()
     plain = sum(1 for w in words if not _DIGIT.search(w))
     return not (words and WORD4.match(words[0]) and 2 * plain > len(words))
+
+
+NARROW_PROSE_ROWS = 8  # lines of prose in narrow columns that make a page's running text (a cover has none)
+
+
+def running_text(rows: list[Row], body: float) -> bool:
+    """True when the page carries running text: a body-size line of 50 characters or more, or, set in narrow
+    columns (a tax form's three, whose lines hold about 40), eight body-size lines of six words or more that
+    read as prose. A cover's or title page's lines are short titles, names and dates."""
+    plain = [r for r in rows if abs(r.size - body) < 0.6 and not r.bold]
+    return any(len(r.text) >= 50 for r in plain) or sum(
+        len(r.text.split()) >= 6 and prose(r.text) for r in plain) >= NARROW_PROSE_ROWS
+
+
+# a label's qualifier on its own line: a standard's "(normative)", "(informative)" under "Annex A"
+_QUALIFIER = re.compile(r"^\(\s*[^\W\d_][^()]{1,28}\)$")
+
+
+def qualifier(text: str) -> str | None:
+    """`text` when it is a label's parenthesised qualifier of one to three words ("(normative)"), "" for no
+    text at all, else None: what may stand between a bare "Annex A" and its title."""
+    text = text.strip()
+    if not text:
+        return ""
+    return text if _QUALIFIER.match(text) and len(text.split()) <= 3 else None
