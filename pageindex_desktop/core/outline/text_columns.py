@@ -40,7 +40,7 @@ class Box(Protocol):
 def _word_line(line: Box) -> bool:
     """A line of running words (three or more, mostly letters), not a figure or a label."""
     text = line.text
-    return len(text.split()) >= 3 and sum(ch.isalpha() for ch in text) >= 0.6 * len(text)
+    return len(text.split()) >= 3 and sum(map(str.isalpha, text)) >= 0.6 * len(text)  # map: C speed, every page
 
 
 def column_edges(lines: Sequence[Box], width: float) -> list[float] | None:
