@@ -12,11 +12,12 @@ import re
 from collections import Counter
 
 from pageindex_desktop.core.outline.layout_filters import NOTE_KIND, UNNUMBERED, Candidate
-from pageindex_desktop.core.outline.numbering import title_key
+from pageindex_desktop.core.outline.numbering import leading_number, title_key
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
 
+_OUTLINE_KINDS = frozenset({"decimal", "letter-decimal", "section"})
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 # a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
 DATE = r"[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
@@ -231,9 +232,14 @@ def continued_title(text: str) -> bool:
 
 def _repeat_key(text: str) -> str:
     """The title key, or the whole text when the key has no letters: "Exhibit 23.1" and "Exhibit 31.1" on
-    consecutive pages are two titles, though both keys would be the "1" after the number."""
+    consecutive pages are two titles, though both keys would be the "1" after the number. An outline number
+    stays in the key: "3.3.1 Inputs" after "3.1.1 Inputs", or a reference's "4.2.1 Detailed Description" and
+    "4.3.1 Detailed Description" on one page, are sections of their own that share a title, not a repeat."""
     key = title_key(text)
-    return key if any(ch.isalpha() for ch in key) else text.lower()
+    if not any(ch.isalpha() for ch in key):
+        return text.lower()
+    num = leading_number(text)
+    return f"{num.token} {key}" if num is not None and num.kind in _OUTLINE_KINDS else key
 
 
 def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:

@@ -1,0 +1,82 @@
+"""Issue 11, held-out TeX documents: the layout tree (bookmarks ignored) on documents set in the conventions of
+TeX's book classes and generators, imitated in `tests/core/tex_factory.py`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from tests.bench.tree_score import normalise
+from tests.core.tex_factory import Flow, book_heads
+
+CHAPTERS = [("Introduction", ["Motivation", "Overview of the Method", "Notation"]),
+            ("Background", ["Earlier Work", "Formal Setting"]),
+            ("The Method", ["Reading the Input", "Keeping State", "Writing Results", "Complexity"]),
+            ("Experiments", ["Data Sets", "Results", "Discussion"])]
+
+
+def _layout(path: Path) -> list[tuple[int, str, int]]:
+    """(level, title, page) of the layout headings, levels counted from 1 at the document's top, titles
+    compared as the bench scores them ("Chapter 2 Background" is "2 Background")."""
+    headings = find_layout_headings(extract(path))
+    top = min((h.level for h in headings), default=1)
+    return [(h.level - top + 1, normalise(h.title), h.page) for h in headings]
+
+
+def _truth(flow: Flow) -> list[tuple[int, str, int]]:
+    """The tree the flow set, titles normalised alike."""
+    return [(level, normalise(title), page) for level, title, page in flow.truth]
+
+
+def _title_page(flow: Flow) -> None:
+    """A title page: the document's title, author and date centred, no section."""
+    flow.new_page(plain=True, y=250)
+    flow.line("A Treatise on Configuration", 24.88, "tiro", align="center")
+    flow.line("Jane Q. Author", 12, "tiro", align="center", gap=3)
+
+
+def _book(flow: Flow, label: str = "Chapter {n}", repeated: bool = True) -> None:
+    """Numbered chapters ("Chapter 1" over the title), sections "1.2" and subsections "1.2.1", each section
+    a page or two long, so most running heads name a section printed on one odd page only. `repeated`: every
+    other section has the subsections "Inputs" and "Outputs", else they are named after their section."""
+    for n, (chapter, sections) in enumerate(CHAPTERS, start=1):
+        flow.new_page(plain=True, y=180)
+        flow.line(label.format(n=n), 20.74, "tibo")
+        flow.y += 20
+        flow.heading(1, f"{n} {chapter}", chapter, 24.88)
+        flow.marks.update(chapter=chapter, number=str(n), section="")
+        flow.y += 20
+        flow.para()
+        for s, section in enumerate(sections, start=1):
+            flow.heading(2, f"{n}.{s} {section}", f"{n}.{s}    {section}", 14.4)
+            flow.marks["section"] = f"{n}.{s}. {section}"
+            for _ in range(4):
+                flow.para()
+            if s % 2:
+                subs = ("Inputs", "Outputs") if repeated else (f"Reading {section}", f"Checking {section}")
+                for k, sub in enumerate(subs, start=1):
+                    flow.heading(3, f"{n}.{s}.{k} {sub}", f"{n}.{s}.{k}    {sub}", 12.0)
+                    flow.para()
+                    flow.code()
+                    flow.para()
+
+
+def test_two_sided_running_heads_whose_words_change_are_no_headings(tmp_path: Path) -> None:
+    """The book class heads odd pages with the current section and its folio ("1.2. OVERVIEW OF THE METHOD
+    9"): a section a page or two long prints its head once or twice, too few for the repeated-row test, and
+    each head was a heading. Their folios keep step with the pages, which marks the band as a header."""
+    flow = Flow(book_heads)
+    _title_page(flow)
+    _book(flow, repeated=False)
+    assert _layout(flow.save(tmp_path / "book.pdf")) == _truth(flow)
+
+
+def test_numbered_sections_sharing_a_title_are_no_continuation(tmp_path: Path) -> None:
+    """Sections of one chapter share their subsections' titles ("3.1.1 Inputs", "3.3.1 Inputs" a page later):
+    the number tells them apart, so the second is no continued title printed again on the next page (a
+    slide's frame title over two slides), which was dropped."""
+    flow = Flow()
+    _title_page(flow)
+    _book(flow)
+    assert _layout(flow.save(tmp_path / "book.pdf")) == _truth(flow)
