@@ -8,7 +8,7 @@ from pathlib import Path
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from tests.bench.tree_score import normalise
-from tests.core.tex_factory import Flow, book_heads
+from tests.core.tex_factory import Flow, book_heads, koma_heads
 
 CHAPTERS = [("Introduction", ["Motivation", "Overview of the Method", "Notation"]),
             ("Background", ["Earlier Work", "Formal Setting"]),
@@ -80,3 +80,50 @@ def test_numbered_sections_sharing_a_title_are_no_continuation(tmp_path: Path) -
     _title_page(flow)
     _book(flow)
     assert _layout(flow.save(tmp_path / "book.pdf")) == _truth(flow)
+
+
+def _koma(flow: Flow, prefix: bool) -> None:
+    """A KOMA-Script book: a starred "Preface", chapters in sans bold ("1 Introduction", or with chapterprefix
+    a "Chapter 1" line over the larger title), sections of about a page, a starred "Bibliography"."""
+    flow.new_page(plain=True, y=150)
+    flow.heading(1, "Preface", "Preface", 24.88, "hebo")
+    flow.marks.update(chapter="Preface", number="", section="Preface")
+    flow.para()
+    flow.para()
+    for n, (chapter, sections) in enumerate(CHAPTERS, start=1):
+        flow.new_page(plain=True, y=150)
+        if prefix:
+            flow.line(f"Chapter {n}", 20.74, "hebo")
+            flow.y += 10
+        flow.heading(1, f"{n} {chapter}", chapter if prefix else f"{n}   {chapter}", 24.88, "hebo")
+        flow.marks.update(chapter=chapter, number=str(n), section="")
+        flow.para()
+        for s, section in enumerate(sections, start=1):
+            flow.heading(2, f"{n}.{s} {section}", f"{n}.{s}   {section}", 14.4, "hebo")
+            flow.marks["section"] = f"{n}.{s} {section}"
+            for _ in range(4):
+                flow.para()
+    flow.new_page(plain=True, y=150)
+    flow.heading(1, "Bibliography", "Bibliography", 24.88, "hebo")
+    for i in range(30):
+        flow.line(f"[{i + 1}] A. Author. A paper about things, number {i}. Journal, {1990 + i}.", 9)
+
+
+def test_running_heads_without_a_folio_are_found_by_their_slot(tmp_path: Path) -> None:
+    """KOMA-Script heads each page with the current chapter or section and no folio ("1 Introduction",
+    "3.4 Complexity" over one page): neither the words nor a number repeat, so each head was a heading. The
+    slot repeats: each page's first row, in one band and a body-size face, set apart from the text."""
+    flow = Flow(koma_heads)
+    _title_page(flow)
+    _koma(flow, prefix=False)
+    assert _layout(flow.save(tmp_path / "koma.pdf")) == _truth(flow)
+
+
+def test_a_chapter_label_over_a_larger_title_ranks_with_the_starred_chapters(tmp_path: Path) -> None:
+    """With a "Chapter 1" line over each chapter's larger title, the chapters ranked by the label's size and
+    the starred "Preface" and "Bibliography", set in the title's size, went above them as if they were
+    part titles; the joined heading now ranks by its title's size, level with them."""
+    flow = Flow(koma_heads)
+    _title_page(flow)
+    _koma(flow, prefix=True)
+    assert _layout(flow.save(tmp_path / "koma.pdf")) == _truth(flow)

@@ -117,3 +117,16 @@ def book_heads(flow: Flow, page: pymupdf.Page, number: int) -> None:
         width = pymupdf.get_text_length(text, fontname="tiit", fontsize=10)
         page.insert_text((RIGHT - 30 - width, 70), text, fontsize=10, fontname="tiit")
         page.insert_text((RIGHT - 10, 70), str(number), fontsize=10, fontname="tiro")
+
+
+def koma_heads(flow: Flow, page: pymupdf.Page, number: int) -> None:
+    """KOMA-Script's scrheadings: the current chapter ("1 Introduction") over even pages and section ("1.2
+    Overview of the Method") over odd ones, slanted, at the outer edge, with no folio; the folio sits in the
+    footer's outer corner, also on a chapter's opening page."""
+    outer = RIGHT if number % 2 else LEFT
+    page.insert_text((outer - 10 if number % 2 else outer, 740), str(number), fontsize=10, fontname="tiro")
+    if flow.plain:
+        return
+    mark = flow.marks["section"] if number % 2 else f"{flow.marks['number']} {flow.marks['chapter']}".strip()
+    width = pymupdf.get_text_length(mark, fontname="tiit", fontsize=10)
+    page.insert_text((outer - width if number % 2 else outer, 70), mark, fontsize=10, fontname="tiit")

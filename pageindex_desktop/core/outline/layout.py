@@ -18,12 +18,8 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.contents import find_contents
-from pageindex_desktop.core.outline.filing_pages import (
-    EXHIBIT_PAGE,
-    contents_heading,
-    is_exhibit_title,
-    with_filing_contents,
-)
+from pageindex_desktop.core.outline.filing_pages import (EXHIBIT_PAGE, contents_heading, is_exhibit_title,
+                                                         with_filing_contents)
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
@@ -187,6 +183,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             ):
                 prev = candidates[-1]
                 if prev.text != prev.row.text or running_key(prev.text) not in banners:
+                    if prev.style[2].startswith("keyword"):  # "Chapter 1" over a larger title: ranked by it
+                        prev.style = (round(max(row.size, prev.row.size)), *prev.style[1:])
                     prev.text = f"{prev.text} {row.text.strip()}"
                     prev.last_index = i
                     prev.bottom = row.y1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.numbering import parse_page_number
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.running_heads import paged_heads
+from pageindex_desktop.core.outline.running_heads import head_tracks, paged_heads
 
 _DIGITS = re.compile(r"\d+")
 _EDGE_NUMBER = re.compile(r"^(?P<a>[0-9]{1,4})\s+\D|\D\s+(?P<b>[0-9]{1,4})$")
@@ -101,6 +101,7 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
     for (number, i), value in paged_heads(rows_by_page, heights, BAND, running).items():
         running.add((number, i))  # "1.2. OVERVIEW OF THE METHOD 7": words change, the folio keeps step
         folios.setdefault(number, (value, False))
+    running |= head_tracks(rows_by_page, heights, BAND, running)  # "3.4 Complexity" over one page: the slot repeats
     return Furniture(running=running, folios=_consistent(folios), texts=texts)
 
 

@@ -50,3 +50,39 @@ def paged_heads(
         if len(pages) >= MIN_PAGES and count >= SHARE * len(hits):
             found.update({(page, i): number for page, i, number in hits if page - number == offset})
     return found
+
+
+TRACK_SHARE = 0.4  # of the pages with text whose first (last) row sits in one band and style
+
+
+def head_tracks(rows_by_page: list[list[Row]], heights: list[float], band: float,
+                known: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """(page, row index) of each page's first or last row when, on 40 % of the pages with text, that row sits
+    in one band of the margin in one regular (not bold) face no larger than the text's common size, one and a
+    half line heights or more apart from the rest of the page: the slot of a running head. A KOMA book heads
+    its pages with the current chapter or section ("1 Introduction", "3.4 Complexity" over one page) and
+    prints its folio in the footer, so neither the words nor a number repeat; the slot does. A filing's items
+    set bold at the top of their pages, a line or so over their text, are headings, not a slot."""
+    sizes = Counter(round(row.size, 1) for rows in rows_by_page for row in rows)
+    if not sizes:
+        return set()
+    common = sizes.most_common(1)[0][0]
+    tracks: dict[tuple[str, int, float, bool], list[tuple[int, int]]] = defaultdict(list)
+    for page_index, rows in enumerate(rows_by_page):
+        text = [(i, row) for i, row in enumerate(rows) if (row.page, i) not in known]
+        if len(text) < 2:
+            continue
+        height = heights[page_index]
+        ordered = sorted(text, key=lambda item: item[1].y0)
+        for side, (i, row), (_j, near) in (("top", ordered[0], ordered[1]), ("bottom", ordered[-1], ordered[-2])):
+            inside = row.y1 > band * height if side == "top" else row.y0 < (1 - band) * height
+            gap = near.y0 - row.y1 if side == "top" else row.y0 - near.y1
+            if inside or row.bold or row.size > common + 0.5 or gap < 1.5 * (row.y1 - row.y0) or len(row.text) > 100:
+                continue
+            tracks[(side, int(row.y0 // 6), round(row.size, 1), row.bold)].append((row.page, i))
+    pages = sum(1 for rows in rows_by_page if rows)
+    found: set[tuple[int, int]] = set()
+    for hits in tracks.values():
+        if len(hits) >= max(MIN_PAGES, TRACK_SHARE * pages):
+            found.update(hits)
+    return found
