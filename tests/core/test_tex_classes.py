@@ -8,7 +8,7 @@ from pathlib import Path
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from tests.bench.tree_score import normalise
-from tests.core.tex_factory import Flow, book_heads, koma_heads
+from tests.core.tex_factory import Flow, book_heads, doxygen_heads, koma_heads
 
 CHAPTERS = [("Introduction", ["Motivation", "Overview of the Method", "Notation"]),
             ("Background", ["Earlier Work", "Formal Setting"]),
@@ -127,3 +127,49 @@ def test_a_chapter_label_over_a_larger_title_ranks_with_the_starred_chapters(tmp
     _title_page(flow)
     _koma(flow, prefix=True)
     assert _layout(flow.save(tmp_path / "koma.pdf")) == _truth(flow)
+
+
+CLASSES = ["mylib::Buffer", "mylib::Parser", "mylib::Reader", "mylib::Writer"]
+
+
+def _doxygen(flow: Flow) -> None:
+    """A Doxygen refman in sans: "Chapter 2" over "Class Index" with its "2.1 Class List", then "Class
+    Documentation" with "3.1 mylib::Buffer Class Reference" per class and under each the same subsections
+    ("3.1.1 Detailed Description", "3.1.2 Member Function Documentation") and one per member, named as in
+    the code ("3.1.2.1 read()"), each over its signature in monospace."""
+    chapters = [("Class Index", ["Class List"]), ("Class Documentation", [c + " Class Reference" for c in CLASSES])]
+    for n, (chapter, sections) in enumerate(chapters, start=1):
+        flow.new_page(plain=True, y=180)
+        flow.line(f"Chapter {n}", 20.74, "hebo")
+        flow.y += 15
+        flow.heading(1, f"{n} {chapter}", chapter, 24.88, "hebo")
+        flow.marks.update(chapter=f"Chapter {n}. {chapter}", number=str(n), section="")
+        for s, section in enumerate(sections, start=1):
+            flow.heading(2, f"{n}.{s} {section}", f"{n}.{s} {section}", 14.4, "hebo")
+            flow.marks["section"] = f"{n}.{s} {section}"
+            if n == 1:
+                flow.line("Here is a list of all classes with brief descriptions:")
+                for name in CLASSES:
+                    flow.line(name, font="hebo")
+                    flow.line("    A class that keeps a buffer of tokens and hands them out one by one")
+                continue
+            flow.line("#include <mylib.h>", font="cour")
+            for k, (sub, members) in enumerate([("Detailed Description", []), ("Member Function Documentation",
+                                                 ["read()", "size()", "reset()"])], start=1):
+                flow.heading(3, f"{n}.{s}.{k} {sub}", f"{n}.{s}.{k} {sub}", 12, "hebo")
+                flow.para(3)
+                for m, member in enumerate(members, start=1):
+                    flow.heading(4, f"{n}.{s}.{k}.{m} {member}", f"{n}.{s}.{k}.{m} {member}", 10.95, "hebo")
+                    flow.line(f"void {section.split()[0]}::{member[:-2]} ( )", font="cour")
+                    flow.para(2)
+
+
+def test_a_reference_manual_titles_members_and_classes_by_their_code_names(tmp_path: Path) -> None:
+    """Doxygen titles a member's section by its name ("3.1.2.1 read()": few letters, no capital) and a class's
+    by a lower-case name over title-case words ("3.1 mylib::Buffer Class Reference"): the first were no
+    headings and the second lost their number, so the subsections, restarting after the chapters, ranked
+    above the sections. A name numbered two levels deep, set bold or larger, is a title."""
+    flow = Flow(doxygen_heads, body="helv")
+    _title_page(flow)
+    _doxygen(flow)
+    assert _layout(flow.save(tmp_path / "refman.pdf")) == _truth(flow)

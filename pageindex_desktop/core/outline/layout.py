@@ -44,6 +44,7 @@ from pageindex_desktop.core.outline.title_shape import (
     LETTER,
     MAX_WORDS,
     WORD4,
+    code_title,
     division_with_stop,
     figure_heavy,
     keyword_title,
@@ -312,7 +313,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if (m and prose(m.group(1)) or run_in_head(text)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     letters = len(LETTER.findall(text))
-    if letters < 2 or letters < 0.5 * n:
+    code = (larger or bold) and code_title(text)  # "4.2.2.1 read()": a member's name, few letters, no capitals
+    if (letters < 2 or letters < 0.5 * n) and not code:
         return None
     num = leading_number(text) if maybe_numbered else None
     kind = "keyword:note" if note else "none"
@@ -320,8 +322,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         if num.kind.startswith("keyword") and not num.rest:
             kind = num.kind  # a bare "PART II" or "Chapter 3" line
         # a title opening with a bracket counts as one: a filing's "Item 6. [Reserved]" is an item like the rest
-        elif not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘") \
-                or not WORD4.search(num.rest):
+        elif not code and (not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘")
+                           or not WORD4.search(num.rest)):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"

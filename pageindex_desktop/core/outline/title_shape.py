@@ -103,3 +103,29 @@ def figure_heavy(text: str) -> bool:
     words = text.split()
     plain = sum(1 for w in words if not _DIGIT.search(w))
     return not (words and WORD4.match(words[0]) and 2 * plain > len(words))
+
+
+# a program's name as a reference manual titles its members: "read()", "mylib::Buffer", "~Buffer()",
+# "operator==()", "size() const", "Buffer< T >", "parse_file(const char *path)"
+_CODE_NAME = re.compile(
+    r"^(?:[A-Za-z_][\w]*(?:<[^<>]*>)?(?:::|\.))*(?:operator\S+|~?[A-Za-z_]\w*)\s*(?:<[^<>]*>)?\s*"
+    r"(?:\([^()]*\))?(?:\s*const)?$"
+)
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:~]*$")
+
+
+def code_title(text: str) -> bool:
+    """True when a heading numbered two levels deep or more titles a program's member or class by its name:
+    no title case, few letters, yet a section (a reference manual's "4.2.2.1 read()" under each class, and
+    "4.2 mylib::Buffer Class Reference" or "3.1 mylib Namespace Reference", a name over title-case words)."""
+    num = leading_number(text)
+    if num is None or num.kind != "decimal" or num.depth < 2 or not num.rest:
+        return False
+    rest = num.rest.strip()
+    if _CODE_NAME.match(rest) is not None and any(mark in rest for mark in ("(", "::", "_", "<")):
+        return True
+    words = rest.split()
+    return len(words) >= 2 and _IDENTIFIER.match(words[0]) is not None and not words[0][0].isupper() \
+        and title_like(words[1:]) and all(w[:1].isupper() for w in words[1:])
