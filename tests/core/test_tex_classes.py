@@ -8,7 +8,7 @@ from pathlib import Path
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from tests.bench.tree_score import normalise
-from tests.core.tex_factory import Flow, book_heads, doxygen_heads, koma_heads
+from tests.core.tex_factory import Flow, book_heads, doxygen_heads, koma_heads, texinfo_heads
 
 CHAPTERS = [("Introduction", ["Motivation", "Overview of the Method", "Notation"]),
             ("Background", ["Earlier Work", "Formal Setting"]),
@@ -173,3 +173,29 @@ def test_a_reference_manual_titles_members_and_classes_by_their_code_names(tmp_p
     _title_page(flow)
     _doxygen(flow)
     assert _layout(flow.save(tmp_path / "refman.pdf")) == _truth(flow)
+
+
+TEXINFO = [("Overview", ["Reporting Bugs", "Getting Started"]), ("Invoking", ["Options", "Exit Status"]),
+           ("Scripts", ["Script Syntax", "Commands", "Addresses"])]
+
+
+def test_a_manual_index_keeps_its_title(tmp_path: Path) -> None:
+    """A texinfo manual ends in an unnumbered "Concept Index" whose rows end in page numbers after dot
+    leaders: read as a contents list without a heading, its title was skipped with its rows. In the back
+    half of the document such a list is the index, and its title stays a chapter."""
+    flow = Flow(texinfo_heads)
+    _title_page(flow)
+    chapters = [(str(n), title, sections) for n, (title, sections) in enumerate(TEXINFO, start=1)]
+    for number, title, sections in chapters + [("", "Concept Index", [])]:
+        flow.new_page(plain=True, y=120)
+        label = f"{number} {title}".strip()
+        flow.heading(1, label, label, 20.74, "tibo")
+        flow.marks["chapter"] = f"Chapter {number}: {title}" if number else title
+        if not number:
+            for i in range(40):
+                flow.line(f"option --regexp-{i} . . . . . . . . . . . . . . . . . {3 + i // 4}", 9)
+        for s, section in enumerate(sections, start=1):
+            flow.heading(2, f"{number}.{s} {section}", f"{number}.{s} {section}", 14.4, "tibo")
+            for _ in range(4):
+                flow.para()
+    assert _layout(flow.save(tmp_path / "manual.pdf")) == _truth(flow)

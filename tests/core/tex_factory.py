@@ -146,3 +146,14 @@ def doxygen_heads(flow: Flow, page: pymupdf.Page, number: int) -> None:
     else:
         page.insert_text((LEFT, 70), mark, fontsize=10, fontname="hebo")
         page.insert_text((RIGHT - 10, 70), str(number), fontsize=10, fontname="hebo")
+
+
+def texinfo_heads(flow: Flow, page: pymupdf.Page, number: int) -> None:
+    """texinfo.tex's heads: "4 GNU Example Manual" over even pages, "Chapter 1: Overview 3" over odd ones; a
+    chapter's opening page has none."""
+    if flow.plain:
+        return
+    left, right = (str(number), "GNU Example Manual") if number % 2 == 0 else (flow.marks["chapter"], str(number))
+    page.insert_text((LEFT, 70), left, fontsize=10, fontname="tiro")
+    width = pymupdf.get_text_length(right, fontname="tiro", fontsize=10)
+    page.insert_text((RIGHT - width, 70), right, fontsize=10, fontname="tiro")

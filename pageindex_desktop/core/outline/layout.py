@@ -17,7 +17,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
-from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.contents import contents_bands, find_contents
 from pageindex_desktop.core.outline.filing_pages import (EXHIBIT_PAGE, contents_heading, is_exhibit_title,
                                                          with_filing_contents)
 from pageindex_desktop.core.outline.listed_children import nest_listed
@@ -132,12 +132,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)
     region = find_contents(doc, analysis)
     contents_pages = set(region.pages) if region is not None else set()
-    contents_end: dict[int, float] = {}  # contents page -> bottom of its last entry (text below is the body)
-    if region is not None:
-        for page_number in region.pages:
-            contents_end[page_number] = max((r.y1 for r in region.rows if r.page == page_number), default=1e9)
-        if region.heading is not None:
-            contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
+    contents_band = contents_bands(region, len(doc.pages))  # contents page -> band of its entries
     # running headers' texts, wherever they sit, except continued titles (a section's name, not a banner)
     banners = {text for text, _band in analysis.furniture.texts if not continued_title(text)}
     candidates: list[Candidate] = []
@@ -145,7 +140,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
-        end_of_contents = contents_end.get(page_index + 1, -1.0)
+        top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
         page = doc.pages[page_index]
         caption_bottom, caption_style = -1.0, (0.0, False)
         left = min((r.x0 for r in rows), default=0.0)
@@ -167,7 +162,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 (text[0].islower() or len(text) > 60) and not _NUMBER_START.match(text)
             ):
                 continue  # a line of running text: neither a heading nor the next line of one
-            if analysis.is_running(row, i) or row.y0 < end_of_contents or i in listed:
+            if analysis.is_running(row, i) or top_of_contents <= row.y0 < end_of_contents or i in listed:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text) and not _is_note_heading(row, body):
                 if is_exhibit_title(row, body, lambda: _text_top(rows, analysis)):
