@@ -8,7 +8,7 @@ from pathlib import Path
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from tests.bench.tree_score import normalise
-from tests.core.tex_factory import Flow, book_heads, doxygen_heads, koma_heads, texinfo_heads
+from tests.core.tex_factory import Flow, book_heads, doxygen_heads, koma_heads, sphinx_heads, texinfo_heads
 
 CHAPTERS = [("Introduction", ["Motivation", "Overview of the Method", "Notation"]),
             ("Background", ["Earlier Work", "Formal Setting"]),
@@ -199,3 +199,48 @@ def test_a_manual_index_keeps_its_title(tmp_path: Path) -> None:
             for _ in range(4):
                 flow.para()
     assert _layout(flow.save(tmp_path / "manual.pdf")) == _truth(flow)
+
+
+NUMBER_WORDS = ["ONE", "TWO", "THREE", "FOUR"]
+
+
+def _sphinx(flow: Flow, chapters: list[tuple[str, list[str]]]) -> None:
+    """Sphinx's LaTeX manual: each chapter opens with "CHAPTER" over its number in words ("ONE") over the
+    title, all right-aligned in bold sans, then sections "1.1" in bold sans over Times text; an unnumbered
+    "Python Module Index" and "Index" close the book."""
+    for n, (chapter, sections) in enumerate(chapters, start=1):
+        flow.new_page(plain=True, y=150)
+        flow.line("CHAPTER", 14.4, "hebo", align="right")
+        flow.line(NUMBER_WORDS[n - 1], 24.88, "hebo", align="right", gap=1.3)
+        flow.y += 15
+        flow.heading(1, f"{n} {chapter}", chapter, 24.88, "hebo", align="right")
+        flow.marks.update(chapter=chapter, number=str(n), section="")
+        flow.para()
+        for s, section in enumerate(sections, start=1):
+            flow.heading(2, f"{n}.{s} {section}", f"{n}.{s}  {section}", 17.28, "hebo")
+            flow.marks["section"] = f"{n}.{s}. {section}"
+            for _ in range(3):
+                flow.para()
+    for title in ("Python Module Index", "Index"):
+        flow.new_page(plain=True, y=180)
+        flow.heading(1, title, title, 24.88, "hebo", align="right")
+        for i in range(12):
+            flow.line(f"example.module{i}", font="cour")
+
+
+def test_a_chapter_label_on_two_lines_is_the_chapter_s_number(tmp_path: Path) -> None:
+    """"CHAPTER" over "ONE" over the title: each line alone was a heading of its own. Read as one label,
+    "CHAPTER ONE", they join the title like a "Chapter 1" line."""
+    flow = Flow(sphinx_heads)
+    _title_page(flow)
+    _sphinx(flow, CHAPTERS)
+    assert _layout(flow.save(tmp_path / "sphinx.pdf")) == _truth(flow)
+
+
+def test_a_numbered_title_with_figures_is_a_title(tmp_path: Path) -> None:
+    """A changelog's "4.1 Version 1.0": counted with its outline number, the line had more figures than
+    letters and was taken for a figure row; the number is left out of the count."""
+    flow = Flow(sphinx_heads)
+    _title_page(flow)
+    _sphinx(flow, CHAPTERS[:3] + [("Changelog", ["Version 1.0", "Version 0.9", "Version 0.8"])])
+    assert _layout(flow.save(tmp_path / "sphinx.pdf")) == _truth(flow)

@@ -157,3 +157,20 @@ def texinfo_heads(flow: Flow, page: pymupdf.Page, number: int) -> None:
     page.insert_text((LEFT, 70), left, fontsize=10, fontname="tiro")
     width = pymupdf.get_text_length(right, fontname="tiro", fontsize=10)
     page.insert_text((RIGHT - width, 70), right, fontsize=10, fontname="tiro")
+
+
+def sphinx_heads(flow: Flow, page: pymupdf.Page, number: int) -> None:
+    """Sphinx's LaTeX pages: "Project Documentation, Release 1.0" over a rule at the head, and at the foot
+    the section (odd pages) or "Chapter 2. Title" (even) beside the folio, all in bold sans; a chapter's
+    opening page has only the folio."""
+    folio_x = RIGHT - 10 if number % 2 else LEFT
+    page.insert_text((folio_x, 740), str(number), fontsize=10, fontname="hebo")
+    if flow.plain:
+        return
+    title = "Example Project Documentation, Release 1.0"
+    width = pymupdf.get_text_length(title, fontname="hebo", fontsize=10)
+    page.insert_text((RIGHT - width if number % 2 else LEFT, 70), title, fontsize=10, fontname="hebo")
+    page.draw_line((LEFT, 76), (RIGHT, 76), width=0.4)
+    mark = flow.marks["section"] if number % 2 else f"Chapter {flow.marks['number']}. {flow.marks['chapter']}"
+    width = pymupdf.get_text_length(mark, fontname="hebo", fontsize=10)
+    page.insert_text((LEFT if number % 2 else RIGHT - width, 740), mark, fontsize=10, fontname="hebo")

@@ -36,6 +36,7 @@ from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
+from pageindex_desktop.core.outline.split_labels import label_over_number
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
@@ -46,6 +47,7 @@ from pageindex_desktop.core.outline.title_shape import (
     WORD4,
     code_title,
     division_with_stop,
+    few_letters,
     figure_heavy,
     keyword_title,
     open_ended,
@@ -151,8 +153,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
             row = rows[i]
-            if i > start and len(rows[i - 1].text) <= 8 and _number_above(
-                    rows[i - 1], row, analysis.is_running(rows[i - 1], i - 1)):
+            if i > start and len(rows[i - 1].text) <= 8 and any(test(rows[i - 1], row, analysis.is_running(
+                    rows[i - 1], i - 1)) for test in (_number_above, label_over_number)):
                 if candidates and candidates[-1].row is rows[i - 1]:
                     candidates.pop()  # a bare "IV" taken for a heading of its own
                 # the title's box and style stand for the heading (its number sits just above)
@@ -307,9 +309,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     m = _RUN_IN.match(text)
     if (m and prose(m.group(1)) or run_in_head(text)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
-    letters = len(LETTER.findall(text))
     code = (larger or bold) and code_title(text)  # "4.2.2.1 read()": a member's name, few letters, no capitals
-    if (letters < 2 or letters < 0.5 * n) and not code:
+    if few_letters(text) and not code:
         return None
     num = leading_number(text) if maybe_numbered else None
     kind = "keyword:note" if note else "none"

@@ -129,3 +129,14 @@ def code_title(text: str) -> bool:
     words = rest.split()
     return len(words) >= 2 and _IDENTIFIER.match(words[0]) is not None and not words[0][0].isupper() \
         and title_like(words[1:]) and all(w[:1].isupper() for w in words[1:])
+
+
+def few_letters(text: str) -> bool:
+    """True when under two letters, or letters make less than half the characters: a figure row or code, not
+    a title. An outline number two levels deep is left out of the count, so "4.1 Version 1.0" and "2.3
+    Python 3.12" are titles (the whole line counted, their figures outweighed their words); a single number
+    stays in ("12 and 24 Weeks Ended June 17, 2023" is a table's period head)."""
+    num = leading_number(text)
+    rest = num.rest if num is not None and num.rest and num.kind == "decimal" and num.depth >= 2 else text
+    letters = len(LETTER.findall(rest))
+    return len(LETTER.findall(text)) < 2 or letters < 0.5 * len(rest)
