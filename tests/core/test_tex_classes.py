@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pymupdf
+
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from tests.bench.tree_score import normalise
@@ -244,3 +246,35 @@ def test_a_numbered_title_with_figures_is_a_title(tmp_path: Path) -> None:
     _title_page(flow)
     _sphinx(flow, CHAPTERS[:3] + [("Changelog", ["Version 1.0", "Version 0.9", "Version 0.8"])])
     assert _layout(flow.save(tmp_path / "sphinx.pdf")) == _truth(flow)
+
+
+DECK = [("Introduction", ["Why This Matters", "The Question"]), ("Method", ["Architecture", "Loss Function"]),
+        ("Experiments", ["Benchmarks", "Main Table", "Ablations"]), ("Conclusion", ["Summary"])]
+
+
+def test_a_deck_s_sections_come_from_its_recurring_outline_slides(tmp_path: Path) -> None:
+    """A beamer deck with no navigation bar repeats its outline before each section, the current section in
+    full colour and the others shaded, and sets only frame titles: no section was found. Each outline slide
+    marking a new entry further down the list starts that section."""
+    width, height = 364.0, 273.0
+    doc = pymupdf.open()
+    expected: list[tuple[int, str, int]] = []
+    page = doc.new_page(width=width, height=height)
+    page.insert_text((60, 110), "Learning to Read Long Inputs", fontsize=16, fontname="helv")
+    for current, (section, frames) in enumerate(DECK):
+        page = doc.new_page(width=width, height=height)
+        page.insert_text((20, 30), "Outline", fontsize=14, fontname="helv")
+        for k, (name, _frames) in enumerate(DECK):
+            page.insert_text((40, 80 + 20 * k), f"{k + 1}  {name}", fontsize=11, fontname="helv",
+                             color=(0, 0, 0) if k == current else (0.7, 0.7, 0.75))
+        expected.append((1, normalise(section), len(doc)))
+        for frame in frames:
+            page = doc.new_page(width=width, height=height)
+            page.draw_rect(pymupdf.Rect(0, 10, width, 40), color=(0.2, 0.2, 0.7), fill=(0.2, 0.2, 0.7))
+            page.insert_text((20, 30), frame, fontsize=14, fontname="helv", color=(1, 1, 1))
+            for b, bullet in enumerate(["• The model reads each input once", "• Results are compared over runs",
+                                        "• Costs grow with the input"]):
+                page.insert_text((30, 80 + 22 * b), bullet, fontsize=11, fontname="helv")
+    path = tmp_path / "deck.pdf"
+    doc.save(path)
+    assert _layout(path) == expected

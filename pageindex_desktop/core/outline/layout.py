@@ -24,6 +24,7 @@ from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
 from pageindex_desktop.core.outline.numbered_rank import numbered_above
+from pageindex_desktop.core.outline.outline_slides import find_outline_slides
 from pageindex_desktop.core.outline.numbering import (
     PAGE_COLUMN_HEAD,
     STRONG_KINDS,
@@ -126,7 +127,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
 
 def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     """The layout pass itself (see find_layout_headings)."""
-    nav = find_nav_headings(doc, analysis)
+    nav = find_nav_headings(doc, analysis) or find_outline_slides(doc, analysis)
     if nav is not None:
         return nav  # a slide deck's sections are in its navigation bar; its rows set as headings are frame titles
     body = analysis.body_size
