@@ -271,3 +271,24 @@ def _wrapped_entry(rows: list[Row], i: int) -> bool:
         return False
     row, nxt = rows[i], rows[i + 1]
     return _OPEN_END.search(row.text.strip()) is not None or nxt.text[:1].islower() or nxt.x0 > row.x0 + 3
+
+
+def contents_bands(region: ContentsRegion | None, page_count: int) -> dict[int, tuple[float, float]]:
+    """Contents page -> (top, bottom) of the band whose rows are entries, not headings: from the page's top to
+    its last entry (the contents heading's too), the body below. A list without a contents heading in the
+    back half of the document is its index ("Index", a manual's "Concept Index": rows ending in page numbers
+    rising down the page), so its band starts at its first row ending in a page number and the index's own
+    title above it stays a section, as the authors' bookmarks list it."""
+    if region is None:
+        return {}
+    back = region.heading is None and min(region.pages) > page_count / 2
+    bands: dict[int, tuple[float, float]] = {}
+    for page_number in region.pages:
+        rows = [r for r in region.rows if r.page == page_number]
+        entries = [r.y0 for r in rows if split_trailing_page(r.text)[1] is not None]
+        top = min(entries, default=-1e9) if back and page_number == region.pages[0] else -1e9
+        bands[page_number] = (top, max((r.y1 for r in rows), default=1e9))
+    if region.heading is not None:
+        top, bottom = bands.get(region.heading.page, (-1e9, 0.0))
+        bands[region.heading.page] = (top, max(bottom, region.heading.y1))
+    return bands

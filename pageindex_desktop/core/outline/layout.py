@@ -17,7 +17,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
-from pageindex_desktop.core.outline.contents import find_contents
+from pageindex_desktop.core.outline.contents import contents_bands, find_contents
 from pageindex_desktop.core.outline.heading_colour import heading_colours, larger_than_body, with_colour_emphasis
 from pageindex_desktop.core.outline.filing_pages import (
     EXHIBIT_PAGE,
@@ -31,6 +31,7 @@ from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings
 from pageindex_desktop.core.outline.numbered_rank import numbered_above
+from pageindex_desktop.core.outline.outline_slides import find_outline_slides
 from pageindex_desktop.core.outline.numbering import (
     PAGE_COLUMN_HEAD,
     STRONG_KINDS,
@@ -43,13 +44,14 @@ from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
+from pageindex_desktop.core.outline.split_labels import label_over_number
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, division_with_stop, figure_heavy, keyword_title, open_ended, prose, qualifier,
-    run_in_head, sentence_case_title, title_like,
+    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, figure_heavy, keyword_title,
+    open_ended, prose, qualifier, run_in_head, sentence_case_title, title_like,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -121,7 +123,7 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
 
 def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     """The layout pass itself (see find_layout_headings)."""
-    nav = find_nav_headings(doc, analysis)
+    nav = find_nav_headings(doc, analysis) or find_outline_slides(doc, analysis)
     if nav is not None:
         return nav  # a slide deck's sections are in its navigation bar; its rows set as headings are frame titles
     body = analysis.body_size
@@ -129,12 +131,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     first_text = next((i for i, rows in enumerate(analysis.rows) if rows), None)
     region = find_contents(doc, analysis)
     contents_pages = set(region.pages) if region is not None else set()
-    contents_end: dict[int, float] = {}  # contents page -> bottom of its last entry (text below is the body)
-    if region is not None:
-        for page_number in region.pages:
-            contents_end[page_number] = max((r.y1 for r in region.rows if r.page == page_number), default=1e9)
-        if region.heading is not None:
-            contents_end[region.heading.page] = max(contents_end.get(region.heading.page, 0), region.heading.y1)
+    contents_band = contents_bands(region, len(doc.pages))  # contents page -> band of its entries
     # running headers' texts, wherever they sit, except continued titles (a section's name, not a banner)
     banners = {text for text, _band in analysis.furniture.texts if not continued_title(text)}
     candidates: list[Candidate] = []
@@ -143,7 +140,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     colours = heading_colours(analysis.rows, body)  # a Word report's Heading 3: body size, theme colour
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
-        end_of_contents = contents_end.get(page_index + 1, -1.0)
+        top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
         page = doc.pages[page_index]
         caption_bottom, caption_style = -1.0, (0.0, False)
         left = min((r.x0 for r in rows), default=0.0)
@@ -154,8 +151,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
             row = with_colour_emphasis(rows[i], colours, body)
-            if i > start and len(rows[i - 1].text) <= 8 and _number_above(
-                    rows[i - 1], row, analysis.is_running(rows[i - 1], i - 1)):
+            if i > start and len(rows[i - 1].text) <= 8 and any(test(rows[i - 1], row, analysis.is_running(
+                    rows[i - 1], i - 1)) for test in (_number_above, label_over_number)):
                 if candidates and candidates[-1].row is rows[i - 1]:
                     candidates.pop()  # a bare "IV" taken for a heading of its own
                 # the title's box and style stand for the heading (its number sits just above)
@@ -165,7 +162,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 (text[0].islower() or len(text) > 60) and not _NUMBER_START.match(text)
             ):
                 continue  # a line of running text: neither a heading nor the next line of one
-            if analysis.is_running(row, i) or row.y0 < end_of_contents or i in listed:
+            if analysis.is_running(row, i) or top_of_contents <= row.y0 < end_of_contents or i in listed:
                 continue  # furniture, or a contents entry (a heading of another page)
             if _CAPTION.match(row.text) and not _is_note_heading(row, body):
                 if is_exhibit_title(row, body, lambda: _text_top(rows, analysis)):
@@ -182,6 +179,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             ):
                 prev = candidates[-1]
                 if prev.text != prev.row.text or running_key(prev.text) not in banners:
+                    if prev.style[2].startswith("keyword"):  # "Chapter 1" over a larger title: ranked by it
+                        prev.style = (max(row.size, prev.row.size), *prev.style[1:])
                     prev.text = f"{prev.text} {row.text.strip()}"
                     prev.last_index = i
                     prev.bottom = row.y1
@@ -308,8 +307,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     m = _RUN_IN.match(text)
     if (m and prose(m.group(1)) or run_in_head(text)) and not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
-    letters = len(LETTER.findall(text))
-    if letters < 2 or letters < 0.5 * n:
+    code = (larger or bold) and code_title(text)  # "4.2.2.1 read()": a member's name, few letters, no capitals
+    if few_letters(text) and not code:
         return None
     num = leading_number(text) if maybe_numbered else None
     kind = "keyword:note" if note else "none"
@@ -317,8 +316,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         if num.kind.startswith("keyword") and not num.rest:
             kind = num.kind  # a bare "PART II" or "Chapter 3" line
         # a title opening with a bracket counts as one: a filing's "Item 6. [Reserved]" is an item like the rest
-        elif not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘") \
-                or not WORD4.search(num.rest):
+        elif not code and (not num.rest or not (num.rest.lstrip("[")[:1].isupper() or num.rest[0] in "“\"'‘")
+                           or not WORD4.search(num.rest)):
             num = None
         else:
             kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"

@@ -17,6 +17,7 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
 from pageindex_desktop.core.outline.text_columns import column_edges, column_range
 
+_OUTLINE_KINDS = frozenset({"decimal", "letter-decimal", "section"})
 _NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 # a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
 DATE = r"[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
@@ -246,13 +247,14 @@ def continued_title(text: str) -> bool:
 
 def _repeat_key(text: str) -> str:
     """The title key, or the whole text when the key has no letters: "Exhibit 23.1" and "Exhibit 31.1" on
-    consecutive pages are two titles, though both keys would be the "1" after the number. A section number
-    stays in the key: "1.1.2 Timing" and "1.2.1 Timing" on one page are two sections of a specification."""
+    consecutive pages are two titles, though both keys would be the "1" after the number. An outline number
+    stays in the key: "3.3.1 Inputs" after "3.1.1 Inputs", or a reference's "4.2.1 Detailed Description" and
+    "4.3.1 Detailed Description" on one page, are sections of their own that share a title, not a repeat."""
     key = title_key(text)
     if not any(ch.isalpha() for ch in key):
         return text.lower()
     num = leading_number(text)
-    return f"{num.token} {key}" if num is not None and num.rest else key
+    return f"{num.token} {key}" if num is not None and num.kind in _OUTLINE_KINDS else key
 
 
 def after_front_contents(candidates: list[Candidate], contents_pages: list[int], page_count: int) -> list[Candidate]:

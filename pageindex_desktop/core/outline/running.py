@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.numbering import parse_page_number
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.running_heads import head_tracks, paged_heads
 
 _DIGITS = re.compile(r"\d+")
 _EDGE_NUMBER = re.compile(r"^(?P<a>[0-9]{1,4})\s+\D|\D\s+(?P<b>[0-9]{1,4})$")
@@ -97,6 +98,10 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
             m = _EDGE_NUMBER.search(rows_by_page[number - 1][i].text)
             if m and number not in folios:
                 folios[number] = (int(m.group("a") or m.group("b")), False)
+    for (number, i), value in paged_heads(rows_by_page, heights, BAND, running).items():
+        running.add((number, i))  # "1.2. OVERVIEW OF THE METHOD 7": words change, the folio keeps step
+        folios.setdefault(number, (value, False))
+    running |= head_tracks(rows_by_page, heights, BAND, running)  # "3.4 Complexity" over one page: the slot repeats
     return Furniture(running=running, folios=_consistent(folios), texts=texts)
 
 

@@ -53,9 +53,11 @@ class SizeScale:
     def restyled(self, candidates: list[Candidate]) -> list[Candidate]:
         """`candidates` with each style's size replaced by its cluster's key (in place): the layout pass builds
         styles from whole points, and every rule that compares styles, and the ranking, must see one size
-        per style."""
+        per style. A style whose size was taken from another row than the candidate's own (a "Chapter 1" label
+        ranked by the larger title joined under it) keeps that size, keyed."""
         for cand in candidates:
-            cand.style = (self.key(cand.row.size), cand.style[1], cand.style[2])
+            size = cand.row.size if cand.style[0] == round(cand.row.size) else cand.style[0]
+            cand.style = (self.key(size), cand.style[1], cand.style[2])
         return candidates
 
 

@@ -129,3 +129,40 @@ def qualifier(text: str) -> str | None:
     if not text:
         return ""
     return text if _QUALIFIER.match(text) and len(text.split()) <= 3 else None
+
+
+# a program's name as a reference manual titles its members: "read()", "mylib::Buffer", "~Buffer()",
+# "operator==()", "size() const", "Buffer< T >", "parse_file(const char *path)"
+_CODE_NAME = re.compile(
+    r"^(?:[A-Za-z_][\w]*(?:<[^<>]*>)?(?:::|\.))*(?:operator\S+|~?[A-Za-z_]\w*)\s*(?:<[^<>]*>)?\s*"
+    r"(?:\([^()]*\))?(?:\s*const)?$"
+)
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:~]*$")
+
+
+def code_title(text: str) -> bool:
+    """True when a heading numbered two levels deep or more titles a program's member or class by its name:
+    no title case, few letters, yet a section (a reference manual's "4.2.2.1 read()" under each class, and
+    "4.2 mylib::Buffer Class Reference" or "3.1 mylib Namespace Reference", a name over title-case words)."""
+    num = leading_number(text)
+    if num is None or num.kind != "decimal" or num.depth < 2 or not num.rest:
+        return False
+    rest = num.rest.strip()
+    if _CODE_NAME.match(rest) is not None and any(mark in rest for mark in ("(", "::", "_", "<")):
+        return True
+    words = rest.split()
+    return len(words) >= 2 and _IDENTIFIER.match(words[0]) is not None and not words[0][0].isupper() \
+        and title_like(words[1:]) and all(w[:1].isupper() for w in words[1:])
+
+
+def few_letters(text: str) -> bool:
+    """True when under two letters, or letters make less than half the characters: a figure row or code, not
+    a title. An outline number two levels deep is left out of the count, so "4.1 Version 1.0" and "2.3
+    Python 3.12" are titles (the whole line counted, their figures outweighed their words); a single number
+    stays in ("12 and 24 Weeks Ended June 17, 2023" is a table's period head)."""
+    num = leading_number(text)
+    rest = num.rest if num is not None and num.rest and num.kind == "decimal" and num.depth >= 2 else text
+    letters = len(LETTER.findall(rest))
+    return len(LETTER.findall(text)) < 2 or letters < 0.5 * len(rest)
