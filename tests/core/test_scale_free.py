@@ -1,0 +1,65 @@
+"""Issue 11: a document printed "to fit" (every size and coordinate times 0.97 or 1.03, Letter <-> A4) gives the
+tree its original gives: rules that group positions or compare sizes must not depend on where a fixed grid's
+boundaries fall (tolerant.py). Each test builds its PDF with pymupdf and scales it with show_pdf_page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+
+FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
+SECTIONS = ["Spring Floods in the Valley", "Summer Levels of the River", "Clay Along the Banks",
+            "Sand on the Higher Ground", "Wheat on the Open Fields", "Orchards Near the Town"]
+
+
+def _scaled(plain: pymupdf.Document, factor: float) -> pymupdf.Document:
+    """`plain` with every page's content drawn at `factor` of its size (a print "to fit")."""
+    if factor == 1.0:
+        return plain
+    scaled = pymupdf.open()
+    for page in plain:
+        w, h = page.rect.width, page.rect.height
+        target = scaled.new_page(width=factor * w, height=factor * h)
+        target.show_pdf_page(pymupdf.Rect(0, 0, factor * w, factor * h), plain, page.number)
+    return scaled
+
+
+def _paragraph(page: pymupdf.Page, y: float, lines: int = 6) -> float:
+    """Body text at 10 pt from `y`; returns the y below it."""
+    for i in range(lines):
+        page.insert_text((72, y), FILLER.capitalize() if i == 0 else FILLER, fontsize=10, fontname="helv")
+        y += 15
+    return y + 4
+
+
+def _tree(doc: pymupdf.Document, path: Path) -> list[tuple[str, int]]:
+    doc.save(path)
+    return [(h.title, h.level) for h in find_layout_headings(extract(path))]
+
+
+def _numbered_report() -> pymupdf.Document:
+    """Sections whose bold 12 pt number stands a gap left of its 11 pt title in another face (two extracted
+    lines): the title's bottom lies 0.4 pt above the number's, so a 1 pt grid (`round(y1)`) sorted the title
+    first wherever a boundary fell between them (at some baselines at 100 %, at others at 97 % or 103 %), and
+    the number and its title became two rows."""
+    doc = pymupdf.open()
+    for k in range(3):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, 80 + 0.37 * k)
+        for j in range(2):
+            number, title = f"{k + 1}.{j + 1}", SECTIONS[2 * k + j]
+            page.insert_text((72, y + 10), number, fontsize=12, fontname="hebo")
+            page.insert_text((120, y + 10), title, fontsize=11, fontname="helv")
+            y = _paragraph(page, y + 30 + 0.29 * j)
+    return doc
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
+def test_a_numbered_section_keeps_its_number_at_any_scale(tmp_path: Path, factor: float) -> None:
+    expected = [(f"{k + 1}.{j + 1} {SECTIONS[2 * k + j]}", 1) for k in range(3) for j in range(2)]
+    assert _tree(_scaled(_numbered_report(), factor), tmp_path / "report.pdf") == expected
