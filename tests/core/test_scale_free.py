@@ -63,3 +63,27 @@ def _numbered_report() -> pymupdf.Document:
 def test_a_numbered_section_keeps_its_number_at_any_scale(tmp_path: Path, factor: float) -> None:
     expected = [(f"{k + 1}.{j + 1} {SECTIONS[2 * k + j]}", 1) for k in range(3) for j in range(2)]
     assert _tree(_scaled(_numbered_report(), factor), tmp_path / "report.pdf") == expected
+
+
+def _headed_report() -> pymupdf.Document:
+    """A cover, then six chapters a page each under a bold running header that a careless layout prints up to
+    1.6 pt lower on some pages (its tops straddle 48 pt). Banded by a 6 pt grid (`y // 6`) the header fell
+    into two bands wherever a boundary lay among its positions, and a band with fewer than three pages kept
+    its headers as headings."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=612, height=792)
+    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
+    _paragraph(cover, 160)
+    for k, (title, drop) in enumerate(zip(SECTIONS, [0.0, 0.5, 1.2, 1.6, 0.8, 0.3])):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 60.5 + drop), "Annual Review of the Valley", fontsize=12, fontname="hebo")
+        page.insert_text((72, 120), f"Chapter {k + 1}: {title}", fontsize=16, fontname="hebo")
+        _paragraph(page, _paragraph(page, 150) + 10)
+    return doc
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
+def test_a_running_header_a_point_lower_on_some_pages_is_a_header_at_any_scale(
+        tmp_path: Path, factor: float) -> None:
+    expected = [(f"Chapter {k + 1}: {title}", 1) for k, title in enumerate(SECTIONS)]
+    assert _tree(_scaled(_headed_report(), factor), tmp_path / "headed.pdf") == expected
