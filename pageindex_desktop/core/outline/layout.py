@@ -224,7 +224,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
-    candidates = [c for c in candidates if WORD4.search(c.text) or c.row.size >= body + 2]
+    candidates = [c for c in candidates if WORD4.search(c.text) or analysis.sizes.larger_by(c.row.size, body, 2.0)]
     candidates = drop_repeated_runs(analysis.sizes.restyled(candidates))  # one style, one size
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
