@@ -112,3 +112,63 @@ def _short_heads_report() -> pymupdf.Document:
 @pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
 def test_short_titles_two_points_over_the_body_are_headings_at_any_scale(tmp_path: Path, factor: float) -> None:
     assert _tree(_scaled(_short_heads_report(), factor), tmp_path / "short.pdf") == [(t, 1) for t in SHORT]
+
+
+def _chart_report() -> pymupdf.Document:
+    """Headings 1.5 pt over a 10 pt body (11.5 pt, bold, centred), each over a line chart's value and date
+    axes: a line that much larger over a chart heads a section, not the chart. A fixed 1.5 pt gate read the
+    94 % copy's headings (10.8 over 9.4, after rounding) as chart titles and dropped them."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=612, height=792)
+    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
+    _paragraph(cover, 160)
+    for title in SECTIONS[:3]:
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, 80) + 12
+        page.insert_text(((612 - pymupdf.get_text_length(title, "hebo", 11.5)) / 2, y), title, fontsize=11.5,
+                         fontname="hebo")
+        y += 24
+        for tick in ("$500", "$400", "$300", "$200", "$100", "$0"):
+            page.insert_text((66, y), tick, fontsize=10, fontname="helv")
+            y += 24
+        for i, date in enumerate(("9/29/17", "9/29/18", "9/28/19", "9/26/20", "9/25/21")):
+            page.insert_text((90 + 90 * i, y), date, fontsize=10, fontname="helv")
+        _paragraph(page, y + 30)
+    return doc
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
+def test_a_heading_over_a_chart_stays_a_heading_at_any_scale(tmp_path: Path, factor: float) -> None:
+    assert _tree(_scaled(_chart_report(), factor), tmp_path / "chart.pdf") == [(t, 1) for t in SECTIONS[:3]]
+
+
+def _back_cover_report() -> pymupdf.Document:
+    """A cover, four chapters over an 8.5 pt body, then a back cover: four bold address lines and one long
+    line at 7.9 pt. 0.6 pt under an 8.5 pt body is not the body's size (within 5 % of it is), so the page has
+    no running text and its lines are no sections; a fixed `< 0.6` pt took the line for body text at 100 %
+    (8.5 - 7.9 is 0.5999... in floating point) and at 97 % (7.7 under 8.2 after rounding), not at 103 % (8.1
+    under 8.8), and the address lines became sections in some copies only."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=612, height=792)
+    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
+    _paragraph(cover, 160)
+    for title in SECTIONS[:4]:
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), title, fontsize=14, fontname="hebo")
+        y = 120.0
+        for i in range(30):
+            page.insert_text((72, y), FILLER, fontsize=8.5, fontname="helv")
+            y += 13
+    back = doc.new_page(width=612, height=792)
+    y = 120.0
+    for text in ("World Headquarters", "One Bowerman Drive", "European Headquarters", "Colosseum One"):
+        back.insert_text((72, y), text, fontsize=10, fontname="hebo")
+        y += 40
+    back.insert_text((72, y), "Shareholders may obtain copies of the annual report by writing to us", fontsize=7.9,
+                     fontname="helv")
+    return doc
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
+def test_a_back_cover_holds_no_sections_at_any_scale(tmp_path: Path, factor: float) -> None:
+    assert _tree(_scaled(_back_cover_report(), factor), tmp_path / "back.pdf") == [(t, 1) for t in SECTIONS[:4]]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.size_scale import same_as_body
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS
 
 _NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
@@ -224,7 +225,7 @@ def drop_title_pages(candidates: list[Candidate], analysis: Analysis, body: floa
     statements: dict[int, Candidate] = {}
     for page, on_page in per_page.items():
         rows = analysis.rows[page - 1]
-        if len(on_page) >= 4 and not any(abs(r.size - body) < 0.6 and len(r.text) >= 50 and not r.bold for r in rows):
+        if len(on_page) >= 4 and not any(same_as_body(r.size, body) and len(r.text) >= 50 and not r.bold for r in rows):
             covers.add(page)
             if _statement_page(rows):
                 statements[page] = min(on_page, key=lambda c: c.row.y0)

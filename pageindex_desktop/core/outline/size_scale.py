@@ -89,3 +89,13 @@ def larger_by(size: float, body: float, points: float) -> bool:
     body: a fixed gate missed a heading 2 pt over a 10 pt body in a 97 % copy (11.6 over 9.7), and rounding
     to the 0.1 pt grid costs up to another GRID_SLACK."""
     return size >= body + points * body / REFERENCE_BODY - GRID_SLACK
+
+
+BODY_NEAR = 0.05  # share of the body size a line may differ by and still be set in the body's size
+
+
+def same_as_body(size: float, body: float) -> bool:
+    """True when `size` is the body's within BODY_NEAR of it (0.5 pt over a 10 pt body) plus GRID_SLACK: a
+    fixed 0.6 pt read an 8.2 pt line as body text over an 8.5 pt body but not the same line over an 8.8 pt
+    body in a 103 % copy (8.0 and 8.2 after rounding), and a cover page with it as a page of running text."""
+    return abs(size - body) <= BODY_NEAR * body + GRID_SLACK
