@@ -172,3 +172,25 @@ def _back_cover_report() -> pymupdf.Document:
 @pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
 def test_a_back_cover_holds_no_sections_at_any_scale(tmp_path: Path, factor: float) -> None:
     assert _tree(_scaled(_back_cover_report(), factor), tmp_path / "back.pdf") == [(t, 1) for t in SECTIONS[:4]]
+
+
+def _small_bold_report() -> pymupdf.Document:
+    """Bold section heads set 1.5 pt under a 10 pt body (8.5 pt, a filing's small bold captions): bold over
+    a plain body, they are headings down to 1.5 pt under it. The fixed gate missed them in a 106 % copy (9.0
+    under 10.6, after rounding: 1.6 pt under); measured over the body it holds at any scale."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=612, height=792)
+    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
+    _paragraph(cover, 160)
+    for k in range(3):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        for title in SECTIONS[2 * k:2 * k + 2]:
+            page.insert_text((72, y + 10), title, fontsize=8.5, fontname="hebo")
+            y = _paragraph(page, y + 28) + 10
+    return doc
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 1.06])
+def test_small_bold_heads_over_a_plain_body_are_headings_at_any_scale(tmp_path: Path, factor: float) -> None:
+    assert _tree(_scaled(_small_bold_report(), factor), tmp_path / "small.pdf") == [(t, 1) for t in SECTIONS]

@@ -40,6 +40,7 @@ from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
+from pageindex_desktop.core.outline.size_scale import larger_by
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
@@ -291,11 +292,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
         return None  # too short or long, a table cell or run-in head, a list item, or an index's "Page" column
     larger = row.size >= body + max(1.0, 0.12 * body)
-    bold = row.bold and not body_bold and row.size >= body - 1.5
+    bold = row.bold and not body_bold and larger_by(row.size, body, -1.5)  # as over a 10 pt body, at any scale
     maybe_numbered = _NUMBER_START.match(text) is not None
-    if not (larger or bold or maybe_numbered):
-        return None
-    if row.size < body - 3:
+    if not (larger or bold or maybe_numbered) or not larger_by(row.size, body, -3.0):
         return None
     words = text.split()
     division = maybe_numbered and (larger or bold) and keyword_title(text)
