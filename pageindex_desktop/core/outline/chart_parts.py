@@ -18,14 +18,15 @@ from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.outline.layout_evidence import AMOUNT, DATE
 from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.row_index import ByTop, PagesByTop
-from pageindex_desktop.core.outline.size_scale import SizeScale
+from pageindex_desktop.core.outline.size_scale import SizeScale, larger_by
 
 # a value or tick: "2016", "$35.4", "(12)", "16%", "9/29/17", "Q1 2020", "FY21"
 _TICK = re.compile(rf"^(?:{AMOUNT}|{DATE}|Q[1-4]\s?'?[0-9]{{2,4}}|FY\s?'?[0-9]{{2,4}})$")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # a legend's swatch: the filled and open squares, circles, diamonds and triangles charts key their series by
 SWATCHES = frozenset("■□▪▫●○◆◇▲△▼▽◼◻")
-TITLE_LARGER = 1.5  # a chart's title is set in about the body's size; a larger line over a chart is a heading
+TITLE_LARGER = 1.5  # a chart's title is set in about the body's size; a line this larger (over a 10 pt body,
+# size_scale.larger_by) over a chart is a heading
 CHART_DEPTH = 40.0  # how far under the title (in body sizes) the axis row may lie
 AXIS_TICKS = 3  # ticks in an axis row, evenly spaced
 VALUES = 2  # bare figures between the title and the axis row
@@ -50,7 +51,7 @@ def drop_chart_titles(candidates: list[Candidate], pages: list[PageData], body: 
 
 def _chart_title(cand: Candidate, lines: ByTop[Line], body: float, sizes: SizeScale) -> bool:
     """`cand` is an unnumbered body-size line with a chart's values and axis row under it."""
-    if cand.style[2] not in UNNUMBERED or cand.row.size >= body + TITLE_LARGER:
+    if cand.style[2] not in UNNUMBERED or larger_by(cand.row.size, body, TITLE_LARGER):
         return False
     top = cand.bottom - 1
     depth = cand.bottom + CHART_DEPTH * body

@@ -45,6 +45,7 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.split_labels import label_over_number
+from pageindex_desktop.core.outline.size_scale import larger_by
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
@@ -217,7 +218,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
-    candidates = [c for c in candidates if WORD4.search(c.text) or c.row.size >= body + 2]
+    candidates = [c for c in candidates if WORD4.search(c.text) or analysis.sizes.larger_by(c.row.size, body, 2.0)]
     candidates = drop_list_items(drop_repeated_runs(analysis.sizes.restyled(candidates)), body)  # one size a style
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
@@ -285,11 +286,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
         return None  # too short or long, a table cell or run-in head, a list item, or an index's "Page" column
     larger = larger_than_body(row.size, body)
-    bold = row.bold and not body_bold and row.size >= body - 1.5
+    bold = row.bold and not body_bold and larger_by(row.size, body, -1.5)  # as over a 10 pt body, at any scale
     maybe_numbered = _NUMBER_START.match(text) is not None
-    if not (larger or bold or maybe_numbered):
-        return None
-    if row.size < body - 3:
+    if not (larger or bold or maybe_numbered) or not larger_by(row.size, body, -3.0):
         return None
     words = text.split()
     division = maybe_numbered and (larger or bold) and keyword_title(text)

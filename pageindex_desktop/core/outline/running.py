@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.outline.numbering import parse_page_number
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running_heads import head_tracks, paged_heads
+from pageindex_desktop.core.outline.tolerant import near_runs
 
 _DIGITS = re.compile(r"\d+")
 _EDGE_NUMBER = re.compile(r"^(?P<a>[0-9]{1,4})\s+\D|\D\s+(?P<b>[0-9]{1,4})$")
@@ -23,6 +24,7 @@ _PAGE_WORDS = re.compile(
 )
 MARGIN = 0.12  # top and bottom share of the page where headers, footers and folios live
 BAND = 0.16  # wider band searched for repeated rows (tall headers, headers under a rule)
+SAME_SPOT = 0.004  # share of the page height a repeated row may move between pages (3 pt on Letter)
 
 
 @dataclass
@@ -58,7 +60,10 @@ def folio_value(row: Row, page_height: float) -> tuple[int, bool] | None:
 
 def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furniture:
     """Rows repeated (digits ignored) at the same height on pages close to each other, plus page-number rows."""
-    where: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
+    # where each text (digits ignored) opens, as a share of its page's height: the same header grouped by
+    # nearness (tolerant.py), so one printed a point lower on a page stays the same header at any scale
+    spots: dict[str, list[tuple[float, float, int, int]]] = defaultdict(list)
+    where: dict[tuple[str, int, int], list[tuple[int, int]]] = {}  # (text, band, group) -> hits
     running: set[tuple[int, int]] = set()
     folios: dict[int, tuple[int, bool]] = {}
     for page_index, rows in enumerate(rows_by_page):
@@ -73,11 +78,13 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
                 running.add((number, i))
                 folios.setdefault(number, folio)
                 continue
-            key = (running_key(row.text), band_of(row.y0))
-            where[key].append((number, i))
+            spots[running_key(row.text)].append((row.y0 / height if height else 0.0, row.y0, number, i))
+    for text, found in spots.items():
+        for group, near in enumerate(near_runs(found, lambda spot: spot[0], SAME_SPOT)):
+            where[(text, band_of(near[0][1]), group)] = sorted((number, i) for _share, _y, number, i in near)
     texts: set[tuple[str, int]] = set()
-    repeated: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for (text, band), hits in where.items():
+    repeated: dict[tuple[str, int, int], list[tuple[int, int]]] = {}
+    for (text, band, group), hits in where.items():
         if len(hits) < 3:
             continue
         pages = sorted({p for p, _ in hits})
@@ -85,11 +92,11 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
             continue
         close = sum(1 for a, b in zip(pages, pages[1:]) if b - a <= 2)
         if close * 2 >= len(pages) - 1 and _same_or_folio([(p, rows_by_page[p - 1][i].text) for p, i in hits]):
-            repeated[(text, band)] = hits
+            repeated[(text, band, group)] = hits
     # rows repeated at one spot, and folios: what may sit between a header and the page edge
     margin_rows = running | {hit for hits in repeated.values() for hit in hits}
     text_extent: dict[int, tuple[float, float, float]] = {}
-    for (text, band), hits in repeated.items():
+    for (text, band, _group), hits in repeated.items():
         if _inside_text(hits, rows_by_page, heights, text_extent, margin_rows):
             continue
         running.update(hits)

@@ -13,6 +13,7 @@ import re
 
 from pageindex_desktop.core.outline.numbering import leading_number
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.size_scale import same_as_body
 
 MAX_WORDS = 16
 _ABBREVIATION = re.compile(r"\b(?:[A-Z]\.){2,}")  # "U.S.", "U.K.", "N.A.": initials, not a full stop
@@ -113,7 +114,7 @@ def running_text(rows: list[Row], body: float) -> bool:
     """True when the page carries running text: a body-size line of 50 characters or more, or, set in narrow
     columns (a tax form's three, whose lines hold about 40), eight body-size lines of six words or more that
     read as prose. A cover's or title page's lines are short titles, names and dates."""
-    plain = [r for r in rows if abs(r.size - body) < 0.6 and not r.bold]
+    plain = [r for r in rows if same_as_body(r.size, body) and not r.bold]  # at any scale (size_scale)
     return any(len(r.text) >= 50 for r in plain) or sum(
         len(r.text.split()) >= 6 and prose(r.text) for r in plain) >= NARROW_PROSE_ROWS
 
