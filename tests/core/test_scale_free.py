@@ -92,10 +92,9 @@ def test_a_running_header_a_point_lower_on_some_pages_is_a_header_at_any_scale(
 SHORT = ["Tax", "Art", "Oil", "Gas", "Ore", "Tin"]
 
 
-def _short_heads_report() -> pymupdf.Document:
-    """Sections with titles of three letters set 2 pt over a 10 pt body (12 pt, not bold): a title with no
-    word of four letters is kept only when clearly set as a heading, 2 pt larger than the body. A fixed 2 pt
-    gate missed every one in a 97 % copy (11.6 over 9.7, 1.9 pt); measured over the body it holds at any scale."""
+def _titled_report(titles: list[str], size: float, font: str, baseline: float, gap: float) -> pymupdf.Document:
+    """A cover, then three pages of two sections each: the title at `size` in `font` on a baseline `baseline`
+    under the section's top, its paragraph `gap` under that top."""
     doc = pymupdf.open()
     cover = doc.new_page(width=612, height=792)
     cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
@@ -103,10 +102,17 @@ def _short_heads_report() -> pymupdf.Document:
     for k in range(3):
         page = doc.new_page(width=612, height=792)
         y = 80.0
-        for title in SHORT[2 * k:2 * k + 2]:
-            page.insert_text((72, y + 12), title, fontsize=12, fontname="helv")
-            y = _paragraph(page, y + 34) + 10
+        for title in titles[2 * k:2 * k + 2]:
+            page.insert_text((72, y + baseline), title, fontsize=size, fontname=font)
+            y = _paragraph(page, y + gap) + 10
     return doc
+
+
+def _short_heads_report() -> pymupdf.Document:
+    """Sections with titles of three letters set 2 pt over a 10 pt body (12 pt, not bold): a title with no
+    word of four letters is kept only when clearly set as a heading, 2 pt larger than the body. A fixed 2 pt
+    gate missed every one in a 97 % copy (11.6 over 9.7, 1.9 pt); measured over the body it holds at any scale."""
+    return _titled_report(SHORT, size=12, font="helv", baseline=12, gap=34)
 
 
 @pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 0.94])
@@ -178,17 +184,7 @@ def _small_bold_report() -> pymupdf.Document:
     """Bold section heads set 1.5 pt under a 10 pt body (8.5 pt, a filing's small bold captions): bold over
     a plain body, they are headings down to 1.5 pt under it. The fixed gate missed them in a 106 % copy (9.0
     under 10.6, after rounding: 1.6 pt under); measured over the body it holds at any scale."""
-    doc = pymupdf.open()
-    cover = doc.new_page(width=612, height=792)
-    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
-    _paragraph(cover, 160)
-    for k in range(3):
-        page = doc.new_page(width=612, height=792)
-        y = 80.0
-        for title in SECTIONS[2 * k:2 * k + 2]:
-            page.insert_text((72, y + 10), title, fontsize=8.5, fontname="hebo")
-            y = _paragraph(page, y + 28) + 10
-    return doc
+    return _titled_report(SECTIONS, size=8.5, font="hebo", baseline=10, gap=28)
 
 
 @pytest.mark.parametrize("factor", [1.0, 0.97, 1.03, 1.06])

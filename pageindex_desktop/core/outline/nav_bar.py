@@ -68,17 +68,24 @@ Track = list[_Entry]
 Sequence = list[tuple[int, str]]  # (page, current entry) for the slides where it is known, in page order
 
 
-def find_nav_headings(doc: ExtractedDocument, analysis: Analysis) -> list[Heading] | None:
-    """The deck's sections (level 1) and subsections (level 2) from its navigation bar, or None when it has none."""
+def is_slide_deck(doc: ExtractedDocument, analysis: Analysis) -> bool:
+    """True when the document reads as slides: MIN_PAGES pages of text or more, most of them landscape, few
+    of them prose pages (a landscape report is no deck)."""
     text_pages = sum(1 for rows in analysis.rows if rows)
     if text_pages < MIN_PAGES:
-        return None
+        return False
     sized = [(p.width, p.height) for p, rows in zip(doc.pages, analysis.rows) if rows]
     if sum(1 for w, h in sized if w > h) < LANDSCAPE_SHARE * len(sized):
+        return False
+    return sum(1 for rows in analysis.rows if is_prose_page(rows, analysis.body_size)) <= PROSE_SHARE * text_pages
+
+
+def find_nav_headings(doc: ExtractedDocument, analysis: Analysis) -> list[Heading] | None:
+    """The deck's sections (level 1) and subsections (level 2) from its navigation bar, or None when it has none."""
+    if not is_slide_deck(doc, analysis):
         return None
+    text_pages = sum(1 for rows in analysis.rows if rows)
     body = analysis.body_size
-    if sum(1 for rows in analysis.rows if is_prose_page(rows, body)) > PROSE_SHARE * text_pages:
-        return None
     tracks = _tracks(doc, body)
     top, top_texts = _best_bar(tracks, text_pages)
     if top is None:

@@ -14,8 +14,7 @@ from collections import Counter, defaultdict
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
-from pageindex_desktop.core.outline.layout_filters import is_prose_page
-from pageindex_desktop.core.outline.nav_bar import LANDSCAPE_SHARE, MIN_PAGES, PROSE_SHARE
+from pageindex_desktop.core.outline.nav_bar import is_slide_deck
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -25,13 +24,7 @@ MAX_CHARS = 60
 
 def find_outline_slides(doc: ExtractedDocument, analysis: Analysis) -> list[Heading] | None:
     """The deck's sections (level 1) from its recurring outline slides, or None when it has none."""
-    text_pages = sum(1 for rows in analysis.rows if rows)
-    if text_pages < MIN_PAGES:
-        return None
-    sized = [(p.width, p.height) for p, rows in zip(doc.pages, analysis.rows) if rows]
-    if sum(1 for w, h in sized if w > h) < LANDSCAPE_SHARE * len(sized):
-        return None
-    if sum(1 for rows in analysis.rows if is_prose_page(rows, analysis.body_size)) > PROSE_SHARE * text_pages:
+    if not is_slide_deck(doc, analysis):
         return None
     lists: dict[frozenset[str], list[list[Row]]] = defaultdict(list)
     for page_index, rows in enumerate(analysis.rows):

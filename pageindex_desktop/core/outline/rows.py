@@ -82,12 +82,12 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             if row.x1 <= x0 and _same_row(row, line):
                 if merge_all and _column_break(row, line, mid):
                     breaks += 1
-                elif edges is not None and column_of(row.x1, edges) != column_of(line.x0, edges):
-                    pass  # the next column's line on this baseline: neither this row's part nor a crowding cell
-                elif merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
-                    target = row
-                elif (row.x1 < mid) == (line.x0 < mid):
-                    crowded_with = row
+                # the next column's line on this baseline is neither this row's part nor a crowding cell
+                elif edges is None or column_of(row.x1, edges) == column_of(line.x0, edges):
+                    if merge_all or (_is_bare_number(row.text) and row.size >= line.size - 1) or PAGE_NUMBER.match(text):
+                        target = row
+                    elif (row.x1 < mid) == (line.x0 < mid):
+                        crowded_with = row
                 break
         if target is None:
             rows.append(Row(text, line.size, line.bold, line.x0, line.y0, line.x1, line.y1, page.number,

@@ -26,6 +26,12 @@ class _Styled(_Indented, Protocol):
     bold: bool
 
 
+def _usual_look(entries: Sequence[_Styled]) -> tuple[float, bool]:
+    """The entries' median size, and whether most of them are bold: what a head is set apart from."""
+    sizes = sorted(e.size for e in entries)
+    return sizes[len(sizes) // 2], sum(e.bold for e in entries) * 2 > len(entries)
+
+
 def mark_group_heads(entries: Sequence[_Styled]) -> None:
     """Mark as divisions (`part`) the rows without a page number that are set larger than the entries with one,
     or bold while those are not, and head a run of them ("Management's Discussion and Analysis" over "Our
@@ -34,9 +40,7 @@ def mark_group_heads(entries: Sequence[_Styled]) -> None:
     with_page = [e for e in entries if e.printed is not None]
     if len(with_page) < 3:
         return
-    sizes = sorted(e.size for e in with_page)
-    size = sizes[len(sizes) // 2]
-    bold = sum(e.bold for e in with_page) * 2 > len(with_page)
+    size, bold = _usual_look(with_page)
     heads = [i for i, e in enumerate(entries[:-1]) if e.printed is None and not e.part
              and (e.size >= size + 0.5 or (e.bold and not bold)) and entries[i + 1].printed is not None
              and entries[i + 1].size < e.size + 0.5 and abs(entries[i + 1].x0 - e.x0) <= 2 * CLUSTER_TOLERANCE]
@@ -57,9 +61,7 @@ def mark_styled_heads(entries: Sequence[_Styled]) -> None:
     with_page = [e for e in entries if e.printed is not None]
     if len(with_page) < 4:
         return
-    sizes = sorted(e.size for e in with_page)
-    size = sizes[len(sizes) // 2]
-    bold = sum(e.bold for e in with_page) * 2 > len(with_page)
+    size, bold = _usual_look(with_page)
 
     def set_apart(entry: _Styled) -> bool:
         """Set larger than most entries, or bold while most are not."""
