@@ -65,15 +65,21 @@ def test_a_numbered_section_keeps_its_number_at_any_scale(tmp_path: Path, factor
     assert _tree(_scaled(_numbered_report(), factor), tmp_path / "report.pdf") == expected
 
 
+def _with_cover() -> pymupdf.Document:
+    """A new report holding its cover page: the title over a paragraph, as every report below opens."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=612, height=792)
+    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
+    _paragraph(cover, 160)
+    return doc
+
+
 def _headed_report() -> pymupdf.Document:
     """A cover, then six chapters a page each under a bold running header that a careless layout prints up to
     1.6 pt lower on some pages (its tops straddle 48 pt). Banded by a 6 pt grid (`y // 6`) the header fell
     into two bands wherever a boundary lay among its positions, and a band with fewer than three pages kept
     its headers as headings."""
-    doc = pymupdf.open()
-    cover = doc.new_page(width=612, height=792)
-    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
-    _paragraph(cover, 160)
+    doc = _with_cover()
     for k, (title, drop) in enumerate(zip(SECTIONS, [0.0, 0.5, 1.2, 1.6, 0.8, 0.3])):
         page = doc.new_page(width=612, height=792)
         page.insert_text((72, 60.5 + drop), "Annual Review of the Valley", fontsize=12, fontname="hebo")
@@ -95,10 +101,7 @@ SHORT = ["Tax", "Art", "Oil", "Gas", "Ore", "Tin"]
 def _titled_report(titles: list[str], size: float, font: str, baseline: float, gap: float) -> pymupdf.Document:
     """A cover, then three pages of two sections each: the title at `size` in `font` on a baseline `baseline`
     under the section's top, its paragraph `gap` under that top."""
-    doc = pymupdf.open()
-    cover = doc.new_page(width=612, height=792)
-    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
-    _paragraph(cover, 160)
+    doc = _with_cover()
     for k in range(3):
         page = doc.new_page(width=612, height=792)
         y = 80.0
@@ -124,10 +127,7 @@ def _chart_report() -> pymupdf.Document:
     """Headings 1.5 pt over a 10 pt body (11.5 pt, bold, centred), each over a line chart's value and date
     axes: a line that much larger over a chart heads a section, not the chart. A fixed 1.5 pt gate read the
     94 % copy's headings (10.8 over 9.4, after rounding) as chart titles and dropped them."""
-    doc = pymupdf.open()
-    cover = doc.new_page(width=612, height=792)
-    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
-    _paragraph(cover, 160)
+    doc = _with_cover()
     for title in SECTIONS[:3]:
         page = doc.new_page(width=612, height=792)
         y = _paragraph(page, 80) + 12
@@ -154,10 +154,7 @@ def _back_cover_report() -> pymupdf.Document:
     no running text and its lines are no sections; a fixed `< 0.6` pt took the line for body text at 100 %
     (8.5 - 7.9 is 0.5999... in floating point) and at 97 % (7.7 under 8.2 after rounding), not at 103 % (8.1
     under 8.8), and the address lines became sections in some copies only."""
-    doc = pymupdf.open()
-    cover = doc.new_page(width=612, height=792)
-    cover.insert_text((72, 120), "Field Notes from the Valley", fontsize=24, fontname="hebo")
-    _paragraph(cover, 160)
+    doc = _with_cover()
     for title in SECTIONS[:4]:
         page = doc.new_page(width=612, height=792)
         page.insert_text((72, 90), title, fontsize=14, fontname="hebo")
