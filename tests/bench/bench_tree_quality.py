@@ -22,34 +22,20 @@ measurements, so they must not be looked at while tuning.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.ingest.pdf import extract
-from tests.bench.tree_corpus import (JUNK_OUTLINES, PASSWORDS, bookmark_entries, documents, layout_entries,
-                                     pipeline_entries, shares)
-from tests.bench.tree_score import Entry, Score, score, truth_from_toc
+from tests.bench.tree_corpus import (JUNK_OUTLINES, PASSWORDS, bookmark_entries, documents, font_size_baseline,
+                                     layout_entries, pipeline_entries, shares)
+from tests.bench.tree_score import Score, score, truth_from_toc
 from tests.conftest import CORPUS
 
 TARGET_F1 = 0.80
 TARGET_PAGES = 0.98
 TARGET_BOOKMARKS_F1 = 0.98  # with bookmarks used: mean, and no file below TARGET_BOOKMARKS_MIN
 TARGET_BOOKMARKS_MIN = 0.95
-
-
-def _font_size_baseline(doc: ExtractedDocument) -> list[Entry]:
-    """Lines set at least 2 pt above the dominant body size: the heuristic to beat."""
-    sizes: Counter[float] = Counter()
-    for page in doc.pages:
-        for line in page.lines:
-            sizes[round(line.size)] += len(line.text)
-    if not sizes:
-        return []
-    body = sizes.most_common(1)[0][0]
-    return [Entry(line.text, page.number) for page in doc.pages for line in page.lines if line.size >= body + 2]
 
 
 def _line(name: str, source: str, result: Score, extra: str = "") -> str:
@@ -81,7 +67,7 @@ def test_tree_quality_without_bookmarks() -> None:
         pages += doc.page_count
         result = score(truth, entries)
         layout = score(truth, layout_entries(doc))
-        baseline = score(truth, _font_size_baseline(doc))
+        baseline = score(truth, font_size_baseline(doc))
         tag = "(junk outline, not counted)" if name in JUNK_OUTLINES else ""
         print(_line(name, source, result, f"| layout-only F1={layout.f1:.2f} lvl={layout.level_accuracy:.2f} "
                     f"par={layout.parent_accuracy:.2f} | font-size F1={baseline.f1:.2f} {tag}"))

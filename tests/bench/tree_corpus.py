@@ -6,6 +6,7 @@ same numbers so regressions fail the default run. Both read the corpus through h
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -77,3 +78,15 @@ def shares(scores: list[Score]) -> tuple[float, float, float]:
         return 0.0, 0.0, 0.0
     return (sum(s.level_ok for s in scores) / matched, sum(s.parent_ok for s in scores) / matched,
             sum(s.page_ok for s in scores) / matched)
+
+
+def font_size_baseline(doc: ExtractedDocument) -> list[Entry]:
+    """Lines set at least 2 pt above the dominant body size: the heuristic to beat."""
+    sizes: Counter[float] = Counter()
+    for page in doc.pages:
+        for line in page.lines:
+            sizes[round(line.size)] += len(line.text)
+    if not sizes:
+        return []
+    body = sizes.most_common(1)[0][0]
+    return [Entry(line.text, page.number) for page in doc.pages for line in page.lines if line.size >= body + 2]

@@ -182,6 +182,28 @@ def test_titles_opening_pages_of_prose_are_no_slide_frame_titles(tmp_path: Path)
     assert [(h.title, h.level) for h in headings] == expected
 
 
+def test_chapters_opening_pages_stay_sections_when_some_chapters_are_short(tmp_path: Path) -> None:
+    """Unnumbered chapter titles that each open a page, at one spot: half the chapters fill two pages, half
+    end on their first, leaving it half empty. Only half the title pages were full pages of prose, which made
+    the titles slide frame titles (the rule wanted 80 %); slides have no page of running text at all, so half
+    is evidence enough."""
+    titles = ["Market Overview", "Operating Results", "Capital Resources", "Risk Management",
+              "Regional Review", "Outlook and Guidance", "Governance", "Supplementary Data"]
+    doc = pymupdf.open()
+    for i, title in enumerate(titles):
+        page = doc.new_page(width=612, height=792)
+        _write(page, 40, "Annual Review of the Regional Water Board", 8)
+        y = _write(page, 80, title, 18, True) + 6
+        if i % 2:
+            _paragraph(page, y, 6)
+            continue
+        _paragraph(page, _paragraph(page, y, 18), 16)
+        _paragraph(doc.new_page(width=612, height=792), 80, 34)
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles
+
+
 def test_slide_frame_titles_at_one_spot_are_still_dropped(tmp_path: Path) -> None:
     """Slides with a frame title at one spot on every page and a few short lines under it: the frame titles
     are no sections (the prose-page exception above must not spare them)."""

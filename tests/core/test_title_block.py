@@ -58,3 +58,34 @@ def test_title_block_lines_stay_out(tmp_path: Path) -> None:
     block's: no section comes before the first one after the body starts."""
     block = [("Final Report", 14, True), ("March 2024", 11, False)]
     assert _report(tmp_path / "subtitle.pdf", block) == SECTIONS
+
+
+def _opens_on_a_chapter(path: Path, first: str, first_size: float) -> list[tuple[str, int]]:
+    """A report with no title block: a small running header, then `first` at `first_size` over its first
+    sub-heading and prose on page 1, and three more chapters (bold 18 pt, their sub-headings bold 12 pt) that
+    each open a page. Its layout headings as (title, page)."""
+    doc = pymupdf.open()
+    titles = [first, "Operating Results", "Capital Resources", "Outlook and Guidance"]
+    subs = ["Scope of the Review", "Revenue by Region", "Funding Sources", "Planned Works"]
+    for number, (title, sub) in enumerate(zip(titles, subs), start=1):
+        page = doc.new_page(width=612, height=792)
+        write_line(page, 40, "Regional Water Board Annual Review", size=8)
+        y = write_line(page, 80, title, size=first_size if number == 1 else 18, bold=True) + 4
+        y = write_line(page, y, sub, size=12, bold=True) + 4
+        paragraph(page, y, 24)
+    doc.save(path)
+    return [(h.title, h.page) for h in find_layout_headings(extract(path))]
+
+
+def test_a_report_that_opens_on_its_first_chapter_keeps_it(tmp_path: Path) -> None:
+    """Page 1 starts with a chapter heading in the style of the chapters on later pages, under nothing but a
+    small running header: it is the first chapter, not the document's title (it was left in the title block
+    and page 1's sub-heading came out as the first top-level section)."""
+    found = _opens_on_a_chapter(tmp_path / "chapters.pdf", "Market Overview", 18)
+    assert found[:3] == [("Market Overview", 1), ("Scope of the Review", 1), ("Operating Results", 2)]
+
+
+def test_a_title_in_a_style_of_its_own_stays_out(tmp_path: Path) -> None:
+    """The same report opening on a 24 pt line no later heading shares: the document's title, no section."""
+    found = _opens_on_a_chapter(tmp_path / "titled.pdf", "Regional Water Review", 24)
+    assert ("Regional Water Review", 1) not in found and found[0] == ("Scope of the Review", 1)

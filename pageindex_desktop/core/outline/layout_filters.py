@@ -202,7 +202,7 @@ def _on_adjacent_pages(found: list[Candidate]) -> bool:
     return False
 
 
-PROSE_PAGE_SHARE = 0.8
+PROSE_PAGE_SHARE = 0.5
 PROSE_PAGE_ROWS = 15  # body-size rows of 50 characters or more that make a page one of running text
 
 

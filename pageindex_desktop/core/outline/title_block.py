@@ -22,7 +22,10 @@ from pageindex_desktop.core.outline.title_shape import prose
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
 GAP_HEIGHTS = 3.0  # the body starts within this many of its line heights under it
-NARROW_LINES = 3  # lines of a paragraph in a narrow column that show the body has started
+NARROW_LINES = 3
+# with no larger title above it, the block's top row is the first chapter's heading when later pages print
+# this many headings in its style (the document opens on a chapter); a title's style is its own
+CHAPTER_STYLE_PAGES = 2  # lines of a paragraph in a narrow column that show the body has started
 
 
 def _plain(row: Row, body: float) -> bool:
@@ -65,7 +68,7 @@ def block_heading(
     its first sub-heading (tax instructions' "What's New" band over "Increased Limit") are both at the foot:
     each row up from the last is taken while it is a heading in a later heading's style under a larger title."""
     found: list[Candidate] = []
-    while start >= 2:
+    while start >= 1:
         foot = _foot_heading(rows, start, later, sizes, judge)
         if foot is None:
             break
@@ -79,22 +82,26 @@ def _foot_heading(
 ) -> tuple[Candidate, int] | None:
     """The one heading printed last in `rows[:start]`, right over `rows[start]`, and the index of its first
     row, or None."""
-    if start < 2 or start >= len(rows):
-        return None  # no title above it, or no body under it (a cover page is all block)
+    if start < 1 or start >= len(rows):
+        return None  # nothing above the body, or no body under it (a cover page is all block)
     first = start - 1
     style = (sizes.key(rows[first].size), rows[first].bold)
-    while first > start - WRAPPED and first > 1 and (sizes.key(rows[first - 1].size), rows[first - 1].bold) == style:
+    while first > start - WRAPPED and first > 0 and (sizes.key(rows[first - 1].size), rows[first - 1].bold) == style:
         first -= 1
     row = rows[first]
-    if not any(r.size >= row.size + TITLE_LARGER for r in rows[:first]):
+    titled = any(r.size >= row.size + TITLE_LARGER for r in rows[:first])
+    if not titled and any(r.size >= row.size for r in rows[:first]):
         return None
     last = rows[start - 1]
     if rows[start].y0 - last.y1 > GAP_HEIGHTS * (last.y1 - last.y0):
         return None
     text = " ".join(dict.fromkeys(r.text.strip() for r in rows[first:start]))  # a line printed twice once
     cand = judge(replace(row, text=text))
-    if cand is None or (sizes.key(cand.row.size), *cand.style[1:]) not in {
-            (sizes.key(c.row.size), *c.style[1:]) for c in later}:
+    if cand is None:
+        return None
+    look = (sizes.key(cand.row.size), *cand.style[1:])
+    alike = [c.row.page for c in later if (sizes.key(c.row.size), *c.style[1:]) == look]
+    if not alike or not titled and sum(1 for page in alike if page != row.page) < CHAPTER_STYLE_PAGES:
         return None
     cand.last_index = start - 1
     cand.bottom = last.y1
