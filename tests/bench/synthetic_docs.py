@@ -207,7 +207,17 @@ def build(seed: int, path: Path) -> list[Section]:
             page[0] += 1
     writer.close()
     _stamp_running_text(path, rng, margin)
-    return [s for s in sections if s.title]
+    return _printed(sections, path)
+
+
+def _printed(sections: list[Section], path: Path) -> list[Section]:
+    """The sections whose title is printed on the page the engine reported: a heading it placed in a frame's
+    last line, where the frame had no room, is reported but never drawn, so it is no section of the PDF."""
+    doc = pymupdf.open(path)
+    flags = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "finance", not "ﬁnance"
+    texts = ["".join(page.get_text(flags=flags).split()).lower() for page in doc]
+    doc.close()
+    return [s for s in sections if s.title and "".join(s.title.split()).lower() in texts[s.page - 1]]
 
 
 def _stamp_running_text(path: Path, rng: random.Random, margin: float) -> None:

@@ -296,3 +296,39 @@ def test_two_column_page_with_a_short_right_column_keeps_its_headings(tmp_path: 
     path = tmp_path / "bulletin.pdf"
     doc.save(path)
     assert _tree(path) == expected
+
+
+def test_heading_beside_a_table_row_in_the_other_column_is_no_table_row(tmp_path: Path) -> None:
+    """A two-column report: a left-column heading shares its baseline with a row of figures of a table in the
+    right column. With the columns found by their edges, that row is the other column's; it was read as the
+    heading's own figure cells (a table straddling the middle) and the heading dropped as a table row."""
+    doc = pymupdf.open()
+    words = FILLER.split()
+
+    def column(page: pymupdf.Page, x: float, y: float, lines: int) -> float:
+        for i in range(lines):
+            start = (i * 3) % (len(words) - 7)
+            page.insert_text((x, y), " ".join(words[start:start + 7]), fontsize=9.5, fontname="helv")
+            y += 12.8
+        return y
+
+    expected = []
+    for n, (left, right) in enumerate((("Water Quality", "Treatment Works"), ("Supply Network", "Storage"),
+                                       ("Billing and Tariffs", "Customer Service"))):
+        page = doc.new_page(width=612, height=792)
+        y = column(page, 54, 86, 20)
+        page.insert_text((54, y + 14), left, fontsize=14, fontname="hebo")
+        column(page, 54, y + 38, 26)
+        y_right = column(page, 320, 86, 12)
+        page.insert_text((320, y_right + 4), right, fontsize=14, fontname="hebo")
+        y_right = column(page, 320, y_right + 26, 6 if n == 1 else 4)
+        for label in ("Reservoirs", "Pumping stations", "Mains renewed", "Meters fitted", "Leaks repaired"):
+            page.insert_text((320, y_right), label, fontsize=9.5, fontname="helv")
+            for i, figure in enumerate(("12,565", "89,325", "3,781")):
+                page.insert_text((420 + 50 * i, y_right), figure, fontsize=9.5, fontname="helv")
+            y_right += 12.8
+        column(page, 320, y_right + 10, 20)
+        expected += [(1, left, n + 1), (1, right, n + 1)]
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    assert _tree(path) == expected

@@ -29,7 +29,7 @@ from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.list_items import drop_list_items
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
-from pageindex_desktop.core.outline.nav_bar import find_nav_headings
+from pageindex_desktop.core.outline.nav_bar import find_nav_headings, is_slide_deck
 from pageindex_desktop.core.outline.numbered_rank import numbered_above
 from pageindex_desktop.core.outline.outline_slides import find_outline_slides
 from pageindex_desktop.core.outline.numbering import (
@@ -222,7 +222,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_list_items(drop_repeated_runs(analysis.sizes.restyled(candidates)), body)  # one size a style
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
-    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), analysis, body)
+    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), is_slide_deck(doc, analysis))
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
     by_top = PagesByTop(analysis.rows)  # the rows near a candidate, for the table and signature rules

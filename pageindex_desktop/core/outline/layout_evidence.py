@@ -60,7 +60,7 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
         others = [r for r in level if r.x0 < hi and r.x1 > lo]
         if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
-        if paged[row.page] and _beside(row, level):
+        if paged[row.page] and not columns and _beside(row, level):
             continue  # a table whose cells straddle the middle, its label column read as a text column
         kept.append(cand)
     return kept

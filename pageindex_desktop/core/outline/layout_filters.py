@@ -166,12 +166,14 @@ def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
     return [c for k, c in enumerate(candidates) if k not in drop]
 
 
-def drop_frame_titles(candidates: list[Candidate], text_pages: int, analysis: Analysis, body: float) -> list[Candidate]:
+def drop_frame_titles(candidates: list[Candidate], text_pages: int, deck: bool) -> list[Candidate]:
     """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section.
 
-    Except when most of those pages are full pages of prose (`is_prose_page`) and no text of the spot is on two
-    neighbouring pages: a reference manual that opens a page per function ("Function open_file", then
-    "Summary") is no slide deck."""
+    A running head prints one text at the spot on two neighbouring pages (`_on_adjacent_pages`), in any
+    document. Otherwise the spot's texts are frame titles only in a slide deck (`deck`: landscape pages, few
+    of them prose, `nav_bar.is_slide_deck`): in a document of pages, titles that each stand once at one spot
+    are chapters that each open a page, or a reference manual's page per function ("Function open_file", then
+    "Summary"), however short some of those pages are."""
     if text_pages < 6:
         return candidates
     spots: dict[tuple[tuple[float, bool, str], int, int], list[Candidate]] = {}
@@ -182,10 +184,7 @@ def drop_frame_titles(candidates: list[Candidate], text_pages: int, analysis: An
     crowded: set[tuple[tuple[float, bool, str], int, int]] = set()
     for key, found in spots.items():
         pages = {c.row.page for c in found}
-        if len(pages) < max(5, 0.4 * text_pages):
-            continue
-        prose = sum(1 for page in pages if is_prose_page(analysis.rows[page - 1], body))
-        if prose < PROSE_PAGE_SHARE * len(pages) or _on_adjacent_pages(found):
+        if len(pages) >= max(5, 0.4 * text_pages) and (deck or _on_adjacent_pages(found)):
             crowded.add(key)
     return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
 
@@ -202,7 +201,6 @@ def _on_adjacent_pages(found: list[Candidate]) -> bool:
     return False
 
 
-PROSE_PAGE_SHARE = 0.5
 PROSE_PAGE_ROWS = 15  # body-size rows of 50 characters or more that make a page one of running text
 
 

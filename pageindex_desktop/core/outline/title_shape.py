@@ -112,11 +112,12 @@ NARROW_PROSE_ROWS = 8  # lines of prose in narrow columns that make a page's run
 
 def running_text(rows: list[Row], body: float) -> bool:
     """True when the page carries running text: a body-size line of 50 characters or more, or, set in narrow
-    columns (a tax form's three, whose lines hold about 40), eight body-size lines of six words or more that
-    read as prose. A cover's or title page's lines are short titles, names and dates."""
+    columns (a tax form's three, whose lines hold about 40; two columns of 12 pt type, about 30), eight
+    body-size lines that read as prose (`prose`: four words or more, most in lower case). A cover's or title
+    page's lines are short titles, names and dates."""
     plain = [r for r in rows if same_as_body(r.size, body) and not r.bold]  # at any scale (size_scale)
     return any(len(r.text) >= 50 for r in plain) or sum(
-        len(r.text.split()) >= 6 and prose(r.text) for r in plain) >= NARROW_PROSE_ROWS
+        prose(r.text) for r in plain) >= NARROW_PROSE_ROWS
 
 
 # a label's qualifier on its own line: a standard's "(normative)", "(informative)" under "Annex A"
