@@ -321,3 +321,29 @@ def test_a_contents_group_label_closed_by_a_colon_is_not_merged_into_its_first_e
     titles = [h.title for h in headings]
     assert "Statements of income" in titles and "Rebuilding Freedoms Previously Presumed: Examples" in titles
     assert not any(t.startswith("Financial Statements of the Company: Statements") for t in titles)
+
+
+def test_a_bold_run_in_lead_under_a_numbered_heading_is_not_its_title(tmp_path: Path) -> None:
+    """A body-size bold "4.1.2 Legal Review" right over a paragraph that opens with a bold run-in lead on its
+    first line ("Scope of the review. The board ..."): the line was taken for the heading's wrapped second
+    line, "4.1.2 Legal Review Scope of the review. The board". A sentence ends and another begins inside it,
+    which a title's next line never does; a heading wrapped in two lines stays one title."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = paragraph(page, 90, 20)
+    expected = []
+    for number, title, lead in (("4.1.1", "Financial Review of the", "Cost of the works and the loans. The"),
+                                ("4.1.2", "Legal Review", "Scope of the review and its methods. The"),
+                                ("4.1.3", "Audit Findings", "Sampling of the accounts by region. The")):
+        y = write_line(page, y + 8, f"{number} {title}", bold=True) + 2
+        if title.endswith("the"):
+            y = write_line(page, y - 3, "Regional Water Board", bold=True) + 2
+            title += " Regional Water Board"
+        page.insert_text((72, y), lead, fontsize=10, fontname="hebo")
+        page.insert_text((72 + pymupdf.get_text_length(lead + " ", "hebo", 10), y),
+                         "board", fontsize=10, fontname="helv")
+        y = paragraph(page, y + 15, 4)
+        expected.append(f"{number} {title}")
+    path = tmp_path / "leads.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == expected

@@ -179,6 +179,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 _continues(candidates[-1], row, i, body, page.width, left) or _names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
+                if _run_in_lead(prev, row):
+                    continue  # a bold run-in lead and its paragraph under the heading: text, not its title
                 if prev.text != prev.row.text or running_key(prev.text) not in banners:
                     if prev.style[2].startswith("keyword"):  # "Chapter 1" over a larger title: ranked by it
                         prev.style = (max(row.size, prev.row.size), *prev.style[1:])
@@ -478,6 +480,23 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
+
+
+# a full stop after a word of three letters or more, then a capitalised word: one sentence ends and another
+# begins on the line ("Scope of work. The review covers"); abbreviations that stand inside titles are spared
+_SENTENCE_BREAK = re.compile(r"\b([A-Za-z][a-z]{2,})\. +[A-Z][a-z]")
+_ABBREVIATIONS = {"inc", "ltd", "corp", "llc", "plc", "etc", "nos", "vol", "art", "sec", "fig", "ref", "dept"}
+
+
+def _run_in_lead(prev: Candidate, row: Row) -> bool:
+    """True when `row`, set like the heading `prev` right under it, is a paragraph's bold run-in lead rather
+    than the title's next line: a sentence ends inside it and the next begins (`_SENTENCE_BREAK`: "Scope of
+    work. The review covers"), under a numbered heading whose line is complete. A title's wrapped line holds no
+    sentence break; an unnumbered bold line over it may be the paragraph's own first line."""
+    num = leading_number(prev.text)
+    if num is None or not num.rest or open_ended(prev.text):
+        return False
+    return any(m.group(1).lower() not in _ABBREVIATIONS for m in _SENTENCE_BREAK.finditer(row.text))
 
 
 def _wrapped_start(
