@@ -56,3 +56,30 @@ def test_run_in_heads_are_not_sections(tmp_path: Path) -> None:
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert titles == ["Notes to Consolidated Financial Statements", "Note 4 – Debt",
                       "Segment Information — Basis of Presentation", "Part II – Other Information"]
+
+
+def test_a_chapter_number_and_colon_before_a_sentence_case_title_is_no_run_in_head(tmp_path: Path) -> None:
+    """"Chapter 4: Primary channel operation demand" read as a run-in head ("...:" then four words of prose)
+    and was dropped; what stands before the colon is only the chapter's number, so the line is its title.
+    The first chapter opens page 1 right over a table, which had put it in the title block."""
+    doc = pymupdf.open()
+    titles = ["Chapter 1: Scope of the review", "Chapter 2: Sources of supply and demand",
+              "Chapter 3: Primary channel operation demand", "Chapter 4: Funding of the planned works"]
+    for n, title in enumerate(titles):
+        page = doc.new_page(width=612, height=792)
+        write_line(page, 40, "Regional Water Board", size=8)
+        y = write_line(page, 80, title, size=18, bold=True) + 6
+        if n == 0:
+            for i, head in enumerate(("Region", "Mains", "Meters")):
+                write_line(page, y, head, bold=True, x=72 + 150 * i)
+            y += 16
+            for label in ("North", "South", "East"):
+                write_line(page, y, label)
+                write_line(page, y, "12,565", x=222)
+                write_line(page, y, "3,781", x=372)
+                y += 14
+        paragraph(page, y + 10, 30)
+    path = tmp_path / "chapters.pdf"
+    doc.save(path)
+    assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [
+        (title, n + 1) for n, title in enumerate(titles)]

@@ -306,7 +306,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         return None  # a sentence, or a run-in head followed by its text
     labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if (m and prose(m.group(1)) or run_in_head(text)) and not labelled:
+    if (m and prose(m.group(1)) and not (division and _label_only(text, m.group(1))) or run_in_head(text)) and \
+            not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     code = (larger or bold) and code_title(text)  # "4.2.2.1 read()": a member's name, few letters, no capitals
     if few_letters(text) and not code:
@@ -331,6 +332,14 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+
+
+def _label_only(text: str, after: str) -> bool:
+    """True when what stands before the run-in stop is only the keyword number ("Chapter 4: Primary channel
+    operation demand", "Section 2. Scope of the rules"): a numbered title in sentence case, not a run-in head
+    and its paragraph."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and num.rest.strip() == after.strip()
 
 
 def _labelled_title(text: str, row: Row, left: float, right: float) -> bool:

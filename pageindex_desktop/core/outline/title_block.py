@@ -17,7 +17,7 @@ from pageindex_desktop.core.outline.layout_filters import Candidate
 from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.size_scale import SizeScale
-from pageindex_desktop.core.outline.title_shape import prose
+from pageindex_desktop.core.outline.title_shape import keyword_title, prose
 
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
@@ -56,6 +56,9 @@ def block_end(rows: list[Row], body: float) -> int:
         if num is not None and num.kind.startswith("keyword") and not num.rest and ordinal(num) == 1 and (
                 row.bold or row.size > body + 1) and i + 1 < len(rows) and rows[i + 1].size >= row.size:
             return i  # a bare "Chapter 1" over its title: the document opens on its first chapter, no title block
+        if num is not None and num.kind.startswith("keyword") and ordinal(num) == 1 and keyword_title(row.text) and (
+                row.bold or row.size > body + 1) and not any(r.size > row.size for r in rows[:i]):
+            return i  # "Chapter 1: Scope" set highest on the page: the first chapter, whatever follows it
     return len(rows)
 
 
