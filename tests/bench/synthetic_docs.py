@@ -99,14 +99,14 @@ def _paragraph(rng: random.Random) -> str:
     return "<p>" + " ".join(_sentence(rng) for _ in range(rng.randint(2, 7))) + "</p>"
 
 
-def _body_block(rng: random.Random, figure: list[int]) -> str:
+def _body_block(rng: random.Random, figure: list[int], numbered_lists: bool = False) -> str:
     """One piece of body text: a paragraph mostly, else a list, a table, a captioned figure or a run-in lead."""
     roll = rng.random()
     if roll < 0.62:
         return _paragraph(rng)
     if roll < 0.74:
         items = "".join(f"<li>{_sentence(rng)}</li>" for _ in range(rng.randint(2, 5)))
-        return f"<ul>{items}</ul>"
+        return f"<ol>{items}</ol>" if numbered_lists else f"<ul>{items}</ul>"
     if roll < 0.84:
         cols = rng.randint(3, 5)
         head = "".join(f"<th>{' '.join(_words(rng, 1, 2)).capitalize()}</th>" for _ in range(cols))
@@ -149,29 +149,56 @@ def _css(look: Look) -> str:
     return "\n".join(rules)
 
 
-def _chapters(rng: random.Random, look: Look) -> list[str]:
+@dataclass(frozen=True)
+class Report:
+    """What a report adds to the plain document (drawn from its own generator, so the body stays the plain
+    document's): a cover, a printed contents list of some depth, page numbers counted from the first body
+    page, the chapter's name as the running header, numbered lists in the text and one sub-heading title
+    repeated under every chapter."""
+
+    cover: bool
+    contents_depth: int  # 0: no contents page
+    chapter_header: bool
+    numbered_lists: bool
+    repeated_first: str  # "" or the title every chapter's first sub-heading repeats ("Overview")
+
+
+def draw_report(seed: int) -> Report:
+    rng = random.Random(seed + 1_000_003)
+    return Report(cover=rng.random() < 0.5, contents_depth=rng.choice((0, 1, 2, 2, 3)),
+                  chapter_header=rng.random() < 0.4, numbered_lists=rng.random() < 0.4,
+                  repeated_first=rng.choice(("", "", "Overview", "Summary", "Background")))
+
+
+def _chapters(rng: random.Random, look: Look, report: Report | None = None) -> list[str]:
     """The body's HTML, one string per top-level section."""
     chapters: list[str] = []
     figure = [0]
+    lists = report is not None and report.numbered_lists
     for chapter in range(1, rng.randint(3, 7) + 1):
         parts: list[str] = []
         parts.append(f"<h1>{_number(look, [chapter])}{_title(rng)}</h1>")
-        parts.extend(_body_block(rng, figure) for _ in range(rng.randint(1, 3)))
+        parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 3)))
         for section in range(1, rng.randint(0, 4) + 1):
-            parts.append(f"<h2>{_number(look, [chapter, section])}{_title(rng)}</h2>")
-            parts.extend(_body_block(rng, figure) for _ in range(rng.randint(1, 4)))
+            title = _title(rng)
+            if report is not None and report.repeated_first and section == 1:
+                title = report.repeated_first
+            parts.append(f"<h2>{_number(look, [chapter, section])}{title}</h2>")
+            parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 4)))
             for sub in range(1, (rng.randint(0, 3) if rng.random() < 0.5 else 0) + 1):
                 parts.append(f"<h3>{_number(look, [chapter, section, sub])}{_title(rng)}</h3>")
-                parts.extend(_body_block(rng, figure) for _ in range(rng.randint(1, 3)))
+                parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 3)))
         chapters.append("".join(parts))
     return chapters
 
 
-def build(seed: int, path: Path) -> list[Section]:
-    """Write document `seed` to `path`; return the sections it prints, in reading order."""
+def build(seed: int, path: Path, report: bool = False) -> list[Section]:
+    """Write document `seed` to `path`; return the sections it prints, in reading order. With `report`, the
+    same body comes with what `draw_report(seed)` adds (cover, contents page, folios, chapter headers...)."""
     rng = random.Random(seed)
     look = draw_look(rng)
-    chapters = _chapters(rng, look)
+    extras = draw_report(seed) if report else None
+    chapters = _chapters(rng, look, extras)
     # a chapter that starts a new page is a story of its own (MuPDF's page-break-before can loop on a page top)
     bodies = chapters if look.break_before_top else ["".join(chapters)]
     page_rect = pymupdf.paper_rect("letter" if rng.random() < 0.5 else "a4")
@@ -183,6 +210,22 @@ def build(seed: int, path: Path) -> list[Section]:
                   pymupdf.Rect(frame.x1 - half, frame.y0, frame.x1, frame.y1)]
     else:
         frames = [frame]
+    css = _css(look)
+    sections = _write(path, [f"<body>{body}</body>" for body in bodies], css, page_rect, frames)
+    name = f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(VOCABULARY).capitalize()} Report {rng.randint(2015, 2026)}"
+    front = 0
+    if extras is not None:
+        front = _add_front_matter(path, extras, name, _printed(sections, path), css, page_rect, frame)
+        sections = [Section(s.level, s.title, s.page + front) for s in sections]
+        if extras.contents_depth:
+            sections.insert(0, Section(1, "Contents", front - _contents_pages(path, front) + 1))
+    _stamp_running_text(path, name, margin, front, sections if extras and extras.chapter_header else None)
+    return _printed(sections, path)
+
+
+def _write(path: Path, bodies: list[str], css: str, page_rect: pymupdf.Rect,
+           frames: list[pymupdf.Rect]) -> list[Section]:
+    """Lay `bodies` out (each from a new page) into `path`; the headings placed, with their 1-based pages."""
     sections: list[Section] = []
     page = [0]
 
@@ -193,7 +236,7 @@ def build(seed: int, path: Path) -> list[Section]:
 
     writer = pymupdf.DocumentWriter(str(path))
     for body in bodies:
-        story = pymupdf.Story(html=f"<body>{body}</body>", user_css=_css(look))
+        story = pymupdf.Story(html=body, user_css=css)
         more = True
         while more:
             device = writer.begin_page(page_rect)
@@ -206,8 +249,46 @@ def build(seed: int, path: Path) -> list[Section]:
             writer.end_page()
             page[0] += 1
     writer.close()
-    _stamp_running_text(path, rng, margin)
-    return _printed(sections, path)
+    return sections
+
+
+def _add_front_matter(path: Path, report: Report, name: str, sections: list[Section], css: str,
+                      page_rect: pymupdf.Rect, frame: pymupdf.Rect) -> int:
+    """Put a cover and a contents page before the body in `path`; the number of pages added. The contents
+    list gives each listed section's printed page number (the body's first page is page 1)."""
+    bodies = []
+    if report.cover:
+        bodies.append(f"<body><p style='font-size: 28pt; font-weight: bold; margin-top: 180pt'>{name}</p>"
+                      f"<p style='font-size: 14pt'>Prepared by the Office of Planning</p>"
+                      f"<p style='font-size: 12pt'>March {name[-4:]}</p></body>")
+    if report.contents_depth:
+        rows = "".join(
+            f"<tr><td style='padding-left: {12 * (s.level - 1)}pt'>{s.title}</td>"
+            f"<td style='text-align: right'>{s.page}</td></tr>"
+            for s in sections if s.level <= report.contents_depth)
+        bodies.append(f"<body><h1>Contents</h1><table style='width: 100%'>{rows}</table></body>")
+    if not bodies:
+        return 0
+    front_path = path.with_suffix(".front.pdf")
+    _write(front_path, bodies, css, page_rect, [frame])
+    merged = pymupdf.open(front_path)
+    added = merged.page_count
+    body = pymupdf.open(path)
+    merged.insert_pdf(body)
+    body.close()
+    merged.save(path.with_suffix(".tmp.pdf"))
+    merged.close()
+    path.with_suffix(".tmp.pdf").replace(path)
+    front_path.unlink()
+    return added
+
+
+def _contents_pages(path: Path, front: int) -> int:
+    """Pages of the front matter from the contents page on (the contents list may run over two)."""
+    doc = pymupdf.open(path)
+    first = next((i for i in range(front) if "Contents" in doc[i].get_text()), front - 1)
+    doc.close()
+    return front - first
 
 
 def _printed(sections: list[Section], path: Path) -> list[Section]:
@@ -220,14 +301,20 @@ def _printed(sections: list[Section], path: Path) -> list[Section]:
     return [s for s in sections if s.title and "".join(s.title.split()).lower() in texts[s.page - 1]]
 
 
-def _stamp_running_text(path: Path, rng: random.Random, margin: float) -> None:
-    """A running header (the document's name) and a page-number footer on every page, as offices print them."""
-    name = f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(VOCABULARY).capitalize()} Report {rng.randint(2015, 2026)}"
+def _stamp_running_text(path: Path, name: str, margin: float, front: int = 0,
+                        chapters: list[Section] | None = None) -> None:
+    """A running header and a page-number footer on every body page, as offices print them: the header is the
+    document's name, or the current chapter's (`chapters`); the folio counts from the first body page."""
     doc = pymupdf.open(path)
     for number, page in enumerate(doc, start=1):
-        page.insert_text((margin, margin - 8), name, fontsize=8, fontname="helv")
-        page.insert_text((page.rect.width / 2 - 6, page.rect.height - margin / 2), str(number), fontsize=8,
-                         fontname="helv")
+        if number <= front:
+            continue
+        header = name
+        if chapters is not None:
+            header = next((s.title for s in reversed(chapters) if s.level == 1 and s.page <= number), name)
+        page.insert_text((margin, margin - 8), header, fontsize=8, fontname="helv")
+        page.insert_text((page.rect.width / 2 - 6, page.rect.height - margin / 2), str(number - front),
+                         fontsize=8, fontname="helv")
     doc.saveIncr()
     doc.close()
 
@@ -248,12 +335,13 @@ class Measured:
     baseline: Score
 
 
-def measure(seeds: range, folder: Path) -> list[Measured]:
-    """Build each seed's document in `folder` and score the trees built from it (bookmarks: none are written)."""
+def measure(seeds: range, folder: Path, report: bool = False) -> list[Measured]:
+    """Build each seed's document in `folder` (as a report: `build`) and score the trees built from it
+    (bookmarks: none are written)."""
     results = []
     for seed in seeds:
-        path = folder / f"synthetic-{seed}.pdf"
-        truth = nested((s.level, s.title, s.page) for s in build(seed, path))
+        path = folder / f"synthetic-{seed}{'-report' if report else ''}.pdf"
+        truth = nested((s.level, s.title, s.page) for s in build(seed, path, report))
         doc = extract(path)
         results.append(Measured(seed, draw_look(random.Random(seed)), score(truth, pipeline_entries(doc)[1]),
                                 score(truth, layout_entries(doc)), score(truth, font_size_baseline(doc))))

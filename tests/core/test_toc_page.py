@@ -241,6 +241,27 @@ def test_sub_heads_hang_under_the_contents_also_when_layout_skips_a_level_number
         ("Safety and Warranty Notes", 2), ("Battery Disposal", 2), ("Warranty Period", 2)]
 
 
+def test_every_level_layout_finds_hangs_under_a_contents_list_of_chapters_only(tmp_path: Path) -> None:
+    """Issue 11, cause 2, all the way down: under a contents page of chapters, the sub-heads (11 pt) and
+    their own sub-heads (10 pt bold, under two sub-heads: a level of the document) hang at their levels; a
+    chapter with one sub-head keeps it, since other chapters show that level divides chapters. Only the
+    first level below the contents was hung, and only in spans it divided twice."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Unpacking the Device", 11), ("Checking the Contents", 10),
+            ("Registering the Warranty", 10)],
+        4: [("Connecting the Cables", 11), ("Power Supply", 10), ("Network Port", 10)],
+        5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
+        6: [("Maintenance", 14), ("Cleaning the Sensor", 11)],
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        ("Getting Started", 1), ("Unpacking the Device", 2), ("Checking the Contents", 3),
+        ("Registering the Warranty", 3), ("Connecting the Cables", 2), ("Power Supply", 3), ("Network Port", 3),
+        ("Daily Operation", 1), ("Switching On", 2), ("Reading the Display", 2),
+        ("Maintenance", 1), ("Cleaning the Sensor", 2)]
+
+
 def test_lone_labels_and_repeated_block_titles_are_not_hung_under_contents_entries(tmp_path: Path) -> None:
     """A span with one bold line, or bold lines that repeat ("Example" blocks), is not divided into sections."""
     doc = _shallow_manual(tmp_path / "guide.pdf", {

@@ -19,12 +19,13 @@ from tests.bench.tree_corpus import (JUNK_OUTLINES, bookmark_entries, documents,
                                      shares)
 from tests.bench.tree_score import Score, score, truth_from_toc
 
-# measured: full 0.778, layout-only 0.666 (19 files); level/parent among matches full 0.830/0.793,
-# layout-only 0.773/0.750; start page within 1: 0.990
-FLOOR_FULL_F1 = 0.77
+# measured: full 0.782, layout-only 0.666 (19 files); level/parent among matches full 0.835/0.780,
+# layout-only 0.773/0.750; start page within 1: 0.991. Parent accuracy is a share of matches: the levels
+# hung under Intel's contents added 22 matches (591 right parents, 584 before, of 758 and 736 matches)
+FLOOR_FULL_F1 = 0.775
 FLOOR_LAYOUT_F1 = 0.655
-FLOOR_FULL_LEVEL = 0.82
-FLOOR_FULL_PARENT = 0.785
+FLOOR_FULL_LEVEL = 0.825
+FLOOR_FULL_PARENT = 0.775
 FLOOR_LAYOUT_LEVEL = 0.76
 FLOOR_LAYOUT_PARENT = 0.74
 FLOOR_PAGE_SHARE = 0.98

@@ -156,7 +156,9 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     the next number: layout levels are ranks that can skip one), it is not one of the entries (or a
     title repeated from them on a neighbouring page), it lies after the first entry, its title is not repeated
     by another heading of the same span (continued slide titles, "Example" block labels), and the span holds
-    at least two such headings (a section is divided into parts, a lone bold line is a label). A heading is hung
+    at least two such headings (a section is divided into parts, a lone bold line is a label; one is enough
+    where two other spans are divided so: `_hang_divided`), and the levels below it follow
+    (`_hang_deeper`). A heading is hung
     only under the entry layout itself nests it under: when its layout parent is a heading the contents leaves
     out (a 10-K listing the sections of Item 1 but not those of Item 7, set in the same style), the contents
     chose its depth there, and hanging the left-out section's sub-headings without it would make them children
@@ -202,30 +204,63 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     at = {id(h): position for h, position in zip(toc, toc_positions(toc))}
     merged = sorted([(h, True) for h in toc] + [(h, False) for h in extra],
                     key=lambda item: (*at.get(id(item[0]), _position(item[0])), 0 if item[1] else 1))
-    out: list[Heading] = []
-    frame: Heading | None = None
-    under: list[Heading] = []  # layout headings since the last frame entry
-
-    def flush() -> None:
-        """Hang the headings found in the frame entry's span, when they divide it."""
-        if frame is None:
-            return
-        counts = Counter(title_key(h.title) for h in under)
-        kept = [h for h in under if counts[title_key(h.title)] == 1 and parent_entry[id(h)] is frame]
-        if len(kept) < 2:
-            return  # a span holding one sub-heading is not divided: a stray label, not a section level
-        for h in kept:
-            out.append(Heading(h.title, frame.level + 1, h.page, h.y))
-
+    spans: list[tuple[Heading, list[Heading]]] = []  # each frame entry and the candidates of its span
     for heading, from_toc in merged:
         if from_toc:
-            flush()
-            frame, under = heading, []
-            out.append(heading)
-        else:
-            under.append(heading)
-    flush()
-    return out
+            spans.append((heading, []))
+        elif spans:
+            spans[-1][1].append(heading)
+    hung: dict[int, int] = {}  # id(layout heading) -> its level in the tree
+    groups = []
+    for frame, under in spans:
+        counts = Counter(title_key(h.title) for h in under)
+        groups.append((frame.level, [h for h in under if counts[title_key(h.title)] == 1
+                                     and parent_entry[id(h)] is frame]))
+    _hang_divided(groups, hung)
+    _hang_deeper(layout, listed, hung)
+    out = sorted([(h, True) for h in toc] + [(h, False) for h in layout if id(h) in hung],
+                 key=lambda item: (*at.get(id(item[0]), _position(item[0])), 0 if item[1] else 1))
+    return [h if from_toc else Heading(h.title, hung[id(h)], h.page, h.y) for h, from_toc in out]
+
+
+def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int], deeper: bool = False) -> None:
+    """Hang each group's headings one level under its parent's `level`, into `hung`, where they divide it:
+    two or more, or one where the level is established (two or more groups hold two or more). A lone bold
+    line in a document no span of which is divided is a label, not a section level; below the first hung
+    level (`deeper`) only an established level is hung (small bold table heads under one sub-section's text
+    are a style layout ranks lower, not a level of the document)."""
+    established = sum(1 for _level, found in groups if len(found) >= 2) >= 2
+    if deeper and not established:
+        return
+    for level, found in groups:
+        if len(found) >= 2 or found and established:
+            for heading in found:
+                hung[id(heading)] = level + 1
+
+
+def _hang_deeper(layout: list[Heading], listed: set[tuple[str, int]], hung: dict[int, int]) -> None:
+    """The levels under the hung headings, one by one (up to MAX_EXTRA_DEPTH): a hung heading's own layout
+    children at the next layout level found, neither listed nor repeating a sibling's title, divide it as the
+    first hung level divides a contents entry (`_hang_divided`)."""
+    parents = _layout_parents(layout)
+    for _ in range(MAX_EXTRA_DEPTH - 1):
+        deeper = [(h, p) for h, p in zip(layout, parents) if id(h) not in hung and p is not None
+                  and id(p) in hung and not any((title_key(h.title), h.page + d) in listed for d in (-1, 0, 1))]
+        if not deeper:
+            return
+        level = min(h.level for h, _p in deeper)
+        by_parent: dict[int, list[Heading]] = {}
+        for heading, parent in deeper:
+            if heading.level == level:
+                by_parent.setdefault(id(parent), []).append(heading)
+        groups = []
+        for parent_id, found in by_parent.items():
+            counts = Counter(title_key(h.title) for h in found)
+            groups.append((hung[parent_id], [h for h in found if counts[title_key(h.title)] == 1]))
+        before = len(hung)
+        _hang_divided(groups, hung, deeper=True)
+        if len(hung) == before:
+            return
 
 
 def _printing(entry: Heading, by_key: dict[tuple[str, int], Heading],
