@@ -121,9 +121,12 @@ def _body_block(rng: random.Random, figure: list[int], numbered_lists: bool = Fa
     return f"<p><b>{_title(rng)}.</b> " + " ".join(_sentence(rng) for _ in range(rng.randint(2, 4))) + "</p>"
 
 
-def _number(look: Look, path: list[int]) -> str:
+def _number(look: Look, path: list[int], appendix: str = "") -> str:
+    """A heading's number in the look's scheme; in an appendix ("Appendix B"), "B.1", "B.1.2"."""
     if look.numbering == "none":
         return ""
+    if appendix:
+        return ".".join([appendix] + [str(n) for n in path[1:]]) + " "
     if look.numbering == "letter" and len(path) == 2:
         return f"{chr(64 + path[1])}. "
     if look.numbering == "chapter" and len(path) == 1:
@@ -161,32 +164,51 @@ class Report:
     chapter_header: bool
     numbered_lists: bool
     repeated_first: str  # "" or the title every chapter's first sub-heading repeats ("Overview")
+    callouts: bool  # boxed asides with a bold title ("Key facts"): no sections
+    appendices: int  # the last chapters are "Appendix A: ...", whatever the numbering
+    colour_third: bool  # level 3 at body size, not bold, in the theme colour (a Word report's Heading 3)
 
 
 def draw_report(seed: int) -> Report:
     rng = random.Random(seed + 1_000_003)
     return Report(cover=rng.random() < 0.5, contents_depth=rng.choice((0, 1, 2, 2, 3)),
                   chapter_header=rng.random() < 0.4, numbered_lists=rng.random() < 0.4,
-                  repeated_first=rng.choice(("", "", "Overview", "Summary", "Background")))
+                  repeated_first=rng.choice(("", "", "Overview", "Summary", "Background")),
+                  callouts=rng.random() < 0.4, appendices=rng.choice((0, 0, 1, 2)), colour_third=rng.random() < 0.25)
 
 
-def _chapters(rng: random.Random, look: Look, report: Report | None = None) -> list[str]:
+CALLOUT_TITLES = ("Key facts", "At a glance", "Did you know?", "Case study", "In brief", "Highlights")
+
+
+def _callout(rng: random.Random) -> str:
+    """A boxed aside: a bold title over a sentence or two, which readers skim and no outline lists."""
+    return (f"<div class='box'><p><b>{rng.choice(CALLOUT_TITLES)}</b></p><p>"
+            + " ".join(_sentence(rng) for _ in range(rng.randint(1, 2))) + "</p></div>")
+
+
+def _chapters(rng: random.Random, look: Look, report: Report | None = None,
+              aside: random.Random | None = None) -> list[str]:
     """The body's HTML, one string per top-level section."""
     chapters: list[str] = []
     figure = [0]
     lists = report is not None and report.numbered_lists
-    for chapter in range(1, rng.randint(3, 7) + 1):
+    count = rng.randint(3, 7)
+    for chapter in range(1, count + 1):
         parts: list[str] = []
-        parts.append(f"<h1>{_number(look, [chapter])}{_title(rng)}</h1>")
+        appendix = report is not None and chapter > count - report.appendices and chapter > 1
+        letter = chr(65 + chapter - (count - report.appendices) - 1) if appendix and report else ""
+        parts.append(f"<h1>{f'Appendix {letter}: ' if letter else _number(look, [chapter])}{_title(rng)}</h1>")
+        if report is not None and report.callouts and aside is not None and aside.random() < 0.5:
+            parts.append(_callout(aside))
         parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 3)))
         for section in range(1, rng.randint(0, 4) + 1):
             title = _title(rng)
             if report is not None and report.repeated_first and section == 1:
                 title = report.repeated_first
-            parts.append(f"<h2>{_number(look, [chapter, section])}{title}</h2>")
+            parts.append(f"<h2>{_number(look, [chapter, section], letter)}{title}</h2>")
             parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 4)))
             for sub in range(1, (rng.randint(0, 3) if rng.random() < 0.5 else 0) + 1):
-                parts.append(f"<h3>{_number(look, [chapter, section, sub])}{_title(rng)}</h3>")
+                parts.append(f"<h3>{_number(look, [chapter, section, sub], letter)}{_title(rng)}</h3>")
                 parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 3)))
         chapters.append("".join(parts))
     return chapters
@@ -198,7 +220,8 @@ def build(seed: int, path: Path, report: bool = False) -> list[Section]:
     rng = random.Random(seed)
     look = draw_look(rng)
     extras = draw_report(seed) if report else None
-    chapters = _chapters(rng, look, extras)
+    # asides come from a generator of their own, so the body stays the plain document's
+    chapters = _chapters(rng, look, extras, random.Random(seed + 2_000_003))
     # a chapter that starts a new page is a story of its own (MuPDF's page-break-before can loop on a page top)
     bodies = chapters if look.break_before_top else ["".join(chapters)]
     page_rect = pymupdf.paper_rect("letter" if rng.random() < 0.5 else "a4")
@@ -211,6 +234,11 @@ def build(seed: int, path: Path, report: bool = False) -> list[Section]:
     else:
         frames = [frame]
     css = _css(look)
+    if extras is not None:
+        css += (f"\n.box {{ border: 1px solid #7f7f7f; background-color: #eef3f8; padding: 6pt; margin: 8pt 0; "
+                f"font-size: {look.body_size - 0.5}pt; }}")
+        if extras.colour_third:
+            css += f"\nh3 {{ font-size: {look.body_size}pt; font-weight: normal; color: #2e74b5; }}"
     sections = _write(path, [f"<body>{body}</body>" for body in bodies], css, page_rect, frames)
     name = f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(VOCABULARY).capitalize()} Report {rng.randint(2015, 2026)}"
     front = 0

@@ -203,3 +203,23 @@ def test_an_exhibit_label_over_each_of_its_pages_keeps_its_title(tmp_path: Path)
     doc.save(path)
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert [t for t in titles if t.startswith("Exhibit")] == ["Exhibit 10.1", "Exhibit 10.2", "Exhibit 10.3"]
+
+
+def test_an_appendix_numbers_two_levels_in_one_lettered_scheme(tmp_path: Path) -> None:
+    """"Appendix A" over "A.1 Sources" over "A.1.1 River Gauges": "A.1" and "A.1.1" are one scheme's two
+    depths, as "1.1" and "1.1.1" are. Read as one scheme they were one level, under the appendix."""
+    doc = _cover()
+    _page(doc, [("1 Introduction", 16, True), ("1.1 Scope", 12, True), ("1.1.1 Terms Used", 10.5, True),
+                ("1.1.2 Units", 10.5, True), ("1.2 Method", 12, True)])
+    _page(doc, [("2 Findings", 16, True), ("2.1 Flows", 12, True), ("2.1.1 Winter Flows", 10.5, True),
+                ("2.1.2 Summer Flows", 10.5, True)])
+    _page(doc, [("Appendix A: Data", 16, True), ("A.1 Sources", 12, True), ("A.1.1 River Gauges", 10.5, True),
+                ("A.1.2 Rain Gauges", 10.5, True), ("A.2 Quality Checks", 12, True)])
+    _page(doc, [("Appendix B: Glossary", 16, True), ("B.1 Terms", 12, True), ("B.1.1 Flow Terms", 10.5, True),
+                ("B.1.2 Rain Terms", 10.5, True)])
+    path = tmp_path / "appendix.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[t] for t in ("Appendix A: Data", "A.1 Sources", "A.1.1 River Gauges", "A.2 Quality Checks",
+                                "B.1 Terms", "B.1.2 Rain Terms")] == [0, 1, 2, 1, 1, 2]
+    assert depths["1.1.1 Terms Used"] == depths["A.1.1 River Gauges"]

@@ -32,7 +32,7 @@ def _kind(title: str) -> str | None:
     num = leading_number(title)
     if num is None or not num.rest:
         return None
-    return f"decimal{num.depth}" if num.kind == "decimal" else num.kind
+    return f"{num.kind}{num.depth}" if num.kind in ("decimal", "letter-decimal") else num.kind
 
 
 def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Heading]:

@@ -106,6 +106,8 @@ _ID_LABEL = re.compile(
     r"^[^\W\d_]{1,12}\.?\s?[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?\s*(?::|\s[–—-])\s+(?P<rest>\S.*)$"
 )
 LABELLED_WORDS = 10
+# schemes whose depth is part of the style ("1.2" and "1.2.3", "A.1" and "A.1.2": one scheme, two levels)
+_DEPTH_KINDS = frozenset({"decimal", "letter-decimal"})
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
 
@@ -322,7 +324,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
                            or not WORD4.search(num.rest)):
             num = None
         else:
-            kind = num.kind if num.kind != "decimal" else f"decimal{num.depth}"
+            kind = f"{num.kind}{num.depth}" if num.kind in _DEPTH_KINDS else num.kind
     if larger or bold:
         if num is None and not labelled and not title_like(words) and not sentence_case_title(text, words, larger):
             return None
