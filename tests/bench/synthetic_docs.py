@@ -167,6 +167,8 @@ class Report:
     callouts: bool  # boxed asides with a bold title ("Key facts"): no sections
     appendices: int  # the last chapters are "Appendix A: ...", whatever the numbering
     colour_third: bool  # level 3 at body size, not bold, in the theme colour (a Word report's Heading 3)
+    centred_top: bool  # chapter titles centred
+    capitals_second: bool  # level 2 in capitals
 
 
 def draw_report(seed: int) -> Report:
@@ -174,7 +176,8 @@ def draw_report(seed: int) -> Report:
     return Report(cover=rng.random() < 0.5, contents_depth=rng.choice((0, 1, 2, 2, 3)),
                   chapter_header=rng.random() < 0.4, numbered_lists=rng.random() < 0.4,
                   repeated_first=rng.choice(("", "", "Overview", "Summary", "Background")),
-                  callouts=rng.random() < 0.4, appendices=rng.choice((0, 0, 1, 2)), colour_third=rng.random() < 0.25)
+                  callouts=rng.random() < 0.4, appendices=rng.choice((0, 0, 1, 2)), colour_third=rng.random() < 0.25,
+                  centred_top=rng.random() < 0.25, capitals_second=rng.random() < 0.25)
 
 
 CALLOUT_TITLES = ("Key facts", "At a glance", "Did you know?", "Case study", "In brief", "Highlights")
@@ -239,6 +242,10 @@ def build(seed: int, path: Path, report: bool = False) -> list[Section]:
                 f"font-size: {look.body_size - 0.5}pt; }}")
         if extras.colour_third:
             css += f"\nh3 {{ font-size: {look.body_size}pt; font-weight: normal; color: #2e74b5; }}"
+        if extras.centred_top:
+            css += "\nh1 { text-align: center; }"
+        if extras.capitals_second:
+            css += "\nh2 { text-transform: uppercase; }"
     sections = _write(path, [f"<body>{body}</body>" for body in bodies], css, page_rect, frames)
     name = f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(VOCABULARY).capitalize()} Report {rng.randint(2015, 2026)}"
     front = 0

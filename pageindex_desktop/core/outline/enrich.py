@@ -229,7 +229,9 @@ def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int],
     line in a document no span of which is divided is a label, not a section level; below the first hung
     level (`deeper`) only an established level is hung (small bold table heads under one sub-section's text
     are a style layout ranks lower, not a level of the document)."""
-    established = sum(1 for _level, found in groups if len(found) >= 2) >= 2
+    divided = sum(1 for _level, found in groups if len(found) >= 2)
+    established = divided >= 2 or divided == 1 and sum(1 for _level, found in groups if found) >= 2 and \
+        sum(len(found) for _level, found in groups) >= 3
     if deeper and not established:
         return
     for level, found in groups:

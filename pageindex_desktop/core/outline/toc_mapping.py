@@ -67,7 +67,15 @@ def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
             key.startswith(row_key) and len(row_key) >= 0.5 * len(key)
         ):
             found.append((page, row.y0, index))
-    return found
+    # a running header repeating the chapter's title, the page's first or last row, over the chapter's own
+    # larger heading on that page is no place of the entry: it took the entry to the page's top (a header
+    # on too few pages to be found as one: a chapter of one or two pages)
+    largest: dict[int, float] = {}
+    for page, _y, index in found:
+        largest[page] = max(largest.get(page, 0.0), analysis.rows[page - 1][index].size)
+    return [(page, y, index) for page, y, index in found
+            if index not in (0, len(analysis.rows[page - 1]) - 1)
+            or analysis.rows[page - 1][index].size >= largest[page] - 0.5]
 
 
 def _label_pages(doc: ExtractedDocument) -> dict[str, int]:
