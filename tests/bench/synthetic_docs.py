@@ -370,13 +370,16 @@ class Measured:
     baseline: Score
 
 
-def measure(seeds: range, folder: Path, report: bool = False) -> list[Measured]:
-    """Build each seed's document in `folder` (as a report: `build`) and score the trees built from it
-    (bookmarks: none are written)."""
+def measure(seeds: range, folder: Path, kind: str = "plain") -> list[Measured]:
+    """Build each seed's document in `folder` ("plain", as a "report": `build`; a "filing":
+    `synthetic_filings.build_filing`) and score the trees built from it (bookmarks: none are written)."""
+    from tests.bench.synthetic_filings import build_filing  # it builds on this module
+
     results = []
     for seed in seeds:
-        path = folder / f"synthetic-{seed}{'-report' if report else ''}.pdf"
-        truth = nested((s.level, s.title, s.page) for s in build(seed, path, report))
+        path = folder / f"synthetic-{seed}-{kind}.pdf"
+        printed = build_filing(seed, path) if kind == "filing" else build(seed, path, kind == "report")
+        truth = nested((s.level, s.title, s.page) for s in printed)
         doc = extract(path)
         results.append(Measured(seed, draw_look(random.Random(seed)), score(truth, pipeline_entries(doc)[1]),
                                 score(truth, layout_entries(doc)), score(truth, font_size_baseline(doc))))

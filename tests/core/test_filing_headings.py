@@ -228,3 +228,26 @@ def test_a_company_name_over_a_statement_title_is_a_banner(tmp_path: Path) -> No
     found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
     assert found == [(t, 2 + k) for k, t in enumerate(titles)] + [
         ("Notes to Consolidated Financial Statements and Supplementary Data", 6)]
+
+
+def test_items_rank_above_sub_heads_and_statement_titles_set_like_or_larger_than_them(tmp_path: Path) -> None:
+    """A synthetic 10-K (`tests/bench/synthetic_filings.py`, seed 5): Items bold at body size, their sub-heads
+    in the same face, the statements' centred titles a point larger, all inside Item 8. The sub-heads were
+    ranked with the Items (a face shared with the divisions and used less often: a book's "Preface"), the
+    statement titles above the Parts (a style larger than every division: a book's part titles), and Parts
+    III and IV fell under the notes. A same-face style is front or back matter only before the first division
+    or after the last, and a larger style stands above only where it opens several divisions' spans. (The seed
+    fixes the document while the generator's draws stay as they are.)"""
+    from tests.bench.synthetic_filings import build_filing
+    from tests.bench.tree_score import nested
+
+    path = tmp_path / "filing.pdf"
+    printed = nested((s.level, s.title, s.page) for s in build_filing(5, path))
+    def key(title: str) -> str:
+        return "".join(title.split()).lower()  # the engine joins a wrapped title's lines without a space
+
+    headings = find_layout_headings(extract(path))
+    built = {key(e.title): e.depth for e in nested((h.level, h.title, h.page) for h in headings)}
+    wrong = [(e.title, e.depth, built.get(key(e.title))) for e in printed
+             if e.title != "SIGNATURES" and built.get(key(e.title)) != e.depth]
+    assert not wrong

@@ -347,3 +347,20 @@ def test_a_bold_run_in_lead_under_a_numbered_heading_is_not_its_title(tmp_path: 
     path = tmp_path / "leads.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == expected
+
+
+def test_a_bare_chapter_label_ending_on_a_colon_goes_on_with_its_wrapped_title(tmp_path: Path) -> None:
+    """"Chapter 2:" at the end of a narrow column's line, its title on the next line in the same style: one
+    heading. A stop ended the title, so the title line became an unnumbered heading of its own."""
+    doc = pymupdf.open()
+    expected = []
+    for number, title in ((1, "Scope of the Review"), (2, "Sources of Supply and Demand"), (3, "Planned Works")):
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, 90, 6 * number)  # the chapters start at different heights (no running header)
+        y = write_line(page, y + 10, f"Chapter {number}:", size=18, bold=True) - 4
+        y = write_line(page, y, title, size=18, bold=True) + 4
+        paragraph(page, y, 20 - 6 * number)
+        expected.append(f"Chapter {number}: {title}")
+    path = tmp_path / "chapters.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == expected

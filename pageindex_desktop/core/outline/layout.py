@@ -473,8 +473,9 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
         return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
-    if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or prev.text.endswith((".", ":", "?")):
-        return False
+    if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or (
+            prev.text.endswith((".", ":", "?")) and not _bare_label(prev.text)):
+        return False  # a stop ends a title, except after a bare "Chapter 2:" whose title wrapped to the next line
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
     unfinished = open_ended(prev.text)
@@ -497,6 +498,12 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
 # begins on the line ("Scope of work. The review covers"); abbreviations that stand inside titles are spared
 _SENTENCE_BREAK = re.compile(r"\b([A-Za-z][a-z]{2,})\. +[A-Z][a-z]")
 _ABBREVIATIONS = {"inc", "ltd", "corp", "llc", "plc", "etc", "nos", "vol", "art", "sec", "fig", "ref", "dept"}
+
+
+def _bare_label(text: str) -> bool:
+    """A keyword and its number with nothing after them but a stop ("Chapter 2:", "Item 7."): a title's start."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and not num.rest.strip(" .:")
 
 
 def _run_in_lead(prev: Candidate, row: Row) -> bool:

@@ -433,6 +433,11 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
     return [1 + depth.get(c.style[2], by_face.get(c.style[:2], 0)) for c in candidates]
 
 
+def _inside_one(spans: set[int]) -> bool:
+    """True when a style's headings all stand inside one division's span (`division_levels`)."""
+    return len(spans) == 1 and 0 not in spans
+
+
 def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]:
     """`levels` with keyword divisions above the sub-heads they contain: parts, then items or chapters.
 
@@ -461,8 +466,16 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     largest = max(size for size, _bold in faces)
     style_count = Counter(c.style for c in candidates)
     has_parts = any(kind in PART_KINDS for kind in kinds)
-    group: list[int] = []  # 0 above the parts, 1 parts, 2 divisions, 3 below
+    # which division's span each candidate stands in (0: before the first; `last`: after the last division)
+    span: list[int] = []
     for cand in candidates:
+        span.append((span[-1] if span else 0) + (cand.style[2] in division_kinds))
+    spans_of: dict[tuple[float, bool, str], set[int]] = {}
+    for cand, at in zip(candidates, span):
+        spans_of.setdefault(cand.style, set()).add(at)
+    last = span[-1] if span else 0
+    group: list[int] = []  # 0 above the parts, 1 parts, 2 divisions, 3 below
+    for cand, at in zip(candidates, span):
         kind = cand.style[2]
         if kind in PART_KINDS or kind in BESIDE_PARTS and has_parts:
             group.append(1)  # an exhibit's title page or a filing's contents sits beside its parts (filing_pages.py)
@@ -470,10 +483,12 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
             group.append(2)  # beside the divisions when there are no parts: not a parent of the items after it
         elif kind in division_kinds:
             group.append(2)
-        elif cand.style[0] > largest and style_count[cand.style] < divisions:
-            group.append(0)
-        elif kind in UNNUMBERED and cand.style[:2] in faces and style_count[cand.style] < divisions:
-            group.append(2)
+        elif cand.style[0] > largest and style_count[cand.style] < divisions and not _inside_one(spans_of[cand.style]):
+            group.append(0)  # a book's part titles stand between several chapters, a 10-Q's MD&A sections before
+            # its items; a 10-K's statement titles, larger than its items, all stand inside Item 8
+        elif kind in UNNUMBERED and cand.style[:2] in faces and style_count[cand.style] < divisions and (
+                at in (0, last)):
+            group.append(2)  # front or back matter ("Preface", "Index", "SIGNATURES"), not a sub-head of an item
         else:
             group.append(3)
     above = sorted({lvl for lvl, g in zip(levels, group) if g == 0})
