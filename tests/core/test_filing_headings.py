@@ -251,3 +251,20 @@ def test_items_rank_above_sub_heads_and_statement_titles_set_like_or_larger_than
     wrong = [(e.title, e.depth, built.get(key(e.title))) for e in printed
              if e.title != "SIGNATURES" and built.get(key(e.title)) != e.depth]
     assert not wrong
+
+
+def test_an_items_unnumbered_sub_heads_at_body_size_are_sections(tmp_path: Path) -> None:
+    """A synthetic 10-K (`tests/bench/synthetic_filings.py`, seed 0) whose Items are its only numbered
+    headings: their sub-heads, the statements' titles, "Notes to Consolidated Financial Statements" and
+    "SIGNATURES", bold at body size or a point above, were dropped as the labels of a document that numbers
+    its headings. Keyword divisions number only a document's top; the sub-heads are sections."""
+    from tests.bench.synthetic_filings import build_filing
+
+    path = tmp_path / "filing.pdf"
+    printed = build_filing(0, path)
+
+    def key(title: str) -> str:
+        return "".join(title.split()).lower()[:40]  # the engine joins a wrapped title's lines without a space
+
+    found = {key(h.title) for h in find_layout_headings(extract(path))}
+    assert [s.title for s in printed if key(s.title) not in found] == []

@@ -258,8 +258,11 @@ def _readings(num: Numbering) -> list[tuple[str, int]]:
 
 
 def numbered_system(candidates: list[Candidate], body: float) -> list[Candidate]:
-    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them."""
-    numbered = sum(1 for c in candidates if c.style[2] not in UNNUMBERED)
+    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them.
+
+    Numbered by an outline scheme ("1.2", "A.", "(iv)"), that is: keyword divisions ("Item 7.", "Chapter 3")
+    number only the top of a document, and a 10-K sets its items' unnumbered sub-heads bold at body size."""
+    numbered = sum(1 for c in candidates if c.style[2] not in UNNUMBERED and not c.style[2].startswith("keyword"))
     if numbered < 5 or numbered < 0.6 * len(candidates):
         return candidates
     return [c for c in candidates if c.style[2] not in UNNUMBERED or c.style[0] >= body + max(1.0, 0.12 * body)]
