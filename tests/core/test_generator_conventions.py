@@ -265,20 +265,22 @@ def test_numbered_sub_heads_sharing_a_title_on_a_page_are_sections(tmp_path: Pat
     assert _tree(path) == expected
 
 
+def _column(page: pymupdf.Page, x: float, y: float, lines: int) -> float:
+    """`lines` lines of seven words of body text (9.5 pt) in a newsletter's column from (x, y); the y below."""
+    words = FILLER.split()
+    for i in range(lines):
+        start = (i * 3) % (len(words) - 7)
+        page.insert_text((x, y), " ".join(words[start:start + 7]), fontsize=9.5, fontname="helv")
+        y += 12.8
+    return y
+
+
 def test_two_column_page_with_a_short_right_column_keeps_its_headings(tmp_path: Path) -> None:
     """A newsletter's last page fills its left column and a few lines of the right one: with under a quarter
     of the rows on the right the page was not read as two columns, its columns' lines interleaved, and a
     left-column heading sharing its baseline with two right-column lines was a table row and dropped. The
     columns' edges (two, each starting many lines of words, none crossing the gutter) read it as two."""
     doc = pymupdf.open()
-    words = FILLER.split()
-
-    def column(page: pymupdf.Page, x: float, y: float, lines: int) -> float:
-        for i in range(lines):
-            start = (i * 3) % (len(words) - 7)
-            page.insert_text((x, y), " ".join(words[start:start + 7]), fontsize=9.5, fontname="helv")
-            y += 12.8
-        return y
 
     write_line(doc.new_page(width=612, height=792), 300, "Community Health Bulletin", 28, True)
     expected = []
@@ -286,12 +288,12 @@ def test_two_column_page_with_a_short_right_column_keeps_its_headings(tmp_path: 
                                 ("Helplines", "Peer Groups"))):
         page = doc.new_page(width=612, height=792)
         page.insert_text((54, 86), titles[0], fontsize=14, fontname="hebo")
-        y = column(page, 54, 110, 24 if n == 2 else 50)
+        y = _column(page, 54, 110, 24 if n == 2 else 50)
         second = (54.0, y + 16) if n == 2 else (320.0, 86.0)
         page.insert_text(second, titles[1], fontsize=14, fontname="hebo")
-        column(page, 54, y + 40, 22) if n == 2 else column(page, 320, 110, 50)
+        _column(page, 54, y + 40, 22) if n == 2 else _column(page, 320, 110, 50)
         if n == 2:
-            column(page, 320, y + 16 - 8.3 - 3 * 12.8, 10)  # the right column's few lines, two on its baseline
+            _column(page, 320, y + 16 - 8.3 - 3 * 12.8, 10)  # the right column's few lines, two on its baseline
         expected += [(1, titles[0], n + 2), (1, titles[1], n + 2)]
     path = tmp_path / "bulletin.pdf"
     doc.save(path)
@@ -303,31 +305,23 @@ def test_heading_beside_a_table_row_in_the_other_column_is_no_table_row(tmp_path
     right column. With the columns found by their edges, that row is the other column's; it was read as the
     heading's own figure cells (a table straddling the middle) and the heading dropped as a table row."""
     doc = pymupdf.open()
-    words = FILLER.split()
-
-    def column(page: pymupdf.Page, x: float, y: float, lines: int) -> float:
-        for i in range(lines):
-            start = (i * 3) % (len(words) - 7)
-            page.insert_text((x, y), " ".join(words[start:start + 7]), fontsize=9.5, fontname="helv")
-            y += 12.8
-        return y
 
     expected = []
     for n, (left, right) in enumerate((("Water Quality", "Treatment Works"), ("Supply Network", "Storage"),
                                        ("Billing and Tariffs", "Customer Service"))):
         page = doc.new_page(width=612, height=792)
-        y = column(page, 54, 86, 20)
+        y = _column(page, 54, 86, 20)
         page.insert_text((54, y + 14), left, fontsize=14, fontname="hebo")
-        column(page, 54, y + 38, 26)
-        y_right = column(page, 320, 86, 12)
+        _column(page, 54, y + 38, 26)
+        y_right = _column(page, 320, 86, 12)
         page.insert_text((320, y_right + 4), right, fontsize=14, fontname="hebo")
-        y_right = column(page, 320, y_right + 26, 6 if n == 1 else 4)
+        y_right = _column(page, 320, y_right + 26, 6 if n == 1 else 4)
         for label in ("Reservoirs", "Pumping stations", "Mains renewed", "Meters fitted", "Leaks repaired"):
             page.insert_text((320, y_right), label, fontsize=9.5, fontname="helv")
             for i, figure in enumerate(("12,565", "89,325", "3,781")):
                 page.insert_text((420 + 50 * i, y_right), figure, fontsize=9.5, fontname="helv")
             y_right += 12.8
-        column(page, 320, y_right + 10, 20)
+        _column(page, 320, y_right + 10, 20)
         expected += [(1, left, n + 1), (1, right, n + 1)]
     path = tmp_path / "report.pdf"
     doc.save(path)

@@ -17,6 +17,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
+from pageindex_desktop.core.outline.divisions import division_levels
 from pageindex_desktop.core.outline.contents import contents_bands, find_contents
 from pageindex_desktop.core.outline.heading_colour import heading_colours, larger_than_body, with_colour_emphasis
 from pageindex_desktop.core.outline.filing_pages import (
@@ -38,21 +39,21 @@ from pageindex_desktop.core.outline.numbering import (
     Numbering,
     clean_title,
     leading_number,
-    ordinal,
 )
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
-from pageindex_desktop.core.outline.split_labels import label_over_number
+from pageindex_desktop.core.outline.split_labels import label_over_number, number_above
 from pageindex_desktop.core.outline.size_scale import larger_by
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, figure_heavy, keyword_title,
-    open_ended, prose, qualifier, run_in_head, sentence_case_title, title_like,
+    LETTER, MAX_WORDS, WORD4, bare_label, code_title, division_with_stop, few_letters, figure_heavy,
+    keyword_title, label_only, open_ended, prose, qualifier, run_in_head, sentence_break, sentence_case_title,
+    title_like,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -68,7 +69,6 @@ from pageindex_desktop.core.outline.layout_filters import (
     drop_frame_titles,
     drop_labels,
     drop_repeated_runs,
-    division_levels,
     drop_title_pages,
     in_sequence,
     numbered_system,
@@ -155,7 +155,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         for i in range(start, len(rows)):
             row = with_colour_emphasis(rows[i], colours, body)
             if i > start and len(rows[i - 1].text) <= 8 and any(test(rows[i - 1], row, analysis.is_running(
-                    rows[i - 1], i - 1)) for test in (_number_above, label_over_number)):
+                    rows[i - 1], i - 1)) for test in (number_above, label_over_number)):
                 if candidates and candidates[-1].row is rows[i - 1]:
                     candidates.pop()  # a bare "IV" taken for a heading of its own
                 # the title's box and style stand for the heading (its number sits just above)
@@ -267,22 +267,6 @@ def _body_is_bold(analysis: Analysis, body: float) -> bool:
     return bold > plain
 
 
-def _number_above(number: Row, row: Row, running: bool) -> bool:
-    """True when `number` is a bare section number ("2.1", "IV", "3.") printed on its own line just above the
-    title `row`, starting where the title starts or to its left: one heading, "2.1 Sampling Plan".
-
-    A page number, a table cell or a number to the right of the title's start is not the title's number."""
-    if running or number.crowded or row.crowded or number.page != row.page or len(number.text) > 8:
-        return False
-    num = leading_number(number.text)
-    if num is None or num.rest or num.kind not in STRONG_KINDS or leading_number(row.text) is not None:
-        return False
-    height = row.y1 - row.y0
-    if not 0 <= row.y0 - number.y1 <= 0.8 * height or number.x0 > row.x0 + 2 or row.x0 - number.x0 > 4 * height:
-        return False
-    return row.text[:1].isupper() and abs(number.size - row.size) <= 2
-
-
 def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) -> Candidate | None:
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
     text = strip_unit_note(row.text.strip())
@@ -308,7 +292,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         return None  # a sentence, or a run-in head followed by its text
     labelled = _labelled_title(text, row, left, right)
     m = _RUN_IN.match(text)
-    if (m and prose(m.group(1)) and not (division and _label_only(text, m.group(1))) or run_in_head(text)) and \
+    if (m and prose(m.group(1)) and not (division and label_only(text, m.group(1))) or run_in_head(text)) and \
             not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     code = (larger or bold) and code_title(text)  # "4.2.2.1 read()": a member's name, few letters, no capitals
@@ -334,14 +318,6 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
     return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
-
-
-def _label_only(text: str, after: str) -> bool:
-    """True when what stands before the run-in stop is only the keyword number ("Chapter 4: Primary channel
-    operation demand", "Section 2. Scope of the rules"): a numbered title in sentence case, not a run-in head
-    and its paragraph."""
-    num = leading_number(text)
-    return num is not None and num.kind.startswith("keyword") and num.rest.strip() == after.strip()
 
 
 def _labelled_title(text: str, row: Row, left: float, right: float) -> bool:
@@ -474,7 +450,7 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
     if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
         return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
     if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or (
-            prev.text.endswith((".", ":", "?")) and not _bare_label(prev.text)):
+            prev.text.endswith((".", ":", "?")) and not bare_label(prev.text)):
         return False  # a stop ends a title, except after a bare "Chapter 2:" whose title wrapped to the next line
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
         return False
@@ -494,27 +470,15 @@ def _continues(prev: Candidate, row: Row, index: int, body: float, width: float,
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
 
 
-# a full stop after a word of three letters or more, then a capitalised word: one sentence ends and another
-# begins on the line ("Scope of work. The review covers"); abbreviations that stand inside titles are spared
-_SENTENCE_BREAK = re.compile(r"\b([A-Za-z][a-z]{2,})\. +[A-Z][a-z]")
-_ABBREVIATIONS = {"inc", "ltd", "corp", "llc", "plc", "etc", "nos", "vol", "art", "sec", "fig", "ref", "dept"}
-
-
-def _bare_label(text: str) -> bool:
-    """A keyword and its number with nothing after them but a stop ("Chapter 2:", "Item 7."): a title's start."""
-    num = leading_number(text)
-    return num is not None and num.kind.startswith("keyword") and not num.rest.strip(" .:")
-
-
 def _run_in_lead(prev: Candidate, row: Row) -> bool:
     """True when `row`, set like the heading `prev` right under it, is a paragraph's bold run-in lead rather
-    than the title's next line: a sentence ends inside it and the next begins (`_SENTENCE_BREAK`: "Scope of
+    than the title's next line: a sentence ends inside it and the next begins (`title_shape.sentence_break`: "Scope of
     work. The review covers"), under a numbered heading whose line is complete. A title's wrapped line holds no
     sentence break; an unnumbered bold line over it may be the paragraph's own first line."""
     num = leading_number(prev.text)
     if num is None or not num.rest or open_ended(prev.text):
         return False
-    return any(m.group(1).lower() not in _ABBREVIATIONS for m in _SENTENCE_BREAK.finditer(row.text))
+    return sentence_break(row.text)
 
 
 def _wrapped_start(

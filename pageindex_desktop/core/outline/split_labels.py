@@ -8,7 +8,7 @@ which the layout pass joins to the title under it like any "Chapter 3" line.
 
 from __future__ import annotations
 
-from pageindex_desktop.core.outline.numbering import leading_number
+from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number
 from pageindex_desktop.core.outline.rows import Row
 
 
@@ -24,3 +24,19 @@ def label_over_number(label: Row, number: Row, running: bool) -> bool:
         return False
     height = number.y1 - number.y0
     return 0 <= number.y0 - label.y1 <= 1.5 * height
+
+
+def number_above(number: Row, row: Row, running: bool) -> bool:
+    """True when `number` is a bare section number ("2.1", "IV", "3.") printed on its own line just above the
+    title `row`, starting where the title starts or to its left: one heading, "2.1 Sampling Plan".
+
+    A page number, a table cell or a number to the right of the title's start is not the title's number."""
+    if running or number.crowded or row.crowded or number.page != row.page or len(number.text) > 8:
+        return False
+    num = leading_number(number.text)
+    if num is None or num.rest or num.kind not in STRONG_KINDS or leading_number(row.text) is not None:
+        return False
+    height = row.y1 - row.y0
+    if not 0 <= row.y0 - number.y1 <= 0.8 * height or number.x0 > row.x0 + 2 or row.x0 - number.x0 > 4 * height:
+        return False
+    return row.text[:1].isupper() and abs(number.size - row.size) <= 2

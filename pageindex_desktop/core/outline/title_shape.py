@@ -168,3 +168,27 @@ def few_letters(text: str) -> bool:
     rest = num.rest if num is not None and num.rest and num.kind == "decimal" and num.depth >= 2 else text
     letters = len(LETTER.findall(rest))
     return len(LETTER.findall(text)) < 2 or letters < 0.5 * len(rest)
+
+
+# a full stop after a word of three letters or more, then a capitalised word: one sentence ends and another
+# begins on the line ("Scope of work. The review covers"); abbreviations that stand inside titles are spared
+_SENTENCE_BREAK = re.compile(r"\b([A-Za-z][a-z]{2,})\. +[A-Z][a-z]")
+_ABBREVIATIONS = {"inc", "ltd", "corp", "llc", "plc", "etc", "nos", "vol", "art", "sec", "fig", "ref", "dept"}
+
+def sentence_break(text: str) -> bool:
+    """True when a sentence ends inside `text` and the next begins (see _SENTENCE_BREAK)."""
+    return any(m.group(1).lower() not in _ABBREVIATIONS for m in _SENTENCE_BREAK.finditer(text))
+
+
+def bare_label(text: str) -> bool:
+    """A keyword and its number with nothing after them but a stop ("Chapter 2:", "Item 7."): a title's start."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and not num.rest.strip(" .:")
+
+
+def label_only(text: str, after: str) -> bool:
+    """True when what stands before the run-in stop is only the keyword number ("Chapter 4: Primary channel
+    operation demand", "Section 2. Scope of the rules"): a numbered title in sentence case, not a run-in head
+    and its paragraph."""
+    num = leading_number(text)
+    return num is not None and num.kind.startswith("keyword") and num.rest.strip() == after.strip()
