@@ -15,9 +15,10 @@ from pageindex_desktop.core.outline.toc_levels import PART_KINDS
 
 
 def _inside_one(spans: set[int]) -> bool:
-    """True when a style's headings inside the divisions (`spans`: neither before the first nor after the
-    last) all stand in one division's span (`division_levels`)."""
-    return len(spans) == 1
+    """True when a style's headings (`spans`, those after the last division left out: back matter such as
+    SIGNATURES may share a face) all stand inside one division's span, none before the first
+    (`division_levels`)."""
+    return len(spans) == 1 and 0 not in spans
 
 
 def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]:
@@ -65,8 +66,8 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
             group.append(2)  # beside the divisions when there are no parts: not a parent of the items after it
         elif kind in division_kinds:
             group.append(2)
-        elif cand.style[0] > largest and style_count[cand.style] < divisions and (
-                at == 0 or not _inside_one(spans_of[cand.style] - {0, last})):
+        elif cand.style[0] > largest and style_count[cand.style] < divisions and \
+                not _inside_one(spans_of[cand.style] - {last}):
             group.append(0)  # a book's part titles stand between several chapters, a 10-Q's MD&A sections before
             # its items; a 10-K's statement titles, larger than its items, all stand inside Item 8
         elif kind in UNNUMBERED and cand.style[:2] in faces and style_count[cand.style] < divisions and (
