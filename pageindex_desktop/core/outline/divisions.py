@@ -2,8 +2,7 @@
 
 Filings and books number their top divisions with a keyword ("PART II", "Item 7.", "Chapter 3") and often set
 them no larger than the sub-heads inside them, so type size alone misranks them (`layout_filters` ranks the
-styles first; this pass moves the divisions above what they contain). Moved out of layout_filters.py, which
-holds the other candidate filters and rankings.
+styles first; this pass moves the divisions above what they contain).
 """
 
 from __future__ import annotations
@@ -31,9 +30,11 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     division: it and the one-off keyword headings
     ("Appendix", "Schedule") take the level below the parts. Other styles keep their order, below the
     divisions, except a style set larger than every division and used less often than the divisions (a
-    higher level has fewer headings: a book's unnumbered part titles), which stays above. An unnumbered style
-    in a division's face stays at the division's level when it is used less often than the divisions (a
-    book's "Preface" and "Index"), not when it is the common sub-head face.
+    higher level has fewer headings: a book's unnumbered part titles), which stays above unless all its
+    headings but those after the last division stand inside one division's span (a 10-K's statement titles,
+    inside Item 8; `_inside_one`). An unnumbered style in a division's face used less often than the divisions
+    stays at the division's level before the first division or after the last (a book's "Preface" and
+    "Index", a filing's "SIGNATURES"); between divisions it is their sub-heads.
     """
     kinds = Counter(c.style[2] for c in candidates)
     division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
