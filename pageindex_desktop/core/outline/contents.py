@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
-from pageindex_desktop.core.outline.chapter_pages import split_chapter_page
-from pageindex_desktop.core.outline.numbering import parse_page_number, split_trailing_page, title_key
+from pageindex_desktop.core.outline.numbering import (CHAPTER_PAGE, parse_page_number, split_chapter_page,
+                                                      split_trailing_page, title_key)
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
 
@@ -73,10 +73,11 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
     for row in page_rows(page, merge_all=True):
         text = row.text.strip()
         letters = sum(ch.isalpha() for ch in text)
-        if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None):
+        if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None
+                                                         and not _chapter_number(text)):
             continue
         if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None and (
-                split_trailing_page(text)[1] is None):
+                split_trailing_page(text)[1] is None) and not _chapter_number(text):
             continue  # decorative glyph strips, rules (a wrapped entry's last line, "and 2021  81", stays)
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
         band = band_of(row.y0)
@@ -87,6 +88,14 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
             continue  # the contents page's own footer (copyright line, folio)
         out.append(row)
     return out
+
+
+def _chapter_number(text: str) -> bool:
+    """A chapter-page number alone or after leaders ("4-1", "...... 4-1"): a wrapped entry's last line."""
+    if CHAPTER_PAGE.match(text):
+        return True
+    split = split_chapter_page(text)
+    return split is not None and not split[0]
 
 
 def _list_goes_on(above: list[Row], row: Row) -> bool:

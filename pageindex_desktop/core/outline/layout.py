@@ -26,6 +26,7 @@ from pageindex_desktop.core.outline.filing_pages import (
     is_exhibit_title,
     with_filing_contents,
 )
+from pageindex_desktop.core.outline.heading_lines import CAPTION, MAX_CHARS, continues, names_label, run_in_lead
 from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.list_items import drop_list_items
 from pageindex_desktop.core.outline.listed_children import nest_listed
@@ -51,9 +52,8 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, bare_label, code_title, division_with_stop, few_letters, figure_heavy,
-    keyword_title, label_only, open_ended, prose, qualifier, run_in_head, sentence_break, sentence_case_title,
-    title_like,
+    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, keyword_title, label_only, open_ended,
+    prose, run_in_head, sentence_case_title, title_like, titled_label,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -79,13 +79,7 @@ from pageindex_desktop.core.outline.tree import Heading
 
 log = logging.getLogger(__name__)
 
-MAX_CHARS = 140
 SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
-_CAPTION = re.compile(
-    r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
-    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*(?:[0-9]|[IVX]+\b)",  # not "Exhibit Index"
-    re.IGNORECASE,
-)
 # A financial statement's note heading ("Note 4 – Debt", "NOTE 12: LEASES"): numbered like a caption, set as a head
 _NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
@@ -167,7 +161,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 continue  # a line of running text: neither a heading nor the next line of one
             if analysis.is_running(row, i) or top_of_contents <= row.y0 < end_of_contents or i in listed:
                 continue  # furniture, or a contents entry (a heading of another page)
-            if _CAPTION.match(row.text) and not _is_note_heading(row, body):
+            if CAPTION.match(row.text) and not _is_note_heading(row, body):
                 if is_exhibit_title(row, body, lambda: _text_top(rows, analysis)):
                     candidates.append(Candidate(row, text.strip(), (round(row.size), row.bold, EXHIBIT_PAGE),
                                                 last_index=i, bottom=row.y1))
@@ -178,10 +172,10 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
             if candidates and (
-                _continues(candidates[-1], row, i, body, page.width, left) or _names_label(candidates[-1], row, i, body)
+                continues(candidates[-1], row, i, body, page.width, left) or names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
-                if _run_in_lead(prev, row):
+                if run_in_lead(prev, row):
                     continue  # a bold run-in lead and its paragraph under the heading: text, not its title
                 if prev.text != prev.row.text or running_key(prev.text) not in banners:
                     if prev.style[2].startswith("keyword"):  # "Chapter 1" over a larger title: ranked by it
@@ -189,6 +183,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                     prev.text = f"{prev.text} {row.text.strip()}"
                     prev.last_index = i
                     prev.bottom = row.y1
+                    prev.last_row = row
                     continue
                 # the company's name over a statement's title, printed as a running header on other pages: a
                 # banner, not the title's first line; the title below stands alone
@@ -276,7 +271,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     larger = larger_than_body(row.size, body)
     bold = row.bold and not body_bold and larger_by(row.size, body, -1.5)  # as over a 10 pt body, at any scale
     maybe_numbered = _NUMBER_START.match(text) is not None
-    if not (larger or bold or maybe_numbered) or not larger_by(row.size, body, -3.0):
+    # a plan's "Strategy 2.1 Expand the network" set only a little larger than the text, in its weight
+    plan_label = not (larger or bold or maybe_numbered) and larger_by(row.size, body, 0.5) and titled_label(text)
+    if not (larger or bold or maybe_numbered or plan_label) or not larger_by(row.size, body, -3.0):
         return None
     words = text.split()
     division = maybe_numbered and (larger or bold) and keyword_title(text)
@@ -286,7 +283,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     checked = text[:-1] if division_with_stop(text) else text  # "Item 4. Controls and Procedures."
     if division and checked.endswith(","):
         checked = checked[:-1]  # "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY," wraps on to its next line
-    if _SENTENCE_END.search(checked) or _CAPTION.match(text) and not note or _LEADERS.search(text):
+    if _SENTENCE_END.search(checked) or CAPTION.match(text) and not note or _LEADERS.search(text):
         return None
     if checked.endswith(".") and not larger and len(words) >= 3:
         return None  # a sentence, or a run-in head followed by its text
@@ -314,6 +311,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")
+        return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
+    if plan_label and len(words) <= 12 and not text.endswith((".", ":")):
         return Candidate(row, text, (round(row.size), row.bold, kind), bottom=row.y1)
     if num is None or not _numbered_title(num, words, row, body, left):
         return None
@@ -366,7 +365,7 @@ def _centred(rows: list[Row], i: int, left: float, right: float, body: float) ->
     if above < 1.2 * height or below < 0.6 * height:
         return None
     words = text.split()
-    if len(words) > 8 or _SENTENCE_END.search(text) or _MATH.search(text) or _CAPTION.match(text):
+    if len(words) > 8 or _SENTENCE_END.search(text) or _MATH.search(text) or CAPTION.match(text):
         return None
     if text.endswith(":") or len(LETTER.findall(text)) < 0.7 * len(text.replace(" ", "")):
         return None
@@ -418,67 +417,12 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
     if num.kind not in STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
     if open_ended(row.text) and row.x0 <= left + 30:
-        # stopping mid-phrase at the margin, where a plain heading cannot go on (see _continues): a wrapped list
+        # stopping mid-phrase at the margin, where a plain heading cannot go on (see heading_lines.continues): a wrapped list
         # item or table cell ("10.1 Intel Corporation 2006 Equity Incentive Plan, as")
         return False
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
     return title_like(words[1:]) or num.rest.isupper()
-
-
-def _names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
-    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings), or the
-    qualifier between a label and its title (a standard's "Annex A" / "(normative)" / title, one heading)."""
-    if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
-        return False
-    if prev.style[2] == EXHIBIT_PAGE:
-        return False  # the exhibit's bare number is its title (see _continues)
-    num = leading_number(prev.text)
-    height = row.y1 - row.y0
-    if num is not None and not num.rest and qualifier(row.text):
-        return -0.3 * height <= row.y0 - prev.bottom <= 2 * height  # "Annex A" over "(normative)", then its title
-    if num is None or qualifier(num.rest) is None or not (row.bold or row.size >= body + 1.0) \
-            or len(row.text) > MAX_CHARS:
-        return False
-    if leading_number(row.text) is not None:
-        return False  # "PART I" then "Item 1. Business": two headings
-    return 0 <= row.y0 - prev.bottom <= 4 * height and row.text[:1].isupper()
-
-
-def _continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
-    """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
-    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
-        return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
-    if abs(prev.row.size - row.size) > 0.3 or prev.row.bold != row.bold or (
-            prev.text.endswith((".", ":", "?")) and not bare_label(prev.text)):
-        return False  # a stop ends a title, except after a bare "Chapter 2:" whose title wrapped to the next line
-    if len(prev.text) + len(row.text) > 2 * MAX_CHARS or _CAPTION.match(row.text):
-        return False
-    unfinished = open_ended(prev.text)
-    if figure_heavy(row.text) and (not unfinished or prev.text.endswith(",")):
-        return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
-    if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
-        return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
-    emphasised = prev.row.bold or prev.row.size >= body + 1.0
-    if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
-        return False  # a body-size heading goes on only in its own indented block; else the next line is text
-    num = leading_number(row.text)
-    if num is not None and num.rest and not unfinished:
-        return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
-    gap = row.y0 - prev.bottom
-    height = row.y1 - row.y0
-    return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
-
-
-def _run_in_lead(prev: Candidate, row: Row) -> bool:
-    """True when `row`, set like the heading `prev` right under it, is a paragraph's bold run-in lead rather
-    than the title's next line: a sentence ends inside it and the next begins (`title_shape.sentence_break`: "Scope of
-    work. The review covers"), under a numbered heading whose line is complete. A title's wrapped line holds no
-    sentence break; an unnumbered bold line over it may be the paragraph's own first line."""
-    num = leading_number(prev.text)
-    if num is None or not num.rest or open_ended(prev.text):
-        return False
-    return sentence_break(row.text)
 
 
 def _wrapped_start(
@@ -494,6 +438,6 @@ def _wrapped_start(
     if probe is None:
         return None
     probe.row, probe.text, probe.last_index = row, row.text, index
-    return probe if _continues(probe, nxt, index + 1, body, width, left) else None
+    return probe if continues(probe, nxt, index + 1, body, width, left) else None
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.title_shape import running_text
+from pageindex_desktop.core.outline.title_shape import running_text, titled_label
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS
 
 _NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
@@ -45,6 +45,7 @@ class Candidate:
     style: tuple[float, bool, str]
     last_index: int = -1  # index of its last row on the page (multi-line headings grow it)
     bottom: float = 0.0  # y1 of its last row
+    last_row: Row | None = None  # its last row once it has grown ("Annexe A" over a title in another style)
 
 
 def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
@@ -73,13 +74,6 @@ def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
             cand.style = (cand.style[0], cand.style[1], "none")
             kept.append(cand)
     return kept
-
-
-# "Strategy 1.1.1 Improve the Trail Network", "Action 2.3: Expand Cycling Lanes": a plan's own numbered
-# divisions, a label word with an outline number and a title; "Satz 1.1 (Heine-Borel)", "Definition 2.3" are not
-_TITLED_LABEL = re.compile(
-    r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?|\s*(?::|\s[–—-]))\s*[A-ZÀ-Þ][^\W\d_]{3,}"
-)
 
 
 def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> list[Candidate]:
@@ -111,7 +105,7 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
             continue
         m = LABEL_WORD.match(cand.text) if cand.style[2] != NOTE_KIND else None
         if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4 \
-                and not _TITLED_LABEL.match(cand.text):
+                and not titled_label(cand.text):
             continue
         kept.append(cand)
     return kept

@@ -58,6 +58,27 @@ _GLUED_MARKER = re.compile(r"(?<=[^\W\d_])(?:\([0-9]{1,2}\))+(?=\s|$|[,;:])")
 _CLOSING_SIGN = re.compile(r"(?<=[^\W\d_.)])[*†‡]{1,3}$|(?<=\.)[*†‡]{1,3}$")
 
 
+# chapter-page numbers ("3-12", "A-4"): manuals that restart their page count in every chapter (chapter_pages.py)
+CHAPTER_PAGE_NUMBER = r"(?:[0-9]{1,2}|[A-Z]{1,2})[-–][0-9]{1,3}"
+CHAPTER_PAGE = re.compile(rf"^{CHAPTER_PAGE_NUMBER}$")
+# a contents row ending in one, after dot leaders or white space
+_CHAPTER_TRAILING = re.compile(rf"(?:\s*(?:\.\s?|…|·|_){{2,}}\s*|\s+)(?P<page>{CHAPTER_PAGE_NUMBER})\s*$")
+
+
+def split_chapter_page(text: str) -> tuple[str, str] | None:
+    """(title, chapter-page number) of a contents row ending in one ("Network Settings .... 2-2"), else None.
+    The title is empty when the row holds only leaders and the number (a wrapped entry's last line)."""
+    m = _CHAPTER_TRAILING.search(text)
+    if m is None or m.start() == 0 and not text.lstrip().startswith((".", "…", "·", "_")):
+        return None
+    return text[: m.start()].rstrip(" .…·_-\t"), normal_chapter_page(m.group("page"))
+
+
+def normal_chapter_page(number: str) -> str:
+    """One spelling per number: en dash as hyphen, letters in upper case."""
+    return number.replace("–", "-").upper()
+
+
 def without_column_head(text: str) -> str:
     """A contents row's title without the "Page" head of the number column printed at its right ("PART I ...
     Page"): the row was joined from separate parts, and the last one heads the column, not the title."""

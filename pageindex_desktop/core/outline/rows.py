@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pageindex_desktop.core.document import Line, PageData
-from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number, split_trailing_page
+from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number, split_chapter_page, split_trailing_page
 from pageindex_desktop.core.outline.text_columns import column_edges, column_of, reading_key, spans_gutter
 from pageindex_desktop.core.outline.tolerant import near_runs
 
@@ -63,9 +63,39 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
     text columns that share a baseline stay apart.
     """
     lines = _reading_order(page.lines)
-    rows: list[Row] = []
     mid = page.width / 2
     edges = None if merge_all else column_edges(lines, page.width)  # columns found by their edges (text_columns.py)
+    rows, breaks = _joined(lines, page, merge_all, edges, gutter=False)
+    if breaks >= 3:
+        # a contents list in two columns: no left-column row takes a line from beyond the gutter, whether or
+        # not it ended in a page number (a wrapped entry's first line, its leaders and "2-1" on a line alone)
+        rows, _breaks = _joined(lines, page, merge_all, edges, gutter=True)
+    rows.sort(key=lambda r: (r.y0, r.x0))
+    if edges is not None:
+        tops = sorted(r.y0 for r in rows if spans_gutter(r.x0, r.x1, edges))
+        rows.sort(key=lambda r: reading_key(r.x0, r.y0, r.x1, tops, edges))
+        return rows
+    if breaks >= 3:
+        # a contents list in two columns: the left column's entries, then the right one's
+        rows.sort(key=lambda r: (r.x0 >= mid - 0.04 * page.width, r.y0, r.x0))
+    if not merge_all and len(rows) >= 12:
+        slack = 0.04 * page.width
+        left = sum(1 for r in rows if r.x1 < mid + slack)
+        right = sum(1 for r in rows if r.x0 > mid - slack)
+        if left >= 0.25 * len(rows) and right >= 0.25 * len(rows):
+            # two columns: read the left one down, then the right one (full-width rows stay in the first pass,
+            # and so do rows centred on the page: a wrapped heading's short last line, "Soil", is not the right
+            # column's text)
+            rows.sort(key=lambda r: (r.x0 > mid - slack and abs((r.x0 + r.x1) / 2 - mid) > slack, r.y0, r.x0))
+    return rows
+
+
+def _joined(lines: list[Line], page: PageData, merge_all: bool, edges: list[float] | None,
+            gutter: bool) -> tuple[list[Row], int]:
+    """`lines` (in reading order) joined into rows, and how many times a contents list's gutter kept a line
+    out of the row beside it (see page_rows; `gutter`: the page is known to hold a two-column list)."""
+    rows: list[Row] = []
+    mid = page.width / 2
     breaks = 0
     for line in lines:
         text = line.text
@@ -80,7 +110,7 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             if row.y1 <= y0:
                 break  # rows come top-down: nothing further back shares this baseline
             if row.x1 <= x0 and _same_row(row, line):
-                if merge_all and _column_break(row, line, mid):
+                if merge_all and _column_break(row, line, mid, gutter):
                     breaks += 1
                 # the next column's line on this baseline is neither this row's part nor a crowding cell
                 elif edges is None or column_of(row.x1, edges) == column_of(line.x0, edges):
@@ -104,34 +134,20 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
         target.y0 = min(target.y0, line.y0)
         target.y1 = max(target.y1, line.y1)
         target.parts += 1
-    rows.sort(key=lambda r: (r.y0, r.x0))
-    if edges is not None:
-        tops = sorted(r.y0 for r in rows if spans_gutter(r.x0, r.x1, edges))
-        rows.sort(key=lambda r: reading_key(r.x0, r.y0, r.x1, tops, edges))
-        return rows
-    if breaks >= 3:
-        # a contents list in two columns: the left column's entries, then the right one's
-        rows.sort(key=lambda r: (r.x0 >= mid - 0.04 * page.width, r.y0, r.x0))
-    if not merge_all and len(rows) >= 12:
-        slack = 0.04 * page.width
-        left = sum(1 for r in rows if r.x1 < mid + slack)
-        right = sum(1 for r in rows if r.x0 > mid - slack)
-        if left >= 0.25 * len(rows) and right >= 0.25 * len(rows):
-            # two columns: read the left one down, then the right one (full-width rows stay in the first pass,
-            # and so do rows centred on the page: a wrapped heading's short last line, "Soil", is not the right
-            # column's text)
-            rows.sort(key=lambda r: (r.x0 > mid - slack and abs((r.x0 + r.x1) / 2 - mid) > slack, r.y0, r.x0))
-    return rows
+    return rows, breaks
 
 
-def _column_break(row: Row, line: Line, mid: float) -> bool:
+def _column_break(row: Row, line: Line, mid: float, gutter: bool = False) -> bool:
     """True when `line` opens a right-column contents entry beside a left-column one that already ended in its
-    page number ("1 Introduction  3 | 5 Results  9"): joined, two entries would read as one title."""
+    page number ("1 Introduction  3 | 5 Results  9"): joined, two entries would read as one title. On a page
+    known to hold two columns (`gutter`), any left-column row stops at the gutter."""
     if row.x0 >= mid or line.x0 < mid - 0.08 * 2 * mid or row.x1 > line.x0 - 1.5 * line.size:
         return False
-    if sum(ch.isalpha() for ch in line.text) < 2 or sum(ch.isalpha() for ch in row.text) < 2:
-        return False
-    return split_trailing_page(row.text.strip())[1] is not None
+    if gutter:
+        return True
+    if sum(ch.isalpha() for ch in line.text) < 2 or sum(ch.isalpha() for ch in row.text) < 2 and ".." not in row.text:
+        return False  # a bare number beside a title is a row's own parts, leaders and a number are an entry's end
+    return split_trailing_page(row.text.strip())[1] is not None or split_chapter_page(row.text.strip()) is not None
 
 
 def _is_bare_number(text: str) -> bool:

@@ -192,3 +192,16 @@ def label_only(text: str, after: str) -> bool:
     and its paragraph."""
     num = leading_number(text)
     return num is not None and num.kind.startswith("keyword") and num.rest.strip() == after.strip()
+
+
+# "Strategy 1.1.1 Improve the Trail Network", "Action 2.3: Expand Cycling Lanes": a plan's own numbered
+# divisions, a label word with an outline number and a title; "Satz 1.1 (Heine-Borel)", "Definition 2.3" are not
+_TITLED_LABEL = re.compile(
+    r"^[^\W\d_]{3,}\s+[0-9]{1,3}(?:(?:\.[0-9]{1,3})+\.?\s*[–—:\-]?|\s*(?::|\s[–—-]))\s*[A-ZÀ-Þ][^\W\d_]{2,}"
+)
+
+
+def titled_label(text: str) -> bool:
+    """True when `text` opens with a label word, an outline number and a title ("Strategy 1.1 Improve ...")."""
+    return _TITLED_LABEL.match(text) is not None
+

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import analyse
-from pageindex_desktop.core.outline.chapter_pages import chapter_page_map, split_chapter_page
+from pageindex_desktop.core.outline.chapter_pages import chapter_page_map
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
 from pageindex_desktop.core.outline.numbering import (
+    CHAPTER_PAGE,
     PAGE_COLUMN_HEAD,
     clean_title,
+    normal_chapter_page,
+    split_chapter_page,
     leading_number,
     parse_page_number,
     TRAILING_COLUMN_HEAD,
@@ -195,6 +198,12 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
         if bare is not None and entries and entries[-1].printed is None and pending is None:
             entries[-1].printed = bare
             continue
+        alone = normal_chapter_page(text) if CHAPTER_PAGE.match(text) else chapter[1] if (
+            chapter is not None and not chapter[0]) else None  # "4-1" or "...... 4-1" on a line of its own
+        if alone is not None and pending is None:
+            if entries and entries[-1].printed is None and entries[-1].chapter_page is None:
+                entries[-1].chapter_page = alone  # the entry's number, wrapped under its title or leaders
+            continue  # no title of its own either way
         if pending is not None:
             title = f"{pending_text} {title}".strip()
             first = pending
@@ -208,7 +217,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
                 entries[-1].y_toc = row.y1
                 continue
             after = rows[i + 2] if i + 2 < len(rows) else None
-            if nxt is not None and first is row and not headed and _wraps(row, nxt, right, after):
+            if nxt is not None and first is row and not headed and _wraps(row, nxt, column_right(rows, row, right),
+                                                                         after):
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
@@ -267,15 +277,28 @@ def _continues_above(above: Row, row: Row, nxt: Row | None, entry: Entry) -> boo
     return nxt is None or nxt.page != row.page or abs(nxt.x0 - row.x0) > 3
 
 
+def column_right(rows: list[Row], row: Row, right: float) -> float:
+    """The right edge of the text column `row` sits in: in a contents list set in two columns, the left
+    column's entries wrap well short of the page's right edge (`right`)."""
+    beyond = [r.x0 for r in rows if r.page == row.page and r.x0 >= row.x1]
+    if not beyond:
+        return right
+    gutter = min(beyond)
+    return max((r.x1 for r in rows if r.page == row.page and r.x1 <= gutter), default=right)
+
+
 def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
     """True when `nxt` continues the title begun on `row` (a wrapped contents entry); `after` is the row below
     `nxt`."""
     if nxt.page != row.page or nxt.y0 - row.y1 > 1.5 * (row.y1 - row.y0):
         return False
     nxt_text = nxt.text.strip()
-    _t, nxt_printed, nxt_dots = split_trailing_page(nxt_text)
-    if nxt_printed is None and not nxt_dots:
+    nxt_title, nxt_printed, nxt_dots = split_trailing_page(nxt_text)
+    chapter = split_chapter_page(nxt_text)
+    if nxt_printed is None and not nxt_dots and chapter is None:
         return False
+    if not (chapter[0] if chapter is not None else nxt_title.strip(" .…·_")):
+        return True  # only the leaders and the number: the line above ran out of room for them
     if leading_number(nxt_text) is not None:
         return False
     if _group_label(row.text.strip()) and after is not None and min(nxt.x0, after.x0) > row.x0 + 3:

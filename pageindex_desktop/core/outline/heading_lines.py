@@ -1,0 +1,81 @@
+"""Which row goes on with the heading above it: a wrapped title's next line, the title under a bare label
+("CHAPTER 5" over the chapter's name), or, under a numbered heading, a bold run-in lead that is the paragraph's
+and not the title's.
+
+The layout pass (layout.py) asks these for every row after a candidate heading; they look at the two rows alone
+(style, gap, text shape), never at the rest of the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pageindex_desktop.core.outline.layout_filters import EXHIBIT_PAGE, Candidate
+from pageindex_desktop.core.outline.numbering import leading_number
+from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy, open_ended, qualifier, sentence_break
+
+MAX_CHARS = 140  # a heading's line, or a row the layout pass judges at all
+# the opening of a figure, table or listing caption ("Figure 3-4", "Listing 12"): never a heading
+CAPTION = re.compile(
+    r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
+    r"plate|map|listing|algorithm|eq(?:uation)?|box|panel)s?\.?\s*(?:[0-9]|[IVX]+\b)",  # not "Exhibit Index"
+    re.IGNORECASE,
+)
+
+
+def names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
+    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings), or the
+    qualifier between a label and its title (a standard's "Annex A" / "(normative)" / title, one heading)."""
+    if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
+        return False
+    if prev.style[2] == EXHIBIT_PAGE:
+        return False  # the exhibit's bare number is its title (see continues)
+    num = leading_number(prev.text)
+    height = row.y1 - row.y0
+    if num is not None and not num.rest and qualifier(row.text):
+        return -0.3 * height <= row.y0 - prev.bottom <= 2 * height  # "Annex A" over "(normative)", then its title
+    if num is None or qualifier(num.rest) is None or not (row.bold or row.size >= body + 1.0) \
+            or len(row.text) > MAX_CHARS:
+        return False
+    if leading_number(row.text) is not None:
+        return False  # "PART I" then "Item 1. Business": two headings
+    # tight display leading lets the two line boxes overlap, as a wrapped title's do (see continues)
+    return -0.4 * height < row.y0 - prev.bottom <= 4 * height and row.text[:1].isupper()
+
+
+def continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
+    """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
+    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
+        return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
+    tail = prev.last_row or prev.row  # a title under a bare label goes on in its own style, not the label's
+    if abs(tail.size - row.size) > 0.3 or tail.bold != row.bold or (
+            prev.text.endswith((".", ":", "?")) and not bare_label(prev.text)):
+        return False  # a stop ends a title, except after a bare "Chapter 2:" whose title wrapped to the next line
+    if len(prev.text) + len(row.text) > 2 * MAX_CHARS or CAPTION.match(row.text):
+        return False
+    unfinished = open_ended(prev.text)
+    if figure_heavy(row.text) and (not unfinished or prev.text.endswith(",")):
+        return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
+    if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
+        return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
+    emphasised = prev.row.bold or prev.row.size >= body + 1.0
+    if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
+        return False  # a body-size heading goes on only in its own indented block; else the next line is text
+    num = leading_number(row.text)
+    if num is not None and num.rest and not unfinished:
+        return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
+    gap = row.y0 - prev.bottom
+    height = row.y1 - row.y0
+    return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
+
+
+def run_in_lead(prev: Candidate, row: Row) -> bool:
+    """True when `row`, set like the heading `prev` right under it, is a paragraph's bold run-in lead rather
+    than the title's next line: a sentence ends inside it and the next begins (`title_shape.sentence_break`: "Scope of
+    work. The review covers"), under a numbered heading whose line is complete. A title's wrapped line holds no
+    sentence break; an unnumbered bold line over it may be the paragraph's own first line."""
+    num = leading_number(prev.text)
+    if num is None or not num.rest or open_ended(prev.text):
+        return False
+    return sentence_break(row.text)
