@@ -368,19 +368,25 @@ class Measured:
     full: Score
     layout: Score
     baseline: Score
+    variant: str = ""  # what the bench groups the family by: numbering scheme, or a plan's labelling scheme
 
 
 def measure(seeds: range, folder: Path, kind: str = "plain") -> list[Measured]:
     """Build each seed's document in `folder` ("plain", as a "report": `build`; a "filing":
-    `synthetic_filings.build_filing`) and score the trees built from it (bookmarks: none are written)."""
-    from tests.bench.synthetic_filings import build_filing  # it builds on this module
+    `synthetic_filings.build_filing`; a "plan": `synthetic_plans.build_plan`) and score the trees built from it
+    (bookmarks: none are written)."""
+    from tests.bench.synthetic_filings import build_filing  # they build on this module
+    from tests.bench.synthetic_plans import build_plan, plan_of
 
     results = []
     for seed in seeds:
         path = folder / f"synthetic-{seed}-{kind}.pdf"
-        printed = build_filing(seed, path) if kind == "filing" else build(seed, path, kind == "report")
+        builders = {"filing": build_filing, "plan": build_plan}
+        printed = builders[kind](seed, path) if kind in builders else build(seed, path, kind == "report")
         truth = nested((s.level, s.title, s.page) for s in printed)
         doc = extract(path)
-        results.append(Measured(seed, draw_look(random.Random(seed)), score(truth, pipeline_entries(doc)[1]),
-                                score(truth, layout_entries(doc)), score(truth, font_size_baseline(doc))))
+        look = draw_look(random.Random(seed))
+        variant = {"filing": "10-K", "plan": plan_of(seed).scheme}.get(kind, look.numbering)
+        results.append(Measured(seed, look, score(truth, pipeline_entries(doc)[1]), score(truth, layout_entries(doc)),
+                                score(truth, font_size_baseline(doc)), variant))
     return results

@@ -3,8 +3,9 @@
 `tests/bench/synthetic_docs.py` builds documents in house styles drawn at random (heading sizes from barely above
 the body to twice it, weights, capitals, colour, numbering, page breaks, one or two columns, body 8.5-12 pt)
 with lists, tables, captions, run-in leads and running text; the truth is where MuPDF's layout engine placed
-each heading. The first FLOOR_SEEDS documents (about 5 s), plain and as reports with front matter
-(`synthetic_docs.draw_report`), are scored here with no bookmarks; the bench
+each heading. The first FLOOR_SEEDS documents (about 5 s each family), plain and as reports with front matter
+(`synthetic_docs.draw_report`), and as plans (`synthetic_plans.py`), with the first 20 filings
+(`synthetic_filings.py`), are scored here with no bookmarks; the bench
 `bench_tree_synthetic.py` scores 200 development seeds and 200 held-out seeds. Floors sit just below the
 figures measured when they were last raised, so a regression fails the default run.
 """
@@ -55,3 +56,21 @@ def test_synthetic_filings_stay_above_the_floor(tmp_path: Path) -> None:
     figures = f"F1 {mean_f1:.3f}, level {level:.3f}, parent {parent:.3f}, page {page:.3f}"
     assert mean_f1 >= FLOOR_FILING_F1 and page >= FLOOR_PAGE_SHARE, figures
     assert level >= FLOOR_FILING_LEVEL and parent >= FLOOR_FILING_PARENT, figures
+
+
+# plans, regulations and specifications (`tests/bench/synthetic_plans.py`: labelled headings, chapter-page
+# folios, contents lists in one or two columns), FLOOR_SEEDS: measured full F1 0.984, level 0.982, parent 0.986
+FLOOR_PLAN_F1 = 0.975
+FLOOR_PLAN_LEVEL = 0.97
+FLOOR_PLAN_PARENT = 0.975
+
+
+def test_synthetic_plans_stay_above_the_floor(tmp_path: Path) -> None:
+    results = measure(FLOOR_SEEDS, tmp_path, "plan")
+    full = [r.full for r in results]
+    mean_f1 = sum(s.f1 for s in full) / len(full)
+    level, parent, page = shares(full)
+    low = {r.seed: round(r.full.f1, 2) for r in results if r.full.f1 < 0.8}
+    figures = f"F1 {mean_f1:.3f}, level {level:.3f}, parent {parent:.3f}, page {page:.3f}; below 0.8: {low}"
+    assert mean_f1 >= FLOOR_PLAN_F1 and page >= FLOOR_PAGE_SHARE, figures
+    assert level >= FLOOR_PLAN_LEVEL and parent >= FLOOR_PLAN_PARENT, figures
