@@ -11,6 +11,7 @@ import pymupdf
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.toc_page import find_toc_entries
 from pageindex_desktop.core.outline.tree import Node
 from tests.core.built_pages import paragraph, write_line
 
@@ -125,3 +126,61 @@ def test_a_chapter_paged_contents_list_keeps_entries_whose_numbers_wrapped(tmp_p
     visit(outline.nodes)
     assert outline.source == "toc_page"
     assert [row for row in rows if row[0].startswith(("PART", "Subpart"))] == expected
+
+
+def test_contents_titles_wrapped_in_their_cells_keep_their_last_lines(tmp_path: Path) -> None:
+    """A report's contents list, headed "In this report", set as a table whose page numbers sit on each entry's
+    first line: a title wraps in its cell flush with its start, onto "and of Its Annexes" or, set closer than
+    the entries are to each other, "Offices"; another entry's leaders and number go to a line of their own.
+    The heading was not known for a contents heading, and the wrapped lines became entries of their own."""
+    entries = [("Foreword by the Chair", ""), ("Summary of Findings", ""), ("Members of the Panel", ""),
+               ("Introduction and Scope of the Review", "and of Its Annexes"), ("Methods Used by the Regional", "Offices"),
+               ("Findings of the Review", ""), ("Financial Statements of the Board", "leaders"),
+               ("Recommendations to the Board", ""), ("Next Steps and Timetable", "")]
+    doc = pymupdf.open()
+    contents = doc.new_page(width=612, height=792)
+    write_line(contents, 80, "In this report", 18, True)
+    y = 120.0
+    expected = []
+    for number, (title, wrapped) in enumerate(entries, start=2):
+        contents.insert_text((72, y), title, fontsize=10, fontname="helv")
+        if wrapped == "leaders":
+            contents.insert_text((72, y + 12), f"............ {number}", fontsize=10, fontname="helv")
+            y += 12
+        else:
+            contents.insert_text((500, y), str(number), fontsize=10, fontname="helv")
+            if wrapped:
+                contents.insert_text((72, y + 11), wrapped, fontsize=10, fontname="helv")
+                y += 11
+        y += 18
+        full = f"{title} {wrapped}" if wrapped and wrapped != "leaders" else title
+        expected.append((full, number))
+    for full, number in expected:
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 90, full, 14, True) + 6
+        paragraph(page, y, 30)
+        page.insert_text((300, 760), str(number), fontsize=9, fontname="helv")
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    headings = find_toc_entries(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings] == [("In this report", 1), *expected]
+
+
+def test_numbered_headings_a_little_larger_than_the_text_may_be_in_sentence_case(tmp_path: Path) -> None:
+    """"§ 1.101 New supply terms and their review" set at 11 pt over a 10 pt text, not bold, is a heading like
+    "§ 1.102 Other Transfer Rules": a numbered title set apart by its size need not be in title case."""
+    titles = ["§ 1.101 New supply terms and their review", "§ 1.102 Other Transfer Rules",
+              "§ 1.103 Current grant rates for each region", "§ 1.104 Records kept by the operator"]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "PART 1 — GENERAL RULES", 18, True) + 6
+    for title in titles:
+        y = write_line(page, paragraph(page, y, 5) + 8, title, 11) + 2
+        if y > 650:
+            page = doc.new_page(width=612, height=792)
+            y = 90.0
+    paragraph(page, y, 5)
+    path = tmp_path / "rules.pdf"
+    doc.save(path)
+    assert [title for _level, title in _layout(path) if title.startswith("§")] == titles

@@ -30,14 +30,17 @@ class ContentsRegion:
     rows: list[Row]
 
 
+# a report's or plan's own word for its contents list ("In this report", "In this issue")
+_IN_THIS = r"in\s+this\s+(?:report|plan|guide|issue|document|edition|publication|handbook|manual)|"
 CONTENTS = re.compile(
-    r"^(?:table\s+of\s+contents?|contents|contents\s+at\s+a\s+glance|inhaltsverzeichnis|inhalt|"
+    r"^(?:table\s+of\s+contents?|contents|contents\s+at\s+a\s+glance|inhaltsverzeichnis|inhalt|" + _IN_THIS +
     r"table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|sumário|inhoud|spis\s+treści|"
     r"目录|目次|目\s*录)\s*:?\s*(?:\((?:continued|cont\.?|suite|fortsetzung)\))?$",
     re.IGNORECASE,
 )
 _CONTENTS_ANYWHERE = re.compile(
     r"^\s*(?:table\s+of\s+contents?|c\s?o\s?n\s?t\s?e\s?n\s?t\s?s|inhaltsverzeichnis|inhalt|table\s+des\s+mati|sommaire|[íi]ndice|"
+    + _IN_THIS +
     r"contenido|sumário|inhoud|spis\s+treści|目录|目次|目\s*录)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -74,10 +77,10 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
         text = row.text.strip()
         letters = sum(ch.isalpha() for ch in text)
         if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None
-                                                         and not _chapter_number(text)):
+                                                         and not _number_line(text)):
             continue
         if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None and (
-                split_trailing_page(text)[1] is None) and not _chapter_number(text):
+                split_trailing_page(text)[1] is None) and not _number_line(text):
             continue  # decorative glyph strips, rules (a wrapped entry's last line, "and 2021  81", stays)
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
         band = band_of(row.y0)
@@ -90,12 +93,16 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
     return out
 
 
-def _chapter_number(text: str) -> bool:
-    """A chapter-page number alone or after leaders ("4-1", "...... 4-1"): a wrapped entry's last line."""
+def _number_line(text: str) -> bool:
+    """A page number after leaders ("...... 12", "...... 4-1") or a chapter-page number alone ("4-1"): a
+    wrapped entry's last line, though it holds no word."""
     if CHAPTER_PAGE.match(text):
         return True
     split = split_chapter_page(text)
-    return split is not None and not split[0]
+    if split is not None:
+        return not split[0]
+    title, printed, _dots = split_trailing_page(text)
+    return printed is not None and not title
 
 
 def _list_goes_on(above: list[Row], row: Row) -> bool:

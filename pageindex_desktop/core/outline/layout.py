@@ -422,7 +422,8 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
         return False
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items
-    return title_like(words[1:]) or num.rest.isupper()
+    # set a little larger than the text, a numbered title may be in sentence case ("§ 1.101 New supply terms")
+    return title_like(words[1:]) or num.rest.isupper() or larger_by(row.size, body, 0.5) and num.kind in STRONG_KINDS
 
 
 def _wrapped_start(

@@ -223,8 +223,11 @@ def title_key(text: str) -> str:
 
 def split_trailing_page(text: str) -> tuple[str, str | None, bool]:
     """Split a contents row into (title, printed page or None, had dot leaders). "PART I", "Chapter V" and
-    "Appendix C" end in the division's own number, not a page: without leaders they are titles whole."""
+    "Appendix C" end in the division's own number, not a page: without leaders they are titles whole. A row of
+    leaders and a number alone gives an empty title."""
     m = TRAILING_PAGE.search(text)
+    if m and m.start() == 0 and LEADER_TAIL.search(text[: m.start("page")]):
+        return "", m.group("page"), True  # only the leaders and the number: a wrapped entry's last line
     if m and m.start() > 0:
         head = text[: m.start()]
         leaders = bool(LEADER_TAIL.search(text[: m.start("page")]))

@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 _JOINERS = re.compile(r"(?:[,:;\-–—&(]|\b(?:and|or|of|the|for|to|in|on|with|a|an|und|der|die|des|et|de|du|la|le))$",
                       re.IGNORECASE)
+# a line that can only go on with a title: opening in lower case or on a joining word ("and Issuer Purchases")
+_GOES_ON = re.compile(r"^(?:[a-z]|(?:[Aa]nd|[Oo]r|[Oo]f|[Tt]he|[Ff]or|[Tt]o|[Ii]n|[Oo]n|[Ww]ith|[Uu]nd|[Ee]t)\s)")
 
 # a title closed by a full stop after a word (not an initial or "Co."): filings print "Item 4. Controls and
 # Procedures." whole on its row
@@ -178,6 +180,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     """Contents rows -> entries: page numbers split off, wrapped titles joined, bare page numbers attached."""
     right = max((r.x1 for r in rows), default=0.0)
     rows = split_pairs(rows, limit)
+    pitch = _entry_pitch(rows)
     entries: list[Entry] = []
     pending: Row | None = None
     pending_text = ""
@@ -200,9 +203,11 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             continue
         alone = normal_chapter_page(text) if CHAPTER_PAGE.match(text) else chapter[1] if (
             chapter is not None and not chapter[0]) else None  # "4-1" or "...... 4-1" on a line of its own
-        if alone is not None and pending is None:
+        if (alone is not None or printed is not None and not title) and pending is None:
             if entries and entries[-1].printed is None and entries[-1].chapter_page is None:
-                entries[-1].chapter_page = alone  # the entry's number, wrapped under its title or leaders
+                # the entry's number, wrapped under its title or leaders ("...... 12", "4-1")
+                entries[-1].chapter_page = alone
+                entries[-1].printed = parse_page_number(printed) if alone is None and printed is not None else None
             continue  # no title of its own either way
         if pending is not None:
             title = f"{pending_text} {title}".strip()
@@ -212,7 +217,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             first = row
         if printed is None and not dots:
             nxt = rows[i + 1] if i + 1 < len(rows) else None
-            if first is row and entries and i > 0 and _continues_above(rows[i - 1], row, nxt, entries[-1]):
+            if first is row and entries and i > 0 and _continues_above(rows[i - 1], row, nxt, entries[-1], pitch):
                 entries[-1].title = f"{entries[-1].title} {title.strip()}"
                 entries[-1].y_toc = row.y1
                 continue
@@ -256,25 +261,44 @@ def _beyond(printed: str, limit: int) -> bool:
     return value is not None and value[0] > limit
 
 
-def _continues_above(above: Row, row: Row, nxt: Row | None, entry: Entry) -> bool:
+def _continues_above(above: Row, row: Row, nxt: Row | None, entry: Entry, pitch: float | None = None) -> bool:
     """True when `row`, without a page number, ends the title of the entry on the row just above it, whose page
     number was printed on its first line (a table cell aligned at the top: "Item 5 Market for Registrant's
-    Common Equity ... and Issuer Purchases of  15" | "Equity Securities"): set in the entry's style, indented
-    past it, the line right below it, and followed by no row at its own indentation (then it opens a list of
-    sub-entries)."""
-    if entry.printed is None or entry.toc_page != row.page or above.page != row.page:
+    Common Equity ... and Issuer Purchases of  15" | "Equity Securities"): set in the entry's style, the line
+    right below it, and either indented past it and followed by no row at its own indentation (then it opens
+    a list of sub-entries), or flush with it and unable to open a title ("and supply") or set closer under it
+    than the list's entries are set under each other (`pitch`, the usual gap between two entries)."""
+    if entry.printed is None and entry.chapter_page is None or entry.toc_page != row.page or above.page != row.page:
         return False
     height = above.y1 - above.y0
     if not -0.5 * height <= row.y0 - above.y1 <= 0.5 * height or abs(row.size - entry.size) > 0.5 or (
             row.bold != entry.bold):
         return False
-    if row.x0 <= entry.x0 + 3 or leading_number(row.text.strip()) is not None:
+    if leading_number(row.text.strip()) is not None:
         return False  # a numbered row opens an entry of its own
+    # a table cell wrapped in place: the row cannot open a title, or sits closer under the entry than entries
+    # sit under each other (`pitch`); then it ends the entry's title wherever it starts
+    if _GOES_ON.match(row.text.strip()) or pitch is not None and row.y0 - above.y1 < pitch - 0.15 * height:
+        return True
+    if row.x0 <= entry.x0 + 3:
+        return False
     if nxt is not None and nxt.page == row.page and -0.5 * height <= nxt.y0 - row.y1 <= 0.5 * height:
         _t, printed, dots = split_trailing_page(nxt.text.strip())
         if (printed is not None or dots) and nxt.x0 >= row.x0 - 3:
             return False  # the row begins the next entry, whose title wraps onto the row with the page number
     return nxt is None or nxt.page != row.page or abs(nxt.x0 - row.x0) > 3
+
+
+def _paged(text: str) -> bool:
+    """A contents row ending in a page number, plain or chapter-page ("3-12")."""
+    return split_trailing_page(text)[1] is not None or split_chapter_page(text) is not None
+
+
+def _entry_pitch(rows: list[Row]) -> float | None:
+    """The usual gap between two rows that both end in a page number (None below three such pairs)."""
+    gaps = sorted(b.y0 - a.y1 for a, b in zip(rows, rows[1:]) if a.page == b.page and b.y0 > a.y0
+                  and _paged(a.text.strip()) and _paged(b.text.strip()))
+    return gaps[len(gaps) // 2] if len(gaps) >= 3 else None
 
 
 def column_right(rows: list[Row], row: Row, right: float) -> float:
