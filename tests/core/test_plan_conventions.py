@@ -184,3 +184,43 @@ def test_numbered_headings_a_little_larger_than_the_text_may_be_in_sentence_case
     path = tmp_path / "rules.pdf"
     doc.save(path)
     assert [title for _level, title in _layout(path) if title.startswith("§")] == titles
+
+
+def test_a_headless_contents_list_of_chapter_page_numbers_is_read(tmp_path: Path) -> None:
+    """A specification's first page lists its chapters and sections with no heading and no leaders, each
+    title's "3-2" page number right-aligned, several sections on a chapter's first page. It is the contents
+    list: the rising numbers were only looked for in plain folios, and the repeated "3-1" looked like a
+    table's figures."""
+    chapters = [("CHAPTER 1 Scope and Purpose", ["1.1 Terms Used", "1.2 Related Documents"]),
+                ("CHAPTER 2 Design Rules", ["2.1 Loads and Margins", "2.2 Materials", "2.3 Joints"]),
+                ("CHAPTER 3 Tests", ["3.1 Factory Tests", "3.2 Site Tests"]),
+                ("CHAPTER 4 Records", ["4.1 Test Reports", "4.2 Retention"])]
+    doc = pymupdf.open()
+    contents = doc.new_page(width=612, height=792)
+    y = 90.0
+    expected = []
+    physical = 2
+    for number, (chapter, sections) in enumerate(chapters, start=1):
+        rows = [(chapter, 72.0)] + [(section, 86.0) for section in sections]
+        for k, (title, x) in enumerate(rows):
+            folio = f"{number}-{1 + k // 2}"  # two entries to a page
+            contents.insert_text((x, y), title, fontsize=10, fontname="helv")
+            contents.insert_text((540 - pymupdf.get_text_length(folio, "helv", 10), y), folio, fontsize=10,
+                                 fontname="helv")
+            expected.append((title, physical + k // 2))
+            y += 16
+        physical += (len(rows) + 1) // 2
+    for number, (chapter, sections) in enumerate(chapters, start=1):
+        rows = [chapter] + sections
+        for start in range(0, len(rows), 2):
+            page = doc.new_page(width=612, height=792)
+            y = 90.0
+            for title in rows[start:start + 2]:
+                y = write_line(page, y, title, 16 if title.startswith("CHAPTER") else 12, True) + 4
+                y = paragraph(page, y, 12) + 8
+            page.insert_text((300, 760), f"{number}-{start // 2 + 1}", fontsize=9, fontname="helv")
+    path = tmp_path / "spec.pdf"
+    doc.save(path)
+    headings = find_toc_entries(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings] == expected

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
-from pageindex_desktop.core.outline.numbering import (CHAPTER_PAGE, parse_page_number, split_chapter_page,
-                                                      split_trailing_page, title_key)
+from pageindex_desktop.core.outline.numbering import (CHAPTER_PAGE, CHAPTER_PAGE_NUMBER, parse_page_number,
+                                                      split_chapter_page, split_trailing_page, title_key)
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
 
@@ -45,7 +45,8 @@ _CONTENTS_ANYWHERE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _SPACED = re.compile(r"^(?:\S\s){3,}\S$")
-_LEADER_LINE = re.compile(r"(?:(?:\.\s?|…|·|_){4,}\s*\S{0,8}|\s[0-9ivxlc]{1,4})\s*$", re.MULTILINE)
+_LEADER_LINE = re.compile(rf"(?:(?:\.\s?|…|·|_){{4,}}\s*\S{{0,8}}|\s[0-9ivxlc]{{1,4}}|\s{CHAPTER_PAGE_NUMBER})\s*$",
+                          re.MULTILINE)  # a line ending in leaders or a page number ("12", "xi", "3-12")
 _LISTS = re.compile(
     r"^(?:list\s+of\s+(?:figures|tables|illustrations|exhibits|charts|abbreviations)|"
     r"abbildungsverzeichnis|tabellenverzeichnis|liste\s+des\s+(?:figures|tableaux))\b",
@@ -187,18 +188,26 @@ def _title_block(row: Row, head: Row) -> bool:
 def _bare_list(rows: list[Row], page_count: int) -> bool:
     """A contents list printed with neither a heading nor dot leaders: nearly every row a title whose page
     number, right-aligned with the others', goes up row by row and stays inside the document (a table's
-    figures do not rise like that, an index's page numbers restart with every letter)."""
-    ends: list[tuple[int, float]] = []
+    figures do not rise like that, an index's page numbers restart with every letter). Chapter-page numbers
+    ("3-12") go up by chapter, then by page."""
+    ends: list[tuple[tuple[int, int], float]] = []
     for row in rows:
         title, printed, _dots = split_trailing_page(row.text)
         value = parse_page_number(printed) if printed is not None else None
-        if value is None or value[1] or sum(ch.isalpha() for ch in title) < 3:
+        key = (0, value[0]) if value is not None and not value[1] else None
+        chapter = split_chapter_page(row.text) if printed is None else None
+        if chapter is not None:
+            title, (part, _, page) = chapter[0], chapter[1].partition("-")
+            key = (int(part) if part.isdigit() else 1000 + sum(ord(ch) for ch in part), int(page))
+        if key is None or sum(ch.isalpha() for ch in title) < 3:
             continue
-        ends.append((value[0], row.x1))
+        ends.append((key, row.x1))
     if len(ends) < 8 or len(ends) < 0.8 * len(rows):
         return False
     values = [v for v, _x in ends]
-    if max(values) > 2 * page_count + 20 or len(set(values)) < 0.6 * len(values):
+    # short chapters list several sections on their first page: "3-1" repeats more than a plain folio does
+    distinct = 0.4 if sum(1 for part, _page in values if part) * 2 > len(values) else 0.6
+    if max(page for _part, page in values) > 2 * page_count + 20 or len(set(values)) < distinct * len(values):
         return False
     if sum(1 for a, b in zip(values, values[1:]) if b >= a) < 0.9 * (len(values) - 1):
         return False
