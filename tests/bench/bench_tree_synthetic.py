@@ -57,6 +57,7 @@ def _report(name: str, results: list[Measured], by_columns: bool) -> float:
 
 
 @pytest.mark.bench
+@pytest.mark.timeout(3600)  # 1,600 documents built and scored: about 8 minutes on a 2-core machine
 def test_synthetic_tree_quality(tmp_path: Path) -> None:
     wall, cpu = time.perf_counter(), cpu_seconds()
     sets = {(name, kind): measure(seeds, tmp_path, kind)
