@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
-from pageindex_desktop.core.outline.numbering import (CHAPTER_PAGE, CHAPTER_PAGE_NUMBER, parse_page_number,
+from pageindex_desktop.core.outline.numbering import (CHAPTER_PAGE_NUMBER, lone_page_number, parse_page_number,
                                                       split_chapter_page, split_trailing_page, title_key)
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
@@ -78,10 +78,10 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
         text = row.text.strip()
         letters = sum(ch.isalpha() for ch in text)
         if folio_value(row, page.height) is not None or (letters < 2 and parse_page_number(text) is None
-                                                         and not _number_line(text)):
+                                                         and lone_page_number(text) is None):
             continue
         if letters * 2 < len(text.replace(".", "").replace(" ", "")) and parse_page_number(text) is None and (
-                split_trailing_page(text)[1] is None) and not _number_line(text):
+                split_trailing_page(text)[1] is None) and lone_page_number(text) is None:
             continue  # decorative glyph strips, rules (a wrapped entry's last line, "and 2021  81", stays)
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
         band = band_of(row.y0)
@@ -92,18 +92,6 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
             continue  # the contents page's own footer (copyright line, folio)
         out.append(row)
     return out
-
-
-def _number_line(text: str) -> bool:
-    """A page number after leaders ("...... 12", "...... 4-1") or a chapter-page number alone ("4-1"): a
-    wrapped entry's last line, though it holds no word."""
-    if CHAPTER_PAGE.match(text):
-        return True
-    split = split_chapter_page(text)
-    if split is not None:
-        return not split[0]
-    title, printed, _dots = split_trailing_page(text)
-    return printed is not None and not title
 
 
 def _list_goes_on(above: list[Row], row: Row) -> bool:

@@ -417,8 +417,8 @@ def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, lef
     if num.kind not in STRONG_KINDS and num.kind not in _WEAK_KINDS:
         return False
     if open_ended(row.text) and row.x0 <= left + 30:
-        # stopping mid-phrase at the margin, where a plain heading cannot go on (see heading_lines.continues): a wrapped list
-        # item or table cell ("10.1 Intel Corporation 2006 Equity Incentive Plan, as")
+        # stopping mid-phrase at the margin, where a plain heading cannot go on (see heading_lines.continues): a
+        # wrapped list item or table cell ("10.1 Intel Corporation 2006 Equity Incentive Plan, as")
         return False
     if len(words) > (MAX_WORDS if row.x0 > left + 60 else 12):
         return False  # long numbered titles only in an indented heading block, else they are list items

@@ -74,6 +74,19 @@ def split_chapter_page(text: str) -> tuple[str, str] | None:
     return text[: m.start()].rstrip(" .…·_-\t"), normal_chapter_page(m.group("page"))
 
 
+def lone_page_number(text: str) -> str | None:
+    """The page number of a contents line that holds nothing else but leaders ("...... 12", "...... 4-1") or
+    is a chapter-page number alone ("4-1"): a wrapped entry's last line. A bare "12" is a folio's shape and is
+    read apart (parse_page_number)."""
+    if CHAPTER_PAGE.match(text):
+        return normal_chapter_page(text)
+    chapter = split_chapter_page(text)
+    if chapter is not None:
+        return None if chapter[0] else chapter[1]
+    title, printed, _dots = split_trailing_page(text)
+    return printed if printed is not None and not title else None
+
+
 def normal_chapter_page(number: str) -> str:
     """One spelling per number: en dash as hyphen, letters in upper case."""
     return number.replace("–", "-").upper()

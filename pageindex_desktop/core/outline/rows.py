@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pageindex_desktop.core.document import Line, PageData
-from pageindex_desktop.core.outline.numbering import PAGE_NUMBER, leading_number, split_chapter_page, split_trailing_page
+from pageindex_desktop.core.outline.numbering import (PAGE_NUMBER, leading_number, split_chapter_page,
+                                                      split_trailing_page)
 from pageindex_desktop.core.outline.text_columns import column_edges, column_of, reading_key, spans_gutter
 from pageindex_desktop.core.outline.tolerant import near_runs
 

@@ -21,7 +21,7 @@ from pageindex_desktop.core.outline.numbering import (
     CHAPTER_PAGE,
     PAGE_COLUMN_HEAD,
     clean_title,
-    normal_chapter_page,
+    lone_page_number,
     split_chapter_page,
     leading_number,
     parse_page_number,
@@ -181,6 +181,9 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     right = max((r.x1 for r in rows), default=0.0)
     rows = split_pairs(rows, limit)
     pitch = _entry_pitch(rows)
+    on_page: dict[int, list[Row]] = {}  # for _column_right
+    for row in rows:
+        on_page.setdefault(row.page, []).append(row)
     entries: list[Entry] = []
     pending: Row | None = None
     pending_text = ""
@@ -201,13 +204,14 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
         if bare is not None and entries and entries[-1].printed is None and pending is None:
             entries[-1].printed = bare
             continue
-        alone = normal_chapter_page(text) if CHAPTER_PAGE.match(text) else chapter[1] if (
-            chapter is not None and not chapter[0]) else None  # "4-1" or "...... 4-1" on a line of its own
-        if (alone is not None or printed is not None and not title) and pending is None:
+        alone = lone_page_number(text)  # "4-1", "...... 4-1" or "...... 12" on a line of its own
+        if alone is not None and pending is None:
             if entries and entries[-1].printed is None and entries[-1].chapter_page is None:
-                # the entry's number, wrapped under its title or leaders ("...... 12", "4-1")
-                entries[-1].chapter_page = alone
-                entries[-1].printed = parse_page_number(printed) if alone is None and printed is not None else None
+                # the entry's number, wrapped under its title or leaders
+                if CHAPTER_PAGE.match(alone):
+                    entries[-1].chapter_page = alone
+                else:
+                    entries[-1].printed = parse_page_number(alone)
             continue  # no title of its own either way
         if pending is not None:
             title = f"{pending_text} {title}".strip()
@@ -222,8 +226,8 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
                 entries[-1].y_toc = row.y1
                 continue
             after = rows[i + 2] if i + 2 < len(rows) else None
-            if nxt is not None and first is row and not headed and _wraps(row, nxt, column_right(rows, row, right),
-                                                                         after):
+            if nxt is not None and first is row and not headed and _wraps(
+                    row, nxt, _column_right(on_page[row.page], row, right), after):
                 pending, pending_text = row, title
                 continue
         value = parse_page_number(printed) if printed is not None else None
@@ -301,14 +305,14 @@ def _entry_pitch(rows: list[Row]) -> float | None:
     return gaps[len(gaps) // 2] if len(gaps) >= 3 else None
 
 
-def column_right(rows: list[Row], row: Row, right: float) -> float:
-    """The right edge of the text column `row` sits in: in a contents list set in two columns, the left
-    column's entries wrap well short of the page's right edge (`right`)."""
-    beyond = [r.x0 for r in rows if r.page == row.page and r.x0 >= row.x1]
+def _column_right(page_rows: list[Row], row: Row, right: float) -> float:
+    """The right edge of the text column `row` sits in, among the rows of its page: in a contents list set in
+    two columns, the left column's entries wrap well short of the page's right edge (`right`)."""
+    beyond = [r.x0 for r in page_rows if r.x0 >= row.x1]
     if not beyond:
         return right
     gutter = min(beyond)
-    return max((r.x1 for r in rows if r.page == row.page and r.x1 <= gutter), default=right)
+    return max((r.x1 for r in page_rows if r.x1 <= gutter), default=right)
 
 
 def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
