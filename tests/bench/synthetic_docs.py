@@ -230,12 +230,7 @@ def build(seed: int, path: Path, report: bool = False) -> list[Section]:
     page_rect = pymupdf.paper_rect("letter" if rng.random() < 0.5 else "a4")
     margin = rng.uniform(50, 80)
     frame = page_rect + (margin, margin + 20, -margin, -margin - 10)
-    if look.columns == 2:
-        half = (frame.width - 18) / 2
-        frames = [pymupdf.Rect(frame.x0, frame.y0, frame.x0 + half, frame.y1),
-                  pymupdf.Rect(frame.x1 - half, frame.y0, frame.x1, frame.y1)]
-    else:
-        frames = [frame]
+    frames = two_columns(frame, 18) if look.columns == 2 else [frame]
     css = _css(look)
     if extras is not None:
         css += (f"\n.box {{ border: 1px solid #7f7f7f; background-color: #eef3f8; padding: 6pt; margin: 8pt 0; "
@@ -306,6 +301,12 @@ def _add_front_matter(path: Path, report: Report, name: str, sections: list[Sect
         return 0
     front_path = path.with_suffix(".front.pdf")
     _write(front_path, bodies, css, page_rect, [frame])
+    return prepend(front_path, path)
+
+
+def prepend(front_path: Path, path: Path) -> int:
+    """Put the pages of `front_path` before those of `path` (in place) and delete `front_path`; the number of
+    pages put in front."""
     merged = pymupdf.open(front_path)
     added = merged.page_count
     body = pymupdf.open(path)
@@ -316,6 +317,13 @@ def _add_front_matter(path: Path, report: Report, name: str, sections: list[Sect
     path.with_suffix(".tmp.pdf").replace(path)
     front_path.unlink()
     return added
+
+
+def two_columns(frame: pymupdf.Rect, gutter: float) -> list[pymupdf.Rect]:
+    """`frame` split into two text columns `gutter` points apart."""
+    half = (frame.width - gutter) / 2
+    return [pymupdf.Rect(frame.x0, frame.y0, frame.x0 + half, frame.y1),
+            pymupdf.Rect(frame.x1 - half, frame.y0, frame.x1, frame.y1)]
 
 
 def _contents_pages(path: Path, front: int) -> int:

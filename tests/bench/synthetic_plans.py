@@ -21,7 +21,7 @@ from pathlib import Path
 import pymupdf
 
 from tests.bench.synthetic_docs import (Look, Section, _body_block, _css, _printed, _sentence, _title, _write,
-                                        draw_look)
+                                        draw_look, prepend, two_columns)
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 SCHEMES = ("plan", "regulation", "articles", "spec")
@@ -174,18 +174,9 @@ def build_plan(seed: int, path: Path) -> list[Section]:
     front = 0
     if plan.contents:
         front_path = path.with_suffix(".front.pdf")
-        half = (frame.width - 24) / 2
-        frames = ([frame] if plan.contents_columns == 1 else
-                  [pymupdf.Rect(frame.x0, frame.y0, frame.x0 + half, frame.y1),
-                   pymupdf.Rect(frame.x1 - half, frame.y0, frame.x1, frame.y1)])
+        frames = [frame] if plan.contents_columns == 1 else two_columns(frame, 24)
         _write(front_path, [_contents_html(plan, sections, starts, total)], css, page_rect, frames)
-        merged = pymupdf.open(front_path)
-        front = merged.page_count
-        merged.insert_pdf(pymupdf.open(path))
-        merged.save(path.with_suffix(".tmp.pdf"))
-        merged.close()
-        path.with_suffix(".tmp.pdf").replace(path)
-        front_path.unlink()
+        front = prepend(front_path, path)
     doc = pymupdf.open(path)
     if plan.footnotes:
         _footnotes(doc, random.Random(seed + 5_000_011), front, margin, look.body_size)
