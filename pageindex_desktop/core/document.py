@@ -25,6 +25,9 @@ class Line:
     # a line printed in several colours: (text, colour, bold, x0, x1) of each run of one colour, in order
     # (MuPDF reads a navigation bar whose entries sit close together as one line); empty for one colour
     runs: tuple[tuple[str, int, bool, float, float], ...] = ()
+    # the bold words a line opens with when it goes on in regular type: a run-in head ("Section 2.01 Defined
+    # Terms." before "As used in this Agreement, ..."); empty for a line in one weight
+    lead: str = ""
 
 
 @dataclass

@@ -122,7 +122,24 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
     if not text:
         return None
     runs = _color_runs(spans) if mixed else ()
-    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color, runs)
+    lead = _bold_lead(spans) if 0 < bold_chars < chars else ""
+    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color, runs, lead)
+
+
+def _bold_lead(spans: list[dict[str, Any]]) -> str:
+    """The text of the bold spans a line opens with when every span after them is regular (a run-in head),
+    else "": a bold word inside a sentence, or bold after regular, is emphasis, not a head."""
+    lead: list[str] = []
+    index = 0
+    for index, span in enumerate(spans):
+        if span["text"].strip() and not (span["flags"] & 16 or _is_bold_font(span["font"])):
+            break
+        lead.append(span["text"])
+    else:
+        return ""
+    if any(span["text"].strip() and (span["flags"] & 16 or _is_bold_font(span["font"])) for span in spans[index:]):
+        return ""
+    return _clean("".join(lead))
 
 
 def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, float, float], ...]:

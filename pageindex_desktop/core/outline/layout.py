@@ -26,6 +26,7 @@ from pageindex_desktop.core.outline.filing_pages import (
     is_exhibit_title,
     with_filing_contents,
 )
+from pageindex_desktop.core.outline.run_in_heads import run_in_section
 from pageindex_desktop.core.outline.heading_lines import CAPTION, MAX_CHARS, continues, names_label, run_in_lead
 from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.list_items import drop_list_items
@@ -264,6 +265,10 @@ def _body_is_bold(analysis: Analysis, body: float) -> bool:
 
 def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) -> Candidate | None:
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
+    if row.lead and not body_bold and not row.crowded and larger_by(row.size, body, -1.5):
+        run_in = _run_in_candidate(row)
+        if run_in is not None:
+            return run_in
     text = strip_unit_note(row.text.strip())
     n = len(text)
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
@@ -404,6 +409,17 @@ def _with_isolated_lines(
             found.append(Candidate(row, text, (round(row.size), row.bold, "isolated"), last_index=i, bottom=row.y1))
     found.sort(key=lambda c: (c.row.page, c.last_index))
     return found
+
+
+def _run_in_candidate(row: Row) -> Candidate | None:
+    """The heading a row's bold numbered run-in lead names ("Section 2.01 Defined Terms." before the section's
+    text, run_in_heads.py), standing for a bold row of the lead alone, so no line below joins its title."""
+    head = run_in_section(row.lead)
+    if head is None:
+        return None
+    title, num = head
+    kind = f"{num.kind}{num.depth}" if num.kind in _DEPTH_KINDS else num.kind
+    return Candidate(replace(row, text=title, bold=True, lead=""), title, (round(row.size), True, kind), bottom=row.y1)
 
 
 def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, left: float) -> bool:

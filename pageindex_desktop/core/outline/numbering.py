@@ -21,9 +21,9 @@ _KEYWORDS = (
 )
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
-# "Chapter 3", "PART II", "Item 1A.", "Appendix B:", "Article 12", "CHAPTER ONE:"
+# "Chapter 3", "PART II", "Item 1A.", "Appendix B:", "Article 12", "CHAPTER ONE:", "Section 2.01", "Item 1.01"
 KEYWORD_NUMBER = re.compile(
-    rf"^(?P<kw>{_KEYWORDS})\s+(?P<num>[0-9]+[A-Z]?|{_ROMAN_RE}|[A-Z]|{_NUMBER_WORDS})\b\s*[:.\-–—]?\s*",
+    rf"^(?P<kw>{_KEYWORDS})\s+(?P<num>[0-9]+(?:\.[0-9]+){{0,3}}[A-Z]?|{_ROMAN_RE}|[A-Z]|{_NUMBER_WORDS})\b\s*[:.\-–—]?\s*",
     re.IGNORECASE,
 )
 # "1", "1.2", "1.2.3.", "2)", "A.1", "III-A", "IV.", "B.", "(a)", "(1)", "(iv)", "a.", "ii.", "§ 4"

@@ -31,6 +31,7 @@ class Row:
     title_x0: float = 0.0  # where the title starts when the row opens with a separate number ("1." | "Title")
     crowded: bool = False  # another text on the same baseline in the same column half (run-in head, table cell)
     color: int = 0  # sRGB colour of its first line (Line.color): what marks a navigation bar's current entry
+    lead: str = ""  # its first line's bold opening words when the line goes on in regular type (Line.lead)
 
 
 def _same_row(a: Line | Row, b: Line) -> bool:
@@ -122,7 +123,7 @@ def _joined(lines: list[Line], page: PageData, merge_all: bool, edges: list[floa
                 break
         if target is None:
             rows.append(Row(text, line.size, line.bold, line.x0, line.y0, line.x1, line.y1, page.number,
-                            title_x0=line.x0, crowded=crowded_with is not None, color=line.color))
+                            title_x0=line.x0, crowded=crowded_with is not None, color=line.color, lead=line.lead))
             if crowded_with is not None:
                 crowded_with.crowded = True
             continue
@@ -130,6 +131,7 @@ def _joined(lines: list[Line], page: PageData, merge_all: bool, edges: list[floa
             target.title_x0 = line.x0
             # the title carries the style, not its number
             target.size, target.bold = line.size, line.bold
+            target.lead = f"{target.text} {line.lead}" if line.lead else ""
         target.text = f"{target.text} {text}"
         target.x1 = max(target.x1, line.x1)
         target.y0 = min(target.y0, line.y0)

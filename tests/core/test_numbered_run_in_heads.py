@@ -1,0 +1,103 @@
+"""Numbered run-in section heads (issue 11, classes 1 and 4): agreements and codes set "Section 2.01 Defined
+Terms." in bold and go on with the section's text in regular type on the same line. Each case on a PDF built
+here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.layout import find_layout_headings
+from tests.core.built_pages import paragraph, write_line
+
+_TEXT = "the parties agree to the terms set out below and in the schedules"
+
+
+def _run_in(page: pymupdf.Page, y: float, lead: str, text: str = _TEXT) -> float:
+    """A line opening with `lead` in bold and going on with `text` in regular type; the y of the next line."""
+    page.insert_text((72, y), lead, fontsize=10, fontname="hebo")
+    page.insert_text((72 + pymupdf.get_text_length(lead + " ", "hebo", 10), y), text, fontsize=10, fontname="helv")
+    return y + 15
+
+
+def _layout(path: Path) -> list[tuple[int, str]]:
+    return [(h.level, h.title) for h in find_layout_headings(extract(path))]
+
+
+def test_a_line_opening_in_bold_keeps_its_bold_words_as_its_lead(tmp_path: Path) -> None:
+    """Extraction keeps the bold opening of a line that goes on in regular type, and nothing for a bold word
+    inside a sentence or a line in one weight."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    _run_in(page, 100, "Section 4.02 Notices.")
+    x = 72.0
+    for words, font in (("A word in ", "helv"), ("bold ", "hebo"), ("inside a sentence", "helv")):
+        page.insert_text((x, 140), words, fontsize=10, fontname=font)
+        x += pymupdf.get_text_length(words, font, 10)
+    write_line(page, 180, "Entirely bold line", 10, True)
+    path = tmp_path / "leads.pdf"
+    doc.save(path)
+    lines = extract(path).pages[0].lines
+    assert [(line.text, line.lead) for line in lines] == [
+        (f"Section 4.02 Notices. {_TEXT}", "Section 4.02 Notices."),
+        ("A word in bold inside a sentence", ""),
+        ("Entirely bold line", ""),
+    ]
+
+
+def test_an_agreements_run_in_sections_are_headings_titled_by_their_bold_lead(tmp_path: Path) -> None:
+    """ARTICLE headings on lines of their own, their sections run in: "Section 2.01 Committed Loans." in bold,
+    then the section's text. Every section is a heading under its article, titled by its bold words alone. Before,
+    a section whose lead was the shorter part of its line was missed, and one whose lead was the longer part
+    took the first words of its text into its title."""
+    articles = (
+        ("I", "DEFINITIONS AND ACCOUNTING TERMS", ("Defined Terms", "Other Interpretive Provisions", "Accounting Terms")),
+        ("II", "THE COMMITMENTS AND CREDIT EXTENSIONS", ("Committed Loans", "Borrowings of Committed Loans",
+                                                        "Prepayments", "Termination of Commitments")),
+        ("III", "TAXES, YIELD PROTECTION AND ILLEGALITY", ("Taxes", "Illegality", "Survival")),
+    )
+    doc = pymupdf.open()
+    expected = []
+    for number, (roman, name, sections) in enumerate(articles, 1):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 90, f"ARTICLE {roman}", 11, True, x=270)
+        y = write_line(page, y, name, 11, True, x=160) + 6
+        expected.append((1, f"ARTICLE {roman} {name}"))
+        for index, title in enumerate(sections, 1):
+            # the short leads are the smaller part of their line, "Other Interpretive Provisions" the larger
+            y = _run_in(page, y, f"Section {number}.{index:02d} {title}.", "As used in this Agreement, the following")
+            expected.append((2, f"Section {number}.{index:02d} {title}"))
+            y = paragraph(page, y, 6) + 6
+    path = tmp_path / "agreement.pdf"
+    doc.save(path)
+    assert _layout(path) == expected
+
+
+def test_run_in_leads_that_label_paragraphs_or_count_list_items_stay_text(tmp_path: Path) -> None:
+    """Decimal sections run in under numbered chapters are headings; beside them, an unnumbered bold lead
+    ("Residual Representations."), a bold list item ("1. Eligibility.") and a theorem ("Theorem 2.1.") are a
+    paragraph's label and stay text, as authors' outlines leave them out."""
+    chapters = (("General Terms", ("Scope", "Purpose", "Definitions")),
+                ("Loans and Credits", ("Borrowings", "Interest Rates", "Fees")),
+                ("Conditions Precedent", ("Closing Date", "Each Credit Extension", "Notices")))
+    doc = pymupdf.open()
+    expected = []
+    for number, (chapter, sections) in enumerate(chapters, 1):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 90 + 37 * number, f"{number} {chapter}", 14, True) + 4
+        expected.append((1, f"{number} {chapter}"))
+        for index, title in enumerate(sections, 1):
+            y = _run_in(page, y, f"{number}.{index} {title}.")
+            expected.append((2, f"{number}.{index} {title}"))
+            y = paragraph(page, y, 4) + 4
+        for index in (1, 2):
+            y = _run_in(page, y, f"Residual Representations {index}.")
+            y = _run_in(page, y, f"{index}. Eligibility.")
+            y = _run_in(page, y, f"Theorem {number}.{index}.", "Let X be a compact space and f a map")
+            y = paragraph(page, y, 3) + 4
+    path = tmp_path / "sections.pdf"
+    doc.save(path)
+    assert _layout(path) == expected
+
