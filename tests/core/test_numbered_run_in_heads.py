@@ -9,7 +9,9 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.tree import Node
 from tests.core.built_pages import paragraph, write_line
 
 _TEXT = "the parties agree to the terms set out below and in the schedules"
@@ -101,3 +103,46 @@ def test_run_in_leads_that_label_paragraphs_or_count_list_items_stay_text(tmp_pa
     doc.save(path)
     assert _layout(path) == expected
 
+
+def test_an_agreements_contents_list_maps_its_sections_to_the_pages_that_run_them_in(tmp_path: Path) -> None:
+    """The agreement's contents page lists every article and section with its page; each section is printed
+    run in, its bold lead opening a full line of text, and the pages print no folio, so only titles found where
+    the numbers point vouch for them. Every entry lands on its page. The title index skipped full-width lines
+    of regular type as body text: only the articles were found, too few to trust the numbers, and the sections
+    were lost from the tree."""
+    sections = {1: ("Defined Terms", "Accounting Terms", "Rounding"), 2: ("Committed Loans", "Prepayments"),
+                3: ("Taxes", "Illegality", "Survival"), 4: ("Notices", "Amendments", "Counterparts")}
+    doc = pymupdf.open()
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 80, "TABLE OF CONTENTS", 12, True, x=250) + 8
+    expected = []
+    for article, titles in sections.items():
+        first = 2 * article  # each article opens a page and goes on over the next one
+        y = write_line(contents, y + 4, f"ARTICLE {'I' * article if article < 4 else 'IV'} ...... {first - 1}", 10, True)
+        for index, title in enumerate(titles, 1):
+            page = first + (index > 1)
+            y = write_line(contents, y, f"Section {article}.{index:02d} {title} ...... {page - 1}", x=90)
+            expected.append((f"Section {article}.{index:02d} {title}", page))
+    for article, titles in sections.items():
+        for half in (0, 1):
+            page = doc.new_page(width=612, height=792)
+            y = 90.0
+            if half == 0:
+                y = write_line(page, y, f"ARTICLE {'I' * article if article < 4 else 'IV'}", 11, True, x=270) + 6
+            for index, title in enumerate(titles, 1):
+                if (index > 1) == bool(half):
+                    y = _run_in(page, y, f"Section {article}.{index:02d} {title}.")
+                    y = paragraph(page, y, 8) + 6
+    path = tmp_path / "agreement.pdf"
+    doc.save(path)
+    outline = build_outline(extract(path), use_bookmarks=False)
+    rows: list[tuple[str, int]] = []
+
+    def visit(nodes: list[Node]) -> None:
+        for node in nodes:
+            rows.append((node.title, node.start_page))
+            visit(node.children)
+
+    visit(outline.nodes)
+    assert outline.source == "toc_page"
+    assert [row for row in rows if row[0].startswith("Section")] == expected

@@ -47,14 +47,15 @@ class Analysis:
             body = self.body_size
             for rows in self.rows:
                 for i, row in enumerate(rows):
-                    text = row.text
+                    # a run-in head ("Section 2.01 Defined Terms." in bold, then its text) is printed as its lead
+                    text = row.lead or row.text
                     if len(text) > 160 or (len(text) > 70 and not row.bold and row.size < body + 0.5):
                         continue  # full-width body lines are not where titles are printed
-                    if text[0].islower() and text[1:2] not in (".", ")") and not row.bold:
+                    if text[0].islower() and text[1:2] not in (".", ")") and not (row.bold or row.lead):
                         continue  # a sentence running on from the line above
                     if (row.page, i) in running:
                         continue
-                    full = title_key(row.text)
+                    full = title_key(text)
                     if full:
                         index.setdefault(full[:KEY_CHARS], []).append((row.page, i))
                         self._keys[(row.page, i)] = full
