@@ -3,7 +3,9 @@ specs and tax instructions are where the layout tree scored lowest on unseen doc
 
 What sets these apart from `synthetic_docs`' reports is how their headings are labelled and paged:
 - headings carry a keyword label ("Goal 2:", "Strategy 2.1", "Action 2.1.3"; "PART 3 — ...", "Subpart B—...",
-  "§ 3.12"; "ARTICLE IV" over the article's name; "CHAPTER 5" over the chapter's title, in two lines);
+  "§ 3.12"; "ARTICLE IV" over the article's name; "CHAPTER 5" over the chapter's title, in two lines); half
+  the article-labelled ones are agreements, whose sections run in: "Section 4.02 Notices." in bold opens the
+  section's first paragraph, in regular type on the same line;
 - folios count per chapter ("3-12") or say "Page 12 of 40", beside the document's name in a running footer;
 - the contents list is set with dot leaders, as a table or as plain lines, sometimes in two columns, and is
   titled "Contents", "Table of Contents", "In this plan" or not at all; it lists the pages as the folios print them;
@@ -15,7 +17,7 @@ The truth is where MuPDF's layout engine placed each heading element, as in synt
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pymupdf
@@ -24,15 +26,16 @@ from tests.bench.synthetic_docs import (Look, Section, _body_block, _css, _print
                                         draw_look, prepend, two_columns)
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-SCHEMES = ("plan", "regulation", "articles", "spec")
+SCHEMES = ("plan", "regulation", "articles", "spec")  # drawn; "agreement" is half the "articles" ones
 CONTENTS_TITLES = ("Contents", "Table of Contents", "In this plan", "")
+RUN_IN = "run-in:"  # the key prefix under which `titles` keeps an agreement's run-in section heads
 
 
 @dataclass(frozen=True)
 class Plan:
     """One document's labelling and paging conventions."""
 
-    scheme: str  # SCHEMES
+    scheme: str  # SCHEMES, or "agreement" (articles with run-in sections)
     folio: str  # "plain", "chapter" ("3-12"), "of" ("Page 12 of 40")
     contents: str  # "", "leaders", "table", "lines"
     contents_title: str
@@ -41,10 +44,15 @@ class Plan:
 
 
 def draw_plan(rng: random.Random) -> Plan:
-    return Plan(scheme=rng.choice(SCHEMES), folio=rng.choice(("plain", "chapter", "of")),
+    scheme = rng.choice(SCHEMES)
+    plan = Plan(scheme=scheme, folio=rng.choice(("plain", "chapter", "of")),
                 contents=rng.choice(("", "leaders", "leaders", "table", "lines")),
                 contents_title=rng.choice(CONTENTS_TITLES), contents_columns=1 if rng.random() < 0.75 else 2,
                 footnotes=rng.random() < 0.5)
+    # drawn last, and for articles alone, so every other document stays as it was drawn before agreements came
+    if scheme == "articles" and rng.random() < 0.5:
+        plan = replace(plan, scheme="agreement")
+    return plan
 
 
 def _label(scheme: str, path: list[int]) -> tuple[str, str]:
@@ -59,6 +67,8 @@ def _label(scheme: str, path: list[int]) -> tuple[str, str]:
         if len(path) == 2:
             return f"Subpart {chr(64 + path[1])}—", ""
         return f"§ {top}.{path[1]}{path[2]:02d}", " "
+    if scheme == "agreement":
+        return (f"ARTICLE {ROMAN[top - 1]}", "<br/>") if len(path) == 1 else (f"Section {top}.{path[1]:02d}", " ")
     if scheme == "articles":
         if len(path) == 1:
             return f"ARTICLE {ROMAN[top - 1]}", "<br/>"
@@ -70,8 +80,13 @@ def _label(scheme: str, path: list[int]) -> tuple[str, str]:
 
 def _heading(scheme: str, path: list[int], title: str, titles: dict[str, str]) -> str:
     """The heading element; `titles` learns its title as printed, keyed by its letters alone (the engine
-    reports an element's text with no space where a line breaks)."""
+    reports an element's text with no space where a line breaks). An agreement's section is no element but a
+    bold lead opening its first paragraph, which the engine does not report: `titles` keeps it as its title
+    alone, and build_plan finds its page by its words."""
     label, joint = _label(scheme, path)
+    if scheme == "agreement" and len(path) == 2:
+        titles[RUN_IN + f"{label} {title}"] = f"{label} {title}"
+        return f"<p><b>{label} {title}.</b> "
     if scheme == "regulation" and len(path) == 1:
         title = title.upper()
     titles["".join(f"{label}{title}".split())] = f"{label} {title}"
@@ -87,8 +102,10 @@ def _body(rng: random.Random, scheme: str, titles: dict[str, str]) -> list[str]:
         parts.extend(_body_block(rng, figure) for _ in range(rng.randint(1, 2)))
         for section in range(1, rng.randint(1, 4) + 1):
             parts.append(_heading(scheme, [chapter, section], _title(rng), titles))
+            if scheme == "agreement":  # the run-in lead's paragraph goes on; an agreement's clauses are no sections
+                parts.append(" ".join(_sentence(rng) for _ in range(rng.randint(2, 6))) + "</p>")
             parts.extend(_body_block(rng, figure) for _ in range(rng.randint(1, 3)))
-            for sub in range(1, (rng.randint(1, 3) if rng.random() < 0.6 else 0) + 1):
+            for sub in range(1, (rng.randint(1, 3) if rng.random() < 0.6 and scheme != "agreement" else 0) + 1):
                 parts.append(_heading(scheme, [chapter, section, sub], _title(rng), titles))
                 parts.extend(_body_block(rng, figure) for _ in range(rng.randint(1, 3)))
         chapters.append("".join(parts))
@@ -134,6 +151,25 @@ def _contents_html(plan: Plan, sections: list[Section], starts: list[int], total
     return f"<body>{title}{listing}</body>"
 
 
+def _with_run_ins(sections: list[Section], leads: list[str], path: Path) -> list[Section]:
+    """`sections` (the articles, from the engine) with the run-in sections `leads` (in reading order), each on
+    the first page from the one before it onward that prints its words; an article opens its page, so it comes
+    first there."""
+    doc = pymupdf.open(path)
+    flags = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "finance", not "ﬁnance"
+    texts = ["".join(page.get_text(flags=flags).split()).lower() for page in doc]
+    doc.close()
+    found: list[Section] = []
+    page = 0
+    for lead in leads:
+        key = "".join(lead.split()).lower()
+        hit = next((index for index in range(page, len(texts)) if key in texts[index]), None)
+        if hit is not None:
+            page = hit
+            found.append(Section(2, lead, hit + 1))
+    return sorted(sections + found, key=lambda s: (s.page, s.level))
+
+
 def _footnotes(doc: pymupdf.Document, rng: random.Random, front: int, margin: float, body_size: float) -> None:
     """Small-type notes under a short rule at the foot of about a third of the body pages."""
     for page in list(doc)[front:]:
@@ -166,6 +202,8 @@ def build_plan(seed: int, path: Path) -> list[Section]:
     sections = [Section(s.level, titles.get("".join(s.title.split()), s.title), s.page)
                 for s in _write(path, bodies, css, page_rect, [frame])]
     sections = _printed(sections, path)
+    if plan.scheme == "agreement":
+        sections = _with_run_ins(sections, [t for key, t in titles.items() if key.startswith(RUN_IN)], path)
     name = f"{_title(rng).title()} Plan {rng.randint(2015, 2026)}"
     body_doc = pymupdf.open(path)
     total = body_doc.page_count
