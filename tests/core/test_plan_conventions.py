@@ -224,3 +224,53 @@ def test_a_headless_contents_list_of_chapter_page_numbers_is_read(tmp_path: Path
     headings = find_toc_entries(extract(path))
     assert headings is not None
     assert [(h.title, h.page) for h in headings] == expected
+
+
+def test_a_contents_list_with_no_heading_no_leaders_and_no_number_column_is_read(tmp_path: Path) -> None:
+    """A short plan's contents list has no heading and no leaders, and each page number follows its title after
+    a few spaces, so the numbers stand at no common right edge; the rows start at two indents, one per level,
+    and the numbers go up a page or so at a time, several sections to a page. It is the document's contents
+    list. It was not found, for want of an aligned number column, and the same rows were then taken for
+    headings on the first page."""
+    chapters = (("General Provisions", ("Purpose and Scope", "Definitions")),
+                ("Eligible Projects", ("Capital Works", "Planning Studies", "Equipment")),
+                ("Applications", ("Deadlines", "Review Criteria")),
+                ("Funding Awards", ("Grant Agreements", "Reporting")),
+                ("Program Administration", ("Records", "Audits")))
+    doc = pymupdf.open()
+    contents = doc.new_page(width=612, height=792)
+    y = 80.0
+    expected = []
+    page = 1  # the body's first page prints folio 1 and is the PDF's page 2
+    for number, (title, sections) in enumerate(chapters, start=1):
+        y = write_line(contents, y, f"ARTICLE {number} {title}   {page}", x=66)
+        expected.append((f"ARTICLE {number} {title}", page + 1))
+        for index, section in enumerate(sections, start=1):
+            on = page + (index > 1)
+            y = write_line(contents, y, f"Section {number}.{index} {section}   {on}", x=80)
+            expected.append((f"Section {number}.{index} {section}", on + 1))
+        page += 2
+    for number, (title, sections) in enumerate(chapters, start=1):
+        for half in (0, 1):
+            body = doc.new_page(width=612, height=792)
+            y = 90.0
+            if half == 0:
+                y = write_line(body, y, f"ARTICLE {number} {title}", 14, True) + 6
+            for index, section in enumerate(sections, start=1):
+                if (index > 1) == bool(half):
+                    y = write_line(body, y + 6, f"Section {number}.{index} {section}", 11, True) + 4
+                    y = paragraph(body, y, 8)
+            body.insert_text((300, 760), str(doc.page_count - 1), fontsize=9, fontname="helv")
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    outline = build_outline(extract(path), use_bookmarks=False)
+    rows: list[tuple[str, int]] = []
+
+    def visit(nodes: list[Node]) -> None:
+        for node in nodes:
+            rows.append((node.title, node.start_page))
+            visit(node.children)
+
+    visit(outline.nodes)
+    assert outline.source == "toc_page"
+    assert [row for row in rows if row[0].startswith(("ARTICLE", "Section"))] == expected
