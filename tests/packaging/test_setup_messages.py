@@ -83,13 +83,15 @@ def test_three():
 """
 
 
-def test_a_run_without_the_corpus_says_once_why_tests_were_skipped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["-n", "2", "--dist", "loadfile"]], ids=["serial", "parallel"])
+def test_a_run_without_the_corpus_says_once_why_tests_were_skipped(tmp_path: Path, workers: list[str]) -> None:
+    """Run alone and as README's command runs the suite (pytest-xdist workers), the note is printed once."""
     absent = tmp_path / "shared" / "corpus"
     (tmp_path / "conftest.py").write_text(CONFTEST.format(root=str(ROOT), tests=str(ROOT / "tests"),
                                                           corpus=str(absent)))
     (tmp_path / "test_needs_corpus.py").write_text(TESTS)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, str(tmp_path)],
                           env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     note = (f"2 real-PDF tests were skipped: the shared corpus of filings is not beside this checkout ({absent}); "
