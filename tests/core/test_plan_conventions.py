@@ -274,3 +274,37 @@ def test_a_contents_list_with_no_heading_no_leaders_and_no_number_column_is_read
     visit(outline.nodes)
     assert outline.source == "toc_page"
     assert [row for row in rows if row[0].startswith(("ARTICLE", "Section"))] == expected
+
+
+def test_a_regulations_sections_numbered_the_cfrs_way_are_headings_under_their_parts(tmp_path: Path) -> None:
+    """The text of a rule: "PART 240—GENERAL RULES AND REGULATIONS" over its sections, each in bold at the
+    text's size, numbered as the Code of Federal Regulations numbers them ("§ 240.15l-1", "§ 240.17a-3",
+    "§ 275.204-3") and titled by a sentence-case phrase closed by a full stop. Each section is a heading under
+    its part. The letters and hyphen in the number left a "l-1 Regulation best interest." that opened in lower
+    case, and the closing stop read as a sentence's."""
+    parts = (("PART 240—GENERAL RULES AND REGULATIONS, SECURITIES EXCHANGE ACT OF 1934",
+              ("§ 240.15l-1 Regulation best interest.", "§ 240.17a-3 Records to be made by certain exchange members.",
+               "§ 240.17a-4 Records to be preserved by certain exchange members.")),
+             ("PART 275—RULES AND REGULATIONS, INVESTMENT ADVISERS ACT OF 1940",
+              ("§ 275.204-3 Delivery of brochures and brochure supplements.", "§ 275.204-5 Delivery of form CRS.")))
+    doc = pymupdf.open()
+    opening = doc.new_page(width=612, height=792)
+    paragraph(opening, write_line(opening, 90, "Text of the Proposed Amendments", 16, True) + 6, 30)
+    expected = []
+    for part, sections in parts:
+        page = doc.new_page(width=612, height=792)
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((72, 90), part, font=pymupdf.Font("hebo"), fontsize=11)  # a font with the em dash
+        writer.write_text(page)
+        y = 90 + 11 * 1.5 + 6
+        expected.append((1, part))
+        for section in sections:
+            y = write_line(page, y + 6, section, 10, True) + 2
+            expected.append((2, section))
+            y = paragraph(page, y, 7)
+            if y > 640:
+                page = doc.new_page(width=612, height=792)
+                y = 80.0
+    path = tmp_path / "rule.pdf"
+    doc.save(path)
+    assert [heading for heading in _layout(path) if heading[1].startswith(("PART", "§"))] == expected

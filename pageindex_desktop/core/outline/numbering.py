@@ -35,7 +35,9 @@ _ROMAN = re.compile(rf"^(?P<num>{_ROMAN_RE})(?P<end>\.|\)|:)?(?=\s|$)")
 _LOWER_ROMAN = re.compile(rf"^\(?(?P<num>{_ROMAN_RE.lower()})(?P<end>\.|\))(?=\s|$)")
 _LETTER = re.compile(r"^(?P<num>[A-Za-z])(?P<end>\.|\))(?=\s|$)")
 _PAREN = re.compile(r"^\((?P<num>[0-9]{1,3}|[a-z]|[ivx]{1,4})\)(?=\s|$)")
-_SECTION_SIGN = re.compile(r"^§+\s*(?P<num>[0-9]+(?:\.[0-9]+)*)")
+# "§ 4", "§ 3.102", and the CFR's "§ 240.15l-1", "§ 240.10b5-1", "§ 1.6012-2": a part, then a section that may
+# carry letters and a hyphenated tail
+_SECTION_SIGN = re.compile(r"^§+\s*(?P<num>[0-9]+(?:\.[0-9]+(?:[a-zA-Z]{1,2}[0-9]*)?(?:-[0-9]+[a-z]?)?)*)")
 
 PAGE_NUMBER = re.compile(rf"^(?:[0-9]{{1,4}}|{_ROMAN_RE}|{_ROMAN_RE.lower()})$")
 TRAILING_PAGE = re.compile(

@@ -35,11 +35,17 @@ def keyword_title(text: str) -> bool:
 
 
 def division_with_stop(text: str) -> bool:
-    """A keyword-numbered title closed by one full stop ("Item 1A. Risk Factors."), as some filings print them."""
+    """A keyword-numbered title closed by one full stop ("Item 1A. Risk Factors."), as some filings print them,
+    or a regulation's section, whose title is a phrase in sentence case closed by one ("§ 240.17a-3 Records to
+    be made by certain exchange members.")."""
     if not text.endswith(".") or text.endswith(".."):
         return False
     num = leading_number(text)
-    return num is not None and num.kind.startswith("keyword") and bool(num.rest) and title_like(num.rest.split())
+    if num is None or not num.rest:
+        return False
+    if num.kind == "section":
+        return num.rest[:1].isupper() and ". " not in num.rest
+    return num.kind.startswith("keyword") and title_like(num.rest.split())
 
 
 def prose(text: str) -> bool:
