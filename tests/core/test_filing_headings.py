@@ -231,6 +231,42 @@ def test_a_company_name_over_a_statement_title_is_a_banner(tmp_path: Path) -> No
         ("Notes to Consolidated Financial Statements and Supplementary Data", 6)]
 
 
+def _centred_line(page: pymupdf.Page, y: float, text: str, size: float = 10) -> float:
+    """A line centred on the page in regular type; returns the y of the next line."""
+    page.insert_text(((612 - pymupdf.get_text_length(text, "helv", size)) / 2, y), text, fontsize=size,
+                     fontname="helv")
+    return y + size * 1.2
+
+
+def test_a_statement_title_in_text_type_right_under_the_filers_name_is_a_section(tmp_path: Path) -> None:
+    """Statement pages that open with the filer's name in capitals, then the statement's title right under it
+    and its unit note right under that, all centred at the text's size and weight. The name repeats on every
+    statement page, a banner; the title is the page's section. It was missed: a body-size centred title needs
+    space above and below it, and here the banner and the unit note touch it."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Item 8. Financial Statements and Supplementary Data", bold=True), 30)
+    titles = ["CONSOLIDATED STATEMENTS OF OPERATIONS", "CONSOLIDATED BALANCE SHEETS",
+              "CONSOLIDATED STATEMENTS OF CASH FLOWS", "CONSOLIDATED STATEMENTS OF EQUITY"]
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        write_line(page, 40, "Example Corporation | 2024 Form 10-K", size=8)
+        y = _centred_line(page, 80, "EXAMPLE CORPORATION AND SUBSIDIARIES")
+        y = _centred_line(page, _centred_line(page, y, title), "(In millions, except per share amounts)") + 20
+        for row in range(24):
+            page.insert_text((72, y), f"Net revenue of the segment {row}", fontsize=9, fontname="helv")
+            figure = f"{1200 + 37 * row:,}"
+            page.insert_text((540 - pymupdf.get_text_length(figure, "helv", 9), y), figure, fontsize=9,
+                             fontname="helv")
+            y += 14
+    path = tmp_path / "statements.pdf"
+    doc.save(path)
+    found = [(h.title, h.page) for h in find_layout_headings(extract(path))]
+    assert found == [("Item 8. Financial Statements and Supplementary Data", 2)] + [
+        (title, 3 + k) for k, title in enumerate(titles)]
+
+
 @pytest.mark.parametrize("seed", [5, 13])
 def test_items_rank_above_sub_heads_and_statement_titles_set_like_or_larger_than_them(tmp_path: Path,
                                                                                       seed: int) -> None:

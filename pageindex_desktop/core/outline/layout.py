@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
@@ -104,6 +105,7 @@ LABELLED_WORDS = 10
 # schemes whose depth is part of the style ("1.2" and "1.2.3", "A.1" and "A.1.2": one scheme, two levels)
 _DEPTH_KINDS = frozenset({"decimal", "letter-decimal"})
 _RUN_IN = re.compile(r"^[^.:]{3,60}[.:]\s+(\S.*)$")
+_QUALIFIER_LINE = re.compile(r"^\([^()]{2,60}\)$")  # "(In millions, except per share amounts)", "(UNAUDITED)"
 _PARAGRAPH_END = re.compile(r"[.!?:”\"')\]]\s*[0-9]{0,3}$")
 
 
@@ -197,7 +199,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if cand is None and i + 1 < len(rows) and open_ended(text):
                 cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
             if cand is None:
-                cand = _centred(rows, i, left, right, body) if len(text) <= 60 else None
+                cand = _centred(rows, i, left, right, body, lambda j: analysis.is_running(rows[j], j)) \
+                    if len(text) <= 60 else None
                 if cand is None:
                     continue
             cand.last_index = i
@@ -353,8 +356,13 @@ def _is_note_heading(row: Row, body: float) -> bool:
     return (row.bold or row.size >= body + 1.0) and _NOTE_HEADING.match(row.text) is not None
 
 
-def _centred(rows: list[Row], i: int, left: float, right: float, body: float) -> Candidate | None:
-    """A short body-size title centred in the text column with white space above and below ("Film")."""
+def _centred(rows: list[Row], i: int, left: float, right: float, body: float,
+             running: Callable[[int], bool]) -> Candidate | None:
+    """A short body-size title centred in the text column with white space above and below ("Film").
+
+    A statement page's title sits right under the filer's name, a banner repeated on every statement page
+    (`running`), and over its qualifiers ("(In millions, except per share amounts)", "(UNAUDITED)"): the
+    space that sets it apart is above the banner and below the qualifiers."""
     row = rows[i]
     text = row.text.strip()
     width = right - left
@@ -365,8 +373,15 @@ def _centred(rows: list[Row], i: int, left: float, right: float, body: float) ->
     if row.x0 - left < 0.1 * width:
         return None
     height = row.y1 - row.y0
-    above = row.y0 - rows[i - 1].y1 if i > 0 else 2 * height
-    below = rows[i + 1].y0 - row.y1 if i + 1 < len(rows) else height
+    over, top = i - 1, row.y0
+    while over >= 0 and running(over) and top - rows[over].y1 < height:
+        over, top = over - 1, rows[over].y0  # the banner right above
+    above = top - rows[over].y1 if over >= 0 else 2 * height
+    last = i
+    while last + 1 < len(rows) and _QUALIFIER_LINE.match(rows[last + 1].text.strip()) \
+            and rows[last + 1].y0 - rows[last].y1 < 0.6 * height:
+        last += 1
+    below = rows[last + 1].y0 - rows[last].y1 if last + 1 < len(rows) else height
     if above < 1.2 * height or below < 0.6 * height:
         return None
     words = text.split()
