@@ -10,7 +10,9 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.build import build_outline
+from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.toc_page import find_toc_entries
 from pageindex_desktop.core.outline.tree import Node
 from tests.core.built_pages import paragraph, write_line
@@ -308,3 +310,35 @@ def test_a_regulations_sections_numbered_the_cfrs_way_are_headings_under_their_p
     path = tmp_path / "rule.pdf"
     doc.save(path)
     assert [heading for heading in _layout(path) if heading[1].startswith(("PART", "§"))] == expected
+
+
+
+def test_a_short_contents_list_the_parser_passes_over_is_known_for_a_list(tmp_path: Path) -> None:
+    """After the cover, seven contents rows, no heading, no leaders, "2-1" page numbers a few spaces after the
+    titles, and a title wrapped with its number on the next line: too short a list for the contents parser, so
+    the layout pass reads the page, and must know every row of it for a list's, not a heading of that page. It
+    knew only rows ending in a plain number in an aligned column, so the keyword-numbered rows became headings,
+    their page numbers in their titles (seen on synthetic plans); a body page is still no list."""
+    entries = (("ARTICLE I General Provisions", 1, 66), ("Section 1.1 Purpose and Scope", 1, 80),
+               ("ARTICLE II Eligible Projects and Capital", 2, 66), ("Section 2.1 Capital Works", 2, 80),
+               ("Section 2.2 Planning Studies", 2, 80), ("ARTICLE III Applications", 3, 66),
+               ("Section 3.1 Deadlines", 3, 80))
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Capital Grants Program Rules 2026", 24, True)
+    contents = doc.new_page(width=612, height=792)
+    y = 80.0
+    for title, chapter, x in entries:
+        if title.endswith("Capital"):  # wrapped: the title's last word and the number on the next line
+            y = write_line(contents, y, title.rsplit(" ", 1)[0], 11, x=x)
+            title = title.rsplit(" ", 1)[1]
+        y = write_line(contents, y, f"{title}   {chapter}-1", 11, x=x)
+    for title, chapter, _x in entries:
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, 14, True) + 6, 20)
+        page.insert_text((300, 760), f"{chapter}-1", fontsize=9, fontname="helv")
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    extracted = extract(path)
+    rows = analyse(extracted).rows
+    assert listing_rows(rows[1], extracted.page_count) == set(range(len(rows[1]))) == set(range(8))
+    assert listing_rows(rows[2], extracted.page_count) == set()

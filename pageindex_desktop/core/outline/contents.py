@@ -13,6 +13,7 @@ from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.numbering import (CHAPTER_PAGE_NUMBER, lone_page_number, parse_page_number,
                                                       split_chapter_page, split_trailing_page, title_key)
+from pageindex_desktop.core.outline.page_lists import PageKey, page_entry, unaligned_list
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
 
@@ -178,22 +179,16 @@ def _bare_list(rows: list[Row], page_count: int) -> bool:
     number, right-aligned with the others', goes up row by row and stays inside the document (a table's
     figures do not rise like that, an index's page numbers restart with every letter). Chapter-page numbers
     ("3-12") go up by chapter, then by page."""
-    ends: list[tuple[tuple[int, int], float]] = []
+    ends: list[tuple[PageKey, float]] = []
     starts: list[float] = []
     titles: list[str] = []
     for row in rows:
-        title, printed, _dots = split_trailing_page(row.text)
-        value = parse_page_number(printed) if printed is not None else None
-        key = (0, value[0]) if value is not None and not value[1] else None
-        chapter = split_chapter_page(row.text) if printed is None else None
-        if chapter is not None:
-            title, (part, _, page) = chapter[0], chapter[1].partition("-")
-            key = (int(part) if part.isdigit() else 1000 + sum(ord(ch) for ch in part), int(page))
-        if key is None or sum(ch.isalpha() for ch in title) < 3:
+        entry = page_entry(row.text)
+        if entry is None or sum(ch.isalpha() for ch in entry[0]) < 3:
             continue
-        ends.append((key, row.x1))
+        ends.append((entry[1], row.x1))
         starts.append(row.x0)
-        titles.append(title.strip())
+        titles.append(entry[0].strip())
     if len(ends) < 8 or len(ends) < 0.8 * len(rows):
         return False
     values = [v for v, _x in ends]
@@ -203,41 +198,10 @@ def _bare_list(rows: list[Row], page_count: int) -> bool:
         return False
     right = sorted(x for _v, x in ends)[len(ends) // 2]
     if sum(1 for _v, x in ends if abs(x - right) <= 3) < 0.8 * len(ends):
-        # numbers printed right after their titles: a list still, when its rows start at a few indents only
-        # (one per level), read as titles (capitalised, each its own: not a listing's "total += value[3]"
-        # lines) and nearly every number is repeated or passed by the next (a section per page or more, as
-        # short documents list them)
-        return _indented(starts) and _distinct_titles(titles) and len(set(values)) >= 4 and sum(
-            1 for a, b in zip(values, values[1:]) if _short_step(a, b)) >= 0.9 * (len(values) - 1)
+        return unaligned_list(starts, titles, values)  # numbers printed right after their titles
     # short chapters list several sections on their first page: "3-1" repeats more than a plain folio does
     distinct = 0.4 if sum(1 for part, _page in values if part) * 2 > len(values) else 0.6
     return len(set(values)) >= distinct * len(values)
-
-
-def _distinct_titles(titles: list[str]) -> bool:
-    """Nearly all capitalised (or numbered) and different from each other once their figures are set aside."""
-    opened = sum(1 for title in titles if title[:1].isupper() or title[:1].isdigit() or title[:1] == "§")
-    keys = {"".join(ch for ch in title.lower() if ch.isalpha()) for title in titles}
-    return opened >= 0.8 * len(titles) and len(keys) >= 0.8 * len(titles)
-
-
-def _short_step(before: tuple[int, int], after: tuple[int, int]) -> bool:
-    """The next entry's page is the same, up to three pages on, or the next chapter's first ("3-4", "4-1")."""
-    if before[0] == 0 and after[0] == 0:
-        return before[1] <= after[1] <= before[1] + 3
-    return after in (before, (before[0], before[1] + 1), (before[0] + 1, 1))
-
-
-def _indented(starts: list[float]) -> bool:
-    """True when the rows' left edges fall at three indents or fewer, two points each, nearly all of them."""
-    clusters: list[list[float]] = []
-    for x in sorted(starts):
-        if clusters and x - clusters[-1][-1] <= 2:
-            clusters[-1].append(x)
-        else:
-            clusters.append([x])
-    largest = sorted((len(c) for c in clusters), reverse=True)
-    return sum(largest[:3]) >= 0.9 * len(starts)
 
 
 _OPEN_END = re.compile(r"(?:[,&]|\b(?:and|or|of|the|for|to|in|on|with|an))$", re.IGNORECASE)
