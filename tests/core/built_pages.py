@@ -3,7 +3,13 @@ body text and one way of writing a line, so the tests differ only in the heading
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pymupdf
+
+from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.build import build_outline
+from pageindex_desktop.core.outline.tree import Node
 
 FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
 
@@ -19,3 +25,18 @@ def paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:
     for i in range(lines):
         y = write_line(page, y, FILLER.capitalize() if i == 0 else FILLER)
     return y + 4
+
+
+def tree_rows(path: Path) -> tuple[str, list[tuple[str, int]]]:
+    """The source of the tree built for `path` with its bookmarks ignored, and (title, start page) of every node
+    in reading order: what a contents-page test compares with the entries it printed."""
+    outline = build_outline(extract(path), use_bookmarks=False)
+    rows: list[tuple[str, int]] = []
+
+    def visit(nodes: list[Node]) -> None:
+        for node in nodes:
+            rows.append((node.title, node.start_page))
+            visit(node.children)
+
+    visit(outline.nodes)
+    return outline.source, rows

@@ -9,10 +9,8 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
-from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.layout import find_layout_headings
-from pageindex_desktop.core.outline.tree import Node
-from tests.core.built_pages import paragraph, write_line
+from tests.core.built_pages import paragraph, tree_rows, write_line
 
 _TEXT = "the parties agree to the terms set out below and in the schedules"
 
@@ -135,14 +133,6 @@ def test_an_agreements_contents_list_maps_its_sections_to_the_pages_that_run_the
                     y = paragraph(page, y, 8) + 6
     path = tmp_path / "agreement.pdf"
     doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    rows: list[tuple[str, int]] = []
-
-    def visit(nodes: list[Node]) -> None:
-        for node in nodes:
-            rows.append((node.title, node.start_page))
-            visit(node.children)
-
-    visit(outline.nodes)
-    assert outline.source == "toc_page"
+    source, rows = tree_rows(path)
+    assert source == "toc_page"
     assert [row for row in rows if row[0].startswith("Section")] == expected

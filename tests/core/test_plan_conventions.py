@@ -9,13 +9,11 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
-from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.toc_page import find_toc_entries
-from pageindex_desktop.core.outline.tree import Node
-from tests.core.built_pages import paragraph, write_line
+from tests.core.built_pages import paragraph, tree_rows, write_line
 
 
 def _layout(path: Path) -> list[tuple[int, str]]:
@@ -117,16 +115,8 @@ def test_a_chapter_paged_contents_list_keeps_entries_whose_numbers_wrapped(tmp_p
             page.insert_text((300, 760), f"{number}-{chapter_page}", fontsize=9, fontname="helv")
     path = tmp_path / "regulation.pdf"
     doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    rows: list[tuple[str, int]] = []
-
-    def visit(nodes: list[Node]) -> None:
-        for node in nodes:
-            rows.append((node.title, node.start_page))
-            visit(node.children)
-
-    visit(outline.nodes)
-    assert outline.source == "toc_page"
+    source, rows = tree_rows(path)
+    assert source == "toc_page"
     assert [row for row in rows if row[0].startswith(("PART", "Subpart"))] == expected
 
 
@@ -265,16 +255,8 @@ def test_a_contents_list_with_no_heading_no_leaders_and_no_number_column_is_read
             body.insert_text((300, 760), str(doc.page_count - 1), fontsize=9, fontname="helv")
     path = tmp_path / "plan.pdf"
     doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    rows: list[tuple[str, int]] = []
-
-    def visit(nodes: list[Node]) -> None:
-        for node in nodes:
-            rows.append((node.title, node.start_page))
-            visit(node.children)
-
-    visit(outline.nodes)
-    assert outline.source == "toc_page"
+    source, rows = tree_rows(path)
+    assert source == "toc_page"
     assert [row for row in rows if row[0].startswith(("ARTICLE", "Section"))] == expected
 
 
