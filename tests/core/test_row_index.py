@@ -88,6 +88,7 @@ def test_layout_time_grows_about_linearly_with_the_rows_of_a_page() -> None:
         return time.process_time() - start
 
     cpu(300)  # warm up imports and regex caches
-    small = min(cpu(500) for _ in range(2))
-    large = min(cpu(2500) for _ in range(2))
-    assert large < 8 * small  # five times the rows: about 3 times the time (a scan per candidate: 18 times)
+    # each trial times both sizes back to back, so a burst of load from the suite's other worker (README runs
+    # it on every core) slows both sides of a ratio, not one; the best of three trials is the page's own cost
+    ratio = min(cpu(2500) / min(cpu(500) for _ in range(2)) for _ in range(3))
+    assert ratio < 8  # five times the rows: about 4.5 times the time (a scan per candidate: 18 times)
