@@ -27,7 +27,6 @@ from pageindex_desktop.core.outline.filing_pages import (
     is_exhibit_title,
     with_filing_contents,
 )
-from pageindex_desktop.core.outline.run_in_heads import run_in_section
 from pageindex_desktop.core.outline.heading_lines import CAPTION, MAX_CHARS, continues, names_label, run_in_lead
 from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.list_items import drop_list_items
@@ -45,6 +44,7 @@ from pageindex_desktop.core.outline.numbering import (
 )
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
+from pageindex_desktop.core.outline.run_in_heads import run_in_section
 from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.split_labels import label_over_number, number_above
@@ -313,7 +313,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
                            or not WORD4.search(num.rest)):
             num = None
         else:
-            kind = f"{num.kind}{num.depth}" if num.kind in _DEPTH_KINDS else num.kind
+            kind = _style_kind(num)
     if larger or bold:
         if num is None and not labelled and not title_like(words) and not sentence_case_title(text, words, larger):
             return None
@@ -433,8 +433,13 @@ def _run_in_candidate(row: Row) -> Candidate | None:
     if head is None:
         return None
     title, num = head
-    kind = f"{num.kind}{num.depth}" if num.kind in _DEPTH_KINDS else num.kind
-    return Candidate(replace(row, text=title, bold=True, lead=""), title, (round(row.size), True, kind), bottom=row.y1)
+    return Candidate(replace(row, text=title, bold=True, lead=""), title, (round(row.size), True, _style_kind(num)),
+                     bottom=row.y1)
+
+
+def _style_kind(num: Numbering) -> str:
+    """The numbering part of a heading's style: the scheme, and its depth where that is part of it."""
+    return f"{num.kind}{num.depth}" if num.kind in _DEPTH_KINDS else num.kind
 
 
 def _numbered_title(num: Numbering, words: list[str], row: Row, body: float, left: float) -> bool:
