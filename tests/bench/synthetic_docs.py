@@ -143,8 +143,6 @@ def _css(look: Look) -> str:
              f".cap {{ font-style: italic; font-size: {look.body_size - 0.5}pt; }}"]
     for level, (size, bold) in enumerate(zip(look.sizes, look.bold), start=1):
         extra = ""
-        if level == 1 and look.upper_top:
-            extra += " text-transform: uppercase;"
         if level == 1 and look.colour_top:
             extra += " color: #1f4e79;"
         rules.append(f"h{level} {{ font-family: {family}; font-size: {size}pt; "
@@ -191,7 +189,8 @@ def _callout(rng: random.Random) -> str:
 
 def _chapters(rng: random.Random, look: Look, report: Report | None = None,
               aside: random.Random | None = None) -> list[str]:
-    """The body's HTML, one string per top-level section."""
+    """The body's HTML, one string per top-level section. Capitals are written into the text: MuPDF's layout
+    engine ignores CSS text-transform, so a look's capitals set that way were never printed."""
     chapters: list[str] = []
     figure = [0]
     lists = report is not None and report.numbered_lists
@@ -200,7 +199,8 @@ def _chapters(rng: random.Random, look: Look, report: Report | None = None,
         parts: list[str] = []
         appendix = report is not None and chapter > count - report.appendices and chapter > 1
         letter = chr(65 + chapter - (count - report.appendices) - 1) if appendix and report else ""
-        parts.append(f"<h1>{f'Appendix {letter}: ' if letter else _number(look, [chapter])}{_title(rng)}</h1>")
+        top = f"{f'Appendix {letter}: ' if letter else _number(look, [chapter])}{_title(rng)}"
+        parts.append(f"<h1>{top.upper() if look.upper_top else top}</h1>")
         if report is not None and report.callouts and aside is not None and aside.random() < 0.5:
             parts.append(_callout(aside))
         parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 3)))
@@ -208,7 +208,8 @@ def _chapters(rng: random.Random, look: Look, report: Report | None = None,
             title = _title(rng)
             if report is not None and report.repeated_first and section == 1:
                 title = report.repeated_first
-            parts.append(f"<h2>{_number(look, [chapter, section], letter)}{title}</h2>")
+            second = f"{_number(look, [chapter, section], letter)}{title}"
+            parts.append(f"<h2>{second.upper() if report is not None and report.capitals_second else second}</h2>")
             parts.extend(_body_block(rng, figure, lists) for _ in range(rng.randint(1, 4)))
             for sub in range(1, (rng.randint(0, 3) if rng.random() < 0.5 else 0) + 1):
                 parts.append(f"<h3>{_number(look, [chapter, section, sub], letter)}{_title(rng)}</h3>")
@@ -239,8 +240,6 @@ def build(seed: int, path: Path, report: bool = False) -> list[Section]:
             css += f"\nh3 {{ font-size: {look.body_size}pt; font-weight: normal; color: #2e74b5; }}"
         if extras.centred_top:
             css += "\nh1 { text-align: center; }"
-        if extras.capitals_second:
-            css += "\nh2 { text-transform: uppercase; }"
     sections = _write(path, [f"<body>{body}</body>" for body in bodies], css, page_rect, frames)
     name = f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(VOCABULARY).capitalize()} Report {rng.randint(2015, 2026)}"
     front = 0
