@@ -12,6 +12,7 @@ words are drawn from a fixed vocabulary; no title is borrowed from any real docu
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,10 @@ class Look:
     break_before_top: bool
     sans_headings: bool
     columns: int
+
+
+# CSS laid over a drawn look's own, from that look (its body size, say): a house style the draw never makes
+Restyle = Callable[[Look], str]
 
 
 @dataclass(frozen=True)
@@ -218,9 +223,12 @@ def _chapters(rng: random.Random, look: Look, report: Report | None = None,
     return chapters
 
 
-def build(seed: int, path: Path, report: bool = False) -> list[Section]:
+def build(seed: int, path: Path, report: bool = False, restyle: Restyle | None = None) -> list[Section]:
     """Write document `seed` to `path`; return the sections it prints, in reading order. With `report`, the
-    same body comes with what `draw_report(seed)` adds (cover, contents page, folios, chapter headers...)."""
+    same body comes with what `draw_report(seed)` adds (cover, contents page, folios, chapter headers...).
+    `restyle` gives CSS laid over the drawn look's (bench_tree_styles.py: house styles the draw never makes);
+    the content and the drawn look stay the seed's, so a restyled seed differs from its plain one in style
+    alone."""
     rng = random.Random(seed)
     look = draw_look(rng)
     extras = draw_report(seed) if report else None
@@ -232,7 +240,7 @@ def build(seed: int, path: Path, report: bool = False) -> list[Section]:
     margin = rng.uniform(50, 80)
     frame = page_rect + (margin, margin + 20, -margin, -margin - 10)
     frames = two_columns(frame, 18) if look.columns == 2 else [frame]
-    css = _css(look)
+    css = _css(look) + (f"\n{restyle(look)}" if restyle is not None else "")
     if extras is not None:
         css += (f"\n.box {{ border: 1px solid #7f7f7f; background-color: #eef3f8; padding: 6pt; margin: 8pt 0; "
                 f"font-size: {look.body_size - 0.5}pt; }}")
@@ -378,10 +386,10 @@ class Measured:
     variant: str = ""  # what the bench groups the family by: numbering scheme, or a plan's labelling scheme
 
 
-def measure(seeds: range, folder: Path, kind: str = "plain") -> list[Measured]:
-    """Build each seed's document in `folder` ("plain", as a "report": `build`; a "filing":
-    `synthetic_filings.build_filing`; a "plan": `synthetic_plans.build_plan`) and score the trees built from it
-    (bookmarks: none are written)."""
+def measure(seeds: range, folder: Path, kind: str = "plain", restyle: Restyle | None = None) -> list[Measured]:
+    """Build each seed's document in `folder` ("plain", as a "report": `build`, restyled by `restyle` if given;
+    a "filing": `synthetic_filings.build_filing`; a "plan": `synthetic_plans.build_plan`) and score the trees
+    built from it (bookmarks: none are written)."""
     from tests.bench.synthetic_filings import build_filing  # they build on this module
     from tests.bench.synthetic_plans import build_plan, plan_of
 
@@ -389,7 +397,7 @@ def measure(seeds: range, folder: Path, kind: str = "plain") -> list[Measured]:
     for seed in seeds:
         path = folder / f"synthetic-{seed}-{kind}.pdf"
         builders = {"filing": build_filing, "plan": build_plan}
-        printed = builders[kind](seed, path) if kind in builders else build(seed, path, kind == "report")
+        printed = builders[kind](seed, path) if kind in builders else build(seed, path, kind == "report", restyle)
         truth = nested((s.level, s.title, s.page) for s in printed)
         doc = extract(path)
         look = draw_look(random.Random(seed))
