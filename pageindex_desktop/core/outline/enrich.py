@@ -109,14 +109,14 @@ def _tail_headings(layout: list[Heading], last_page: int, page_count: int, top: 
 
 def _top_layout_level(toc: list[Heading], layout: list[Heading]) -> int | None:
     """The layout level of the highest heading that prints one of the contents' top-level entries, or None."""
-    by_key, by_page = _index(layout)
+    by_key, by_page = index_layout(layout)
     top_entries = [h for h in toc if h.level == min(e.level for e in toc)]
-    levels = [hit.level for hit in (_printing(e, by_key, by_page) for e in top_entries) if hit is not None]
+    levels = [hit.level for hit in (printing_heading(e, by_key, by_page) for e in top_entries) if hit is not None]
     return min(levels, default=None)
 
 
-def _index(layout: list[Heading]) -> tuple[dict[tuple[str, int], Heading], dict[int, list[tuple[str, Heading]]]]:
-    """Layout headings by (title key, page), first one kept, and by page with their keys (for `_printing`)."""
+def index_layout(layout: list[Heading]) -> tuple[dict[tuple[str, int], Heading], dict[int, list[tuple[str, Heading]]]]:
+    """Layout headings by (title key, page), first one kept, and by page with their keys (for `printing_heading`)."""
     by_key: dict[tuple[str, int], Heading] = {}
     by_page: dict[int, list[tuple[str, Heading]]] = {}
     for heading in layout:
@@ -171,11 +171,11 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     layout = find_layout_headings(doc)
     if len(entries) < 3 or not layout:
         return toc
-    by_key, by_page = _index(layout)
+    by_key, by_page = index_layout(layout)
     layout_level: dict[int, int] = {}  # id(entry) -> level of the layout heading that prints it
     matched: dict[int, Heading] = {}  # id() of layout headings that are contents entries -> the entry
     for entry in entries:
-        hit = _printing(entry, by_key, by_page)
+        hit = printing_heading(entry, by_key, by_page)
         if hit is not None:
             layout_level[id(entry)] = hit.level
             matched[id(hit)] = entry
@@ -189,7 +189,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     first = _position(entries[0])
     extra: list[Heading] = []
     parent_entry: dict[int, Heading] = {}  # id(extra heading) -> the contents entry layout nests it under
-    for heading, parent in zip(layout, _layout_parents(layout)):
+    for heading, parent in zip(layout, layout_parents(layout)):
         if heading.level != below or id(heading) in matched or _position(heading) <= first:
             continue
         key = title_key(heading.title)
@@ -244,7 +244,7 @@ def _hang_deeper(layout: list[Heading], listed: set[tuple[str, int]], hung: dict
     """The levels under the hung headings, one by one (up to MAX_EXTRA_DEPTH): a hung heading's own layout
     children at the next layout level found, neither listed nor repeating a sibling's title, divide it as the
     first hung level divides a contents entry (`_hang_divided`)."""
-    parents = _layout_parents(layout)
+    parents = layout_parents(layout)
     for _ in range(MAX_EXTRA_DEPTH - 1):
         deeper = [(h, p) for h, p in zip(layout, parents) if id(h) not in hung and p is not None
                   and id(p) in hung and not any((title_key(h.title), h.page + d) in listed for d in (-1, 0, 1))]
@@ -265,8 +265,8 @@ def _hang_deeper(layout: list[Heading], listed: set[tuple[str, int]], hung: dict
             return
 
 
-def _printing(entry: Heading, by_key: dict[tuple[str, int], Heading],
-              by_page: dict[int, list[tuple[str, Heading]]]) -> Heading | None:
+def printing_heading(entry: Heading, by_key: dict[tuple[str, int], Heading],
+                     by_page: dict[int, list[tuple[str, Heading]]]) -> Heading | None:
     """The layout heading that prints a contents entry on its page (±1): the same title, else one that reads
     nearly the same ("Notes to the Consolidated Financial Statements" listed, "Notes to Consolidated Financial
     Statements" printed)."""
@@ -282,7 +282,7 @@ def _printing(entry: Heading, by_key: dict[tuple[str, int], Heading],
     return None
 
 
-def _layout_parents(layout: list[Heading]) -> list[Heading | None]:
+def layout_parents(layout: list[Heading]) -> list[Heading | None]:
     """For each layout heading, the heading layout nests it under (the last one before it at a smaller level)."""
     parents: list[Heading | None] = []
     stack: list[Heading] = []

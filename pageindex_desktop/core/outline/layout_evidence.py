@@ -18,7 +18,7 @@ from pageindex_desktop.core.outline.table_notes import strip_unit_note
 from pageindex_desktop.core.outline.text_columns import column_edges, column_range
 
 _OUTLINE_KINDS = frozenset({"decimal", "letter-decimal", "section"})
-_NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
+NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
 # a date cell or axis tick ("7/26/2019", as an exhibit index gives each filing's date)
 DATE = r"[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4}"
 # one figure token of a table or chart, nothing else on it: "2023", "(12)", "4,426.3", "-3", "$35.4", "16%" (not a
@@ -188,7 +188,7 @@ def nest_notes(candidates: list[Candidate], levels: list[int]) -> list[int]:
     notes = [i for i, c in enumerate(candidates) if c.style[2] == NOTE_KIND]
     if len(notes) < 2:
         return out
-    head = next((i for i in range(notes[0] - 1, -1, -1) if _NOTES_TO.match(candidates[i].text)), None)
+    head = next((i for i in range(notes[0] - 1, -1, -1) if NOTES_TO.match(candidates[i].text)), None)
     if head is None:
         return out
     note_level = levels[head] + 1

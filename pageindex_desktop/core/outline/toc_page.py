@@ -17,6 +17,7 @@ from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.chapter_pages import chapter_page_map
 from pageindex_desktop.core.outline.contents import find_contents
 from pageindex_desktop.core.outline.enrich import add_deeper_headings, hang_layout_headings
+from pageindex_desktop.core.outline.financial_statements import hang_financial_statements
 from pageindex_desktop.core.outline.numbering import (
     CHAPTER_PAGE,
     PAGE_COLUMN_HEAD,
@@ -77,8 +78,8 @@ def find_toc_headings(doc: ExtractedDocument) -> list[Heading] | None:
 
 def enrich_toc(entries: list[Heading], doc: ExtractedDocument) -> list[Heading]:
     """The contents entries with the layout headings they do not list (numbered deeper schemes, annexes after an
-    early end, the style level below the deepest listed one)."""
-    return hang_layout_headings(add_deeper_headings(entries, doc), doc)
+    early end, the style level below the deepest listed one, a filing's statements and notes)."""
+    return hang_financial_statements(hang_layout_headings(add_deeper_headings(entries, doc), doc), doc)
 
 
 def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
