@@ -26,12 +26,12 @@ import re
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.enrich import index_layout, layout_parents, printing_heading, toc_positions
+from pageindex_desktop.core.outline.filing_pages import FILING_ITEMS
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.layout_evidence import NOTES_TO
 from pageindex_desktop.core.outline.numbering import leading_number, title_key
 from pageindex_desktop.core.outline.tree import Heading
 
-FILING_ITEMS = 3  # "Item" entries that make a contents list a filing's
 NOTES_AT_LEAST = 2
 
 _FINANCIAL_ITEM = re.compile(r"\bfinancial\s+statements\b", re.IGNORECASE)
