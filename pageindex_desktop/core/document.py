@@ -28,6 +28,9 @@ class Line:
     # the bold words a line opens with when it goes on in regular type: a run-in head ("Section 2.01 Defined
     # Terms." before "As used in this Agreement, ..."); empty for a line in one weight
     lead: str = ""
+    # a drawn rule runs under the whole line (core/ingest/underlines.py): a sub-heading marked by an underline
+    # alone, at the body's size and weight; False for lines extracted before the field existed
+    underlined: bool = False
 
 
 @dataclass

@@ -24,6 +24,7 @@ from pageindex_desktop.core.errors import PasswordRequired, PdfError
 from pageindex_desktop.core.outline.bookmarks import outline_targets
 from pageindex_desktop.core.ingest.pdf_outline import read_outline
 from pageindex_desktop.core.ingest.pdf_pages import clean_title, page_data
+from pageindex_desktop.core.ingest.underlines import mark_underlined
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +151,7 @@ def extract(
                 line_pages = frozenset({1} | {p for t in targets for p in (t, t + 1) if p <= total})
         skip = damage.unloadable if damage is not None else frozenset()
         pages = extract_pages(doc, path, password, progress, workers, line_pages, skip)
+        mark_underlined(doc, pages)  # after every page is read: the same whatever the number of workers
     finally:
         doc.close()
     if damage is None or not damage.note():

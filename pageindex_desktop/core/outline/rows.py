@@ -32,6 +32,7 @@ class Row:
     crowded: bool = False  # another text on the same baseline in the same column half (run-in head, table cell)
     color: int = 0  # sRGB colour of its first line (Line.color): what marks a navigation bar's current entry
     lead: str = ""  # its first line's bold opening words when the line goes on in regular type (Line.lead)
+    underlined: bool = False  # a drawn rule runs under the whole row (Line.underlined: every part of it)
 
 
 def _same_row(a: Line | Row, b: Line) -> bool:
@@ -123,7 +124,8 @@ def _joined(lines: list[Line], page: PageData, merge_all: bool, edges: list[floa
                 break
         if target is None:
             rows.append(Row(text, line.size, line.bold, line.x0, line.y0, line.x1, line.y1, page.number,
-                            title_x0=line.x0, crowded=crowded_with is not None, color=line.color, lead=line.lead))
+                            title_x0=line.x0, crowded=crowded_with is not None, color=line.color, lead=line.lead,
+                            underlined=line.underlined))
             if crowded_with is not None:
                 crowded_with.crowded = True
             continue
@@ -133,6 +135,7 @@ def _joined(lines: list[Line], page: PageData, merge_all: bool, edges: list[floa
             target.size, target.bold = line.size, line.bold
             target.lead = f"{target.text} {line.lead}" if line.lead else ""
         target.text = f"{target.text} {text}"
+        target.underlined = target.underlined and line.underlined
         target.x1 = max(target.x1, line.x1)
         target.y0 = min(target.y0, line.y0)
         target.y1 = max(target.y1, line.y1)
