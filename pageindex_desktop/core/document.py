@@ -6,6 +6,18 @@ Kept free of pymupdf so the store, the UI and the tests can use it without loadi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+
+class GlyphScale(NamedTuple):
+    """What a line rebuilt from a Type 3 font read at a pixel's size (core/ingest/glyph_scale.py) tells of its
+    fonts' sizes, which are settled over the whole document once every page is read."""
+
+    font: str  # the font printing most of its characters
+    width: float  # the width that font's glyphs print at on this line, in points
+    reference: float  # the width of the same text in the reference font at 1 pt
+    chars: int  # characters that font prints on this line
+    others: tuple[str, ...] = ()  # the other fonts on the line (an emphasised word, a run-in head)
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,9 @@ class Line:
     # a drawn rule runs under the whole line (core/ingest/underlines.py): a sub-heading marked by an underline
     # alone, at the body's size and weight; False for lines extracted before the field existed
     underlined: bool = False
+    # a line rebuilt from a Type 3 font MuPDF reads at a pixel's size: the evidence its size is settled from
+    # over the whole document (core/ingest/glyph_scale.py); None for every other line
+    scale: GlyphScale | None = None
 
 
 @dataclass

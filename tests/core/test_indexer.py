@@ -477,7 +477,8 @@ def test_a_child_that_cannot_start_is_a_clear_failure(home: Path, tmp_path: Path
     ("name", "title"),
     [
         ("arxiv__1706.03762.pdf", "Attention Is All You Need"),  # no metadata title; rotated arXiv stamp ignored
-        ("four-lectures.pdf", "four-lectures"),  # metadata title is 'four-lectures.dvi'
+        # metadata title is 'four-lectures.dvi'; the cover's largest line, read once its bitmap fonts are sized
+        ("four-lectures.pdf", "Four Lectures on Standard ML"),
         ("2023-annual-report.pdf", "Annual Report, 2023"),  # a real metadata title
     ],
 )

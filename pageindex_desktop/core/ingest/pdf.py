@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core.ingest import pdf_damage, pdf_helper
+from pageindex_desktop.core.ingest import glyph_scale, pdf_damage, pdf_helper
 from pageindex_desktop.core.ingest.file_check import pdf_problem
 from pageindex_desktop.core.document import ExtractedDocument, PageData
 from pageindex_desktop.core.errors import PasswordRequired, PdfError
@@ -151,7 +151,8 @@ def extract(
                 line_pages = frozenset({1} | {p for t in targets for p in (t, t + 1) if p <= total})
         skip = damage.unloadable if damage is not None else frozenset()
         pages = extract_pages(doc, path, password, progress, workers, line_pages, skip)
-        mark_underlined(doc, pages)  # after every page is read: the same whatever the number of workers
+        glyph_scale.settle_sizes(pages)  # after every page is read: the same whatever the number of workers
+        mark_underlined(doc, pages)
     finally:
         doc.close()
     if damage is None or not damage.note():

@@ -33,6 +33,8 @@ import pymupdf
 
 from pageindex_desktop.core.document import Line, PageData
 from pageindex_desktop.core.errors import PdfError
+from pageindex_desktop.core.ingest import glyph_scale
+from pageindex_desktop.core.ingest.text_clean import clean_text
 from pageindex_desktop.core.library.file_names import readable
 
 log = logging.getLogger(__name__)
@@ -42,9 +44,6 @@ log = logging.getLogger(__name__)
 TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-# Control characters and U+FFFD (what MuPDF gives for glyphs of fonts without a Unicode map) carry nothing a
-# reader or the model can use: they become spaces.
-_CONTROL_TO_SPACE = {c: " " for c in [*range(0, 32), 127, 0xFFFD]}
 _BOLD_FONTS: dict[str, bool] = {}
 # A block of at least this many lines averaging fewer characters than this is words, not lines: it is read
 # with spaces between them (Type3 fonts that MuPDF splits word by word, table rows split by cell, chart axes).
@@ -73,18 +72,11 @@ def _is_bold_font(font: str) -> bool:
     return bold
 
 
-def _clean(text: str) -> str:
-    """Control characters and unmapped glyphs to spaces, whitespace runs to one space, stripped."""
-    if not text.isprintable() or "\ufffd" in text:  # surrogates are not printable: made U+FFFD, then spaces
-        text = readable(text).translate(_CONTROL_TO_SPACE)
-    return " ".join(text.split())
-
-
 def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float]) -> Line | None:
     """One Line from a MuPDF line's spans: size and weight of the dominant span, None when only whitespace."""
     if len(spans) == 1:
         span = spans[0]
-        text = _clean(span["text"])
+        text = clean_text(span["text"])
         if not text:
             return None
         bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
@@ -118,7 +110,7 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
             color = span["color"]
     if raised:
         parts = [span["text"] for index, span in enumerate(spans) if not (index and _is_marker(span, size))]
-    text = _clean("".join(parts))
+    text = clean_text("".join(parts))
     if not text:
         return None
     runs = _color_runs(spans) if mixed else ()
@@ -139,7 +131,7 @@ def _bold_lead(spans: list[dict[str, Any]]) -> str:
         return ""
     if any(span["text"].strip() and (span["flags"] & 16 or _is_bold_font(span["font"])) for span in spans[index:]):
         return ""
-    return _clean("".join(lead))
+    return clean_text("".join(lead))
 
 
 def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, float, float], ...]:
@@ -153,7 +145,7 @@ def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, floa
 
     def close() -> None:
         """Add the run gathered so far, when it holds text."""
-        text = _clean("".join(texts))
+        text = clean_text("".join(texts))
         if text:
             runs.append((text, color, bold * 2 > chars, x0, x1))
 
@@ -236,7 +228,7 @@ def _text_of(blocks: list[tuple[Any, ...]]) -> str:
     for block in blocks:
         if block[6] != 0:
             continue
-        texts = [text for text in (_clean(raw) for raw in block[4].split("\n")) if text]
+        texts = [text for text in (clean_text(raw) for raw in block[4].split("\n")) if text]
         if not texts:
             continue
         if len(texts) >= FRAGMENT_MIN_LINES and sum(map(len, texts)) < FRAGMENT_MEAN_CHARS * len(texts):
@@ -275,8 +267,15 @@ def _page_data(page: pymupdf.Page, number: int, with_lines: bool = True) -> Page
     """Text, label, size and (unless `with_lines` is False) lines of one page, from one MuPDF text page."""
     rect = page.rect
     textpage = page.get_textpage(flags=TEXT_FLAGS)
-    text = _text_of(textpage.extractBLOCKS())
+    blocks = textpage.extractBLOCKS()
     rotation = page.rotation_matrix if page.rotation else None
+    if rotation is None and glyph_scale.has_broken_scale(blocks):  # a Type 3 font read at a pixel's size
+        # read again keeping control characters: its digit glyphs come out as U+0001-U+0009 (glyph_scale)
+        textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_WHITESPACE)
+        lines = glyph_scale.rebuild_lines(textpage.extractDICT(), _line_of)
+        text = _text_of(glyph_scale.blocks_of(lines))
+        return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines if with_lines else [])
+    text = _text_of(blocks)
     lines = _lines_of(textpage.extractDICT(), rotation) if with_lines and text else []
     return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines)
 
