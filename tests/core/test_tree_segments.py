@@ -271,3 +271,37 @@ def test_bold_total_rows_of_a_statement_are_not_headings(tmp_path: Path) -> None
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == ["Consolidated Balance Sheets", "Notes to Consolidated Financial Statements"]
+
+
+COLUMN_TEXT = "readings from every station were checked twice"  # about 190 pt at 9 pt: one column's width
+
+
+def _column(page: pymupdf.Page, x: float, y: float, bottom: float, heading: "tuple[float, str] | None") -> None:
+    """Short paragraphs of a 229 pt column from `x`, each opening indented; `heading`: (y, title) set in it."""
+    line = 0
+    while y < bottom:
+        if heading is not None and abs(y - heading[0]) < 6:
+            write_line(page, heading[0] + 4, heading[1], size=12, bold=True, x=x)
+            y = heading[0] + 26
+            line = 0
+            continue
+        indent = 12 if line % 3 == 0 else 0  # a paragraph of three lines, its first indented
+        write_line(page, y, COLUMN_TEXT if line % 3 else COLUMN_TEXT[:40], size=9, x=x + indent)
+        y += 13
+        line += 1
+
+
+def test_a_heading_in_the_right_column_of_off_centre_columns(tmp_path: Path) -> None:
+    """Two columns set off the page's centre (55-284 and 294-523 pt on a 612 pt page, as a dvips page sits) with
+    many indented paragraph openings: the indents are no third column, so the page is read as two columns and
+    a heading in the right one, level with a line of the left one, is no table cell crowded by it."""
+    doc = pymupdf.open()
+    titles = ["2.6 Sharing the Load", "2.7 Building the System", "2.8 Separate Compilation"]
+    for title in titles:
+        page = doc.new_page(width=612, height=792)
+        _column(page, 55, 80, 720, None)
+        _column(page, 294, 80, 720, (420, title))
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles
+

@@ -24,6 +24,7 @@ MIN_SHARE = 0.15  # share of the page's word lines each column starts
 MIN_WORD_LINES = 30  # fewer word lines than this say too little about columns
 LAST_WIDER = 1.2  # the last column's lines reach no further than this many times the columns' spacing
 CROSSING = 0.05  # share of a column's lines that may reach past the next column's edge
+MIN_SPACING = 0.15  # of the page's width: left edges closer than this to the one before are an indent in its column
 
 
 class Box(Protocol):
@@ -53,6 +54,8 @@ def column_edges(lines: Sequence[Box], width: float) -> list[float] | None:
     for key, count in sorted(snapped.items()):
         near = count + snapped.get(key - 1, 0) + snapped.get(key + 1, 0)
         if count >= snapped.get(key - 1, 0) and count > snapped.get(key + 1, 0) and near >= MIN_SHARE * len(words):
+            if edges and key * EDGE_SNAP - edges[-1] < MIN_SPACING * width:
+                continue  # a column's indented lines (paragraph openings, code), not a column of its own
             edges.append(key * EDGE_SNAP)
     if len(edges) < MIN_COLUMNS:
         return None
