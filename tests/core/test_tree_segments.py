@@ -305,3 +305,20 @@ def test_a_heading_in_the_right_column_of_off_centre_columns(tmp_path: Path) -> 
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles
 
+
+def test_a_heading_hyphenated_across_its_two_lines_is_one_word_again(tmp_path: Path) -> None:
+    """A title broken inside a word ("Match-" over "ing") is one heading, its word re-joined."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Four Lectures on Modules", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "1.6 Signatures", size=13, bold=True) + 6
+    y = paragraph(page, y, 10)
+    y = write_line(page, y + 10, "1.7 Coercive Signature Match-", size=13, bold=True)
+    y = write_line(page, y, "ing", size=13, bold=True, x=104) + 6
+    y = paragraph(page, y, 10)
+    y = write_line(page, y + 10, "1.8 Functor Declaration", size=13, bold=True) + 6
+    paragraph(page, y, 6)
+    path = tmp_path / "hyphenated.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == [
+        "1.6 Signatures", "1.7 Coercive Signature Matching", "1.8 Functor Declaration"]

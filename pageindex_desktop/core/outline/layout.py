@@ -55,7 +55,7 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, keyword_title, label_only, open_ended,
+    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only, open_ended,
     prose, run_in_head, sentence_case_title, title_like, titled_label,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
@@ -185,7 +185,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 if prev.text != prev.row.text or running_key(prev.text) not in banners:
                     if prev.style[2].startswith("keyword"):  # "Chapter 1" over a larger title: ranked by it
                         prev.style = (max(row.size, prev.row.size), *prev.style[1:])
-                    prev.text = f"{prev.text} {row.text.strip()}"
+                    prev.text = join_title(prev.text, row.text)
                     prev.last_index = i
                     prev.bottom = row.y1
                     prev.last_row = row
@@ -473,7 +473,7 @@ def _wrapped_start(
     Only a line set apart by size or weight: a plain one ending so is a wrapped list item or table cell."""
     if not (row.bold or row.size >= body + 1.0):
         return None
-    probe = _judge(replace(row, text=row.text.rstrip(" ,&")), body, body_bold, left, right)
+    probe = _judge(replace(row, text=row.text.rstrip(" ,&-")), body, body_bold, left, right)
     if probe is None:
         return None
     probe.row, probe.text, probe.last_index = row, row.text, index

@@ -26,6 +26,7 @@ _SMALL_WORDS = frozenset(
     "das von zu im".split()
 )
 _DIGIT = re.compile(r"[0-9]")
+_HYPHENATED = re.compile(r"[^\W\d_]{2}-$")  # a line ending inside a word broken by a hyphen ("Match-")
 
 
 def keyword_title(text: str) -> bool:
@@ -93,12 +94,22 @@ def title_like(words: list[str]) -> bool:
 
 def open_ended(text: str) -> bool:
     """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
-    TO", "… and"), so the line below in the same style is the rest of the title, whatever it opens with."""
-    if text.endswith((",", "&", " -", " –", " —")):
+    TO", "… and") or inside a hyphenated word ("Coercive Signature Match-"), so the line below in the same style
+    is the rest of the title, whatever it opens with."""
+    if text.endswith((",", "&", " -", " –", " —")) or _HYPHENATED.search(text):
         return True
     last = text.rsplit(" ", 1)[-1]
     # one letter is a label's ("Part A", "Appendix A"), not the article
     return 2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
+
+
+def join_title(first: str, rest: str) -> str:
+    """A heading's title from its wrapped lines: a word hyphenated across the break is one word again
+    ("Match-" + "ing"), as the page text re-joins it; other lines join with a space."""
+    rest = rest.strip()
+    if _HYPHENATED.search(first) and rest[:1].islower():
+        return first[:-1] + rest
+    return f"{first} {rest}"
 
 
 def figure_heavy(text: str) -> bool:
