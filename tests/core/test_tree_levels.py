@@ -132,6 +132,27 @@ def test_appendices_numbered_in_the_sections_face_continue_them(tmp_path: Path) 
     assert depths["I. Background of the Rule"] == 0 and depths["A. First Point on Background"] == 1
 
 
+def test_lettered_appendices_after_a_last_sub_section_are_sections_too(tmp_path: Path) -> None:
+    """A paper's "1." ... "4." sections with "4.1." sub-sections, then "References" and "A." ... "C." appendices
+    in the sections' face: the letters restart once, right after "4.3.", but they take over the sections' count
+    in their type; they are sections, not children of the last sub-section."""
+    doc = _cover()
+    for number in range(1, 5):
+        heads = [(f"{number}. Results of Experiment {'WXYZ'[number - 1]}", 12.0, True)]
+        if number > 2:
+            heads += [(f"{number}.{k}. Samples of Series {k}", 11.0, True) for k in range(1, 4)]
+        _page(doc, heads)
+    _page(doc, [("References", 12, True)])
+    appendices = ["A. Object Detection Baselines", "B. Object Detection Improvements", "C. Localization Results"]
+    for title in appendices:
+        _page(doc, [(title, 12, True)])
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert depths["4.3. Samples of Series 3"] == 1
+    assert {t: depths[t] for t in ["References", *appendices]} == dict.fromkeys(["References", *appendices], 0)
+
+
 def test_a_decimal_section_set_bold_stays_inside_the_chapter_set_regular_at_its_size(tmp_path: Path) -> None:
     """"1 RIVERS OF THE NORTH" in regular capitals and "1.1 Spring Floods ..." bold at the same size, with
     unnumbered bold sub-heads a size down (too many for the numbering to nest every heading): bold before

@@ -405,8 +405,11 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
     # "C." in a short release numbered "I." > "A." > "1."), goes on the nest's end: one restart is all a short
     # document gives its deepest scheme
     nest = set(parent) | set(parent.values())
+    # ... unless it takes over from a scheme in its face (`_continued_schemes`): a paper's "A." appendices after
+    # its last "4.3" sub-section follow its "1." sections, in their type
+    continuing = {style[2] for style in _continued_schemes(candidates)}
     for kind, counts in after.items():
-        if kind not in parent and len(counts) == 1:
+        if kind not in parent and len(counts) == 1 and kind not in continuing:
             outer = next(iter(counts))
             if outer in nest and parent.get(outer) != kind:
                 parent[kind] = outer
