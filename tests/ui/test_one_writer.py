@@ -78,7 +78,9 @@ def test_every_write_of_the_window_runs_on_the_one_writer_and_none_waits_for_a_l
             go_to_page(qtbot, window, 9)
             place = window.viewer.view.reading_position()
             assert place is not None and place.page == 9
-            qtbot.waitUntil(lambda: load_position(reader, doc_id) == place, timeout=TIMEOUT)
+            # the page, not the whole place: a relayout after the jump (the pane's width settling under load)
+            # changes the fit-width zoom and saves the place again, so an exact match could be overtaken
+            qtbot.waitUntil(lambda: getattr(load_position(reader, doc_id), "page", None) == 9, timeout=TIMEOUT)
             assert not release.is_set() and window.worker.jobs()[0] is job  # written while the job still runs
 
             pane = window.assistant
