@@ -80,13 +80,20 @@ class _Building:
 
     pieces: list[_Piece] = field(default_factory=list)
     text: str = ""
+    width: float = 0.0  # the pieces' printed widths, summed as they are added
+    reference: float = 0.0  # their widths in the reference font at 1 pt
+
+    def add(self, piece: _Piece, space: bool) -> None:
+        """Put `piece` at the line's end, after a space when `space`."""
+        self.text += (" " if space else "") + piece.text
+        self.pieces.append(piece)
+        self.width += piece.x1 - piece.x0
+        self.reference += piece.reference
 
     @property
     def em(self) -> float:
         """The line's em so far, from its pieces' advances against the reference font."""
-        width = sum(p.x1 - p.x0 for p in self.pieces)
-        reference = sum(p.reference for p in self.pieces)
-        return width / reference if reference > 0 else 0.0
+        return self.width / self.reference if self.reference > 0 else 0.0
 
 
 def has_broken_scale(blocks: list[tuple[Any, ...]]) -> bool:
@@ -138,12 +145,11 @@ def rebuild_lines(data: dict[str, Any], line_of: LineMaker) -> list[Line]:
                 if piece is None:
                     continue
                 if building is not None and _continues(building, piece):
-                    gap = piece.x0 - building.pieces[-1].x1
-                    building.text += (" " if gap > SPACE_GAP * building.em else "") + piece.text
-                    building.pieces.append(piece)
+                    building.add(piece, piece.x0 - building.pieces[-1].x1 > SPACE_GAP * building.em)
                 else:
                     close()
-                    building = _Building([piece], piece.text)
+                    building = _Building()
+                    building.add(piece, False)
     close()
     return lines
 

@@ -270,13 +270,15 @@ def _page_data(page: pymupdf.Page, number: int, with_lines: bool = True) -> Page
     blocks = textpage.extractBLOCKS()
     rotation = page.rotation_matrix if page.rotation else None
     if rotation is None and glyph_scale.has_broken_scale(blocks):  # a Type 3 font read at a pixel's size
-        # read again keeping control characters: its digit glyphs come out as U+0001-U+0009 (glyph_scale)
+        # read again keeping control characters: its digit glyphs come out as U+0001-U+0009 (glyph_scale); the
+        # text is made from the rebuilt lines, so they are read whether or not they are kept
         textpage = page.get_textpage(flags=TEXT_FLAGS | pymupdf.TEXT_PRESERVE_WHITESPACE)
         lines = glyph_scale.rebuild_lines(textpage.extractDICT(), _line_of)
         text = _text_of(glyph_scale.blocks_of(lines))
-        return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines if with_lines else [])
-    text = _text_of(blocks)
-    lines = _lines_of(textpage.extractDICT(), rotation) if with_lines and text else []
+        lines = lines if with_lines else []
+    else:
+        text = _text_of(blocks)
+        lines = _lines_of(textpage.extractDICT(), rotation) if with_lines and text else []
     return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines)
 
 

@@ -23,7 +23,7 @@ def underlines_headings(pages: list[list[Row]], body: float) -> bool:
     count = 0
     for rows in pages:
         for row in rows:
-            if row.underlined and not row.bold and row.size >= body - 0.5 and not larger_than_body(row.size, body):
+            if _plain_underlined(row, body):
                 count += 1
                 if count >= MIN_UNDERLINED:
                     return True
@@ -33,6 +33,9 @@ def underlines_headings(pages: list[list[Row]], body: float) -> bool:
 def with_underline_emphasis(row: Row, underlining: bool, body: float) -> Row:
     """The row read as bold when the document underlines its headings (`underlines_headings`) and this row is
     underlined at about the body's size."""
-    if not underlining or not row.underlined or row.bold or row.size < body - 0.5 or larger_than_body(row.size, body):
-        return row
-    return replace(row, bold=True)
+    return replace(row, bold=True) if underlining and _plain_underlined(row, body) else row
+
+
+def _plain_underlined(row: Row, body: float) -> bool:
+    """An underlined row in regular weight at about the body's size: what an underline alone marks."""
+    return row.underlined and not row.bold and row.size >= body - 0.5 and not larger_than_body(row.size, body)

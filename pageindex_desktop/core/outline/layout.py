@@ -55,8 +55,8 @@ from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only, open_ended,
-    prose, run_in_head, sentence_case_title, title_like, titled_label,
+    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only,
+    open_ended, prose, run_in_head, sentence_case_title, title_like, titled_label,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
