@@ -244,3 +244,59 @@ def test_an_appendix_numbers_two_levels_in_one_lettered_scheme(tmp_path: Path) -
     assert [depths[t] for t in ("Appendix A: Data", "A.1 Sources", "A.1.1 River Gauges", "A.2 Quality Checks",
                                 "B.1 Terms", "B.1.2 Rain Terms")] == [0, 1, 2, 1, 1, 2]
     assert depths["1.1.1 Terms Used"] == depths["A.1.1 River Gauges"]
+
+
+def test_sections_in_capitals_hold_their_bold_sub_sections_of_one_size(tmp_path: Path) -> None:
+    """A bank's report sets its sections in plain capitals and their sub-sections in bold upper and lower case
+    at the same size. Ranked bold first, every section hung under the last bold sub-section before it."""
+    doc = _cover()
+    plan = [("EXECUTIVE OVERVIEW", ["Business Developments", "Recent Market Events"]),
+            ("CAPITAL RISK MANAGEMENT", ["Capital Actions Taken", "Regulatory Capital Ratios"]),
+            ("LIQUIDITY RISK MANAGEMENT", ["Funding Sources Used"]),
+            ("MARKET RISK MANAGEMENT", [])]
+    for section, subs in plan:
+        _page(doc, [(section, 12, False), *((sub, 12, True) for sub in subs[:1])])
+        if subs[1:]:
+            _page(doc, [(sub, 12, True) for sub in subs[1:]])
+    path = tmp_path / "bank.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[section] for section, _ in plan] == [0, 0, 0, 0]
+    assert {depths[sub] for _, subs in plan for sub in subs} == {1}
+
+
+def test_an_abstract_in_capitals_is_no_parent_of_bold_sections(tmp_path: Path) -> None:
+    """A paper's lone "ABSTRACT" in capitals before sections set bold at its size heads no group of them
+    twice over: the capitals style is not moved above the bold one, and the sections stay at the top."""
+    doc = _cover()
+    _page(doc, [("ABSTRACT", 12, False)])
+    sections = ["Introduction", "Related Studies", "Methods Used", "Conclusions"]
+    for title in sections:
+        _page(doc, [(title, 12, True)])
+    _page(doc, [("REFERENCES", 12, False)])
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[t] for t in sections] == [0, 0, 0, 0]
+
+
+def test_a_quarterly_reports_bold_sub_sections_stay_under_its_capitals_sections(tmp_path: Path) -> None:
+    """A 10-Q prints its MD&A (sections in capitals, fewer bold sub-sections at the same size) before its
+    items, which are set smaller. A face larger than the items and used less often than they are counts as a
+    part title above them; the bold sub-sections did, while the more numerous capitals sections did not, so
+    each section hung under the sub-section before it."""
+    doc = _cover()
+    plan = [("EXECUTIVE OVERVIEW", ["Business Developments"]), ("CAPITAL RISK MANAGEMENT", ["Capital Actions"]),
+            ("LIQUIDITY RISK MANAGEMENT", ["Funding Sources"]), ("MARKET RISK MANAGEMENT", []),
+            ("COUNTRY RISK MANAGEMENT", []), ("OPERATIONAL RISK MANAGEMENT", [])]
+    for section, subs in plan:
+        _page(doc, [(section, 12, False), *((sub, 12, True) for sub in subs)])
+    items = ["Item 1. Legal Proceedings", "Item 1A. Risk Factors", "Item 2. Unregistered Sales of Equity",
+             "Item 3. Defaults Upon Senior Securities", "Item 4. Mine Safety Disclosures", "Item 5. Other Information"]
+    for pair in (items[:3], items[3:]):
+        _page(doc, [(item, 10, False) for item in pair])
+    path = tmp_path / "quarterly.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    for section, subs in plan:
+        assert all(depths[sub] == depths[section] + 1 for sub in subs), (section, depths)

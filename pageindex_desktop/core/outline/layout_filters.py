@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.analysis import Analysis
+from pageindex_desktop.core.outline.capital_styles import capitals_above
 from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.title_shape import running_text, titled_label
@@ -263,7 +264,8 @@ def numbered_system(candidates: list[Candidate], body: float) -> list[Candidate]
 
 
 def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], int]:
-    """Level of each heading style: larger first, bold before regular, then numbering depth and first use.
+    """Level of each heading style: larger first, bold before regular, then numbering depth and first use;
+    unnumbered capitals above mixed case of their size where the order of the headings shows it (capital_styles).
 
     An unnumbered style ranks with the first numbered style of the same size and weight ("References" after
     "7 Conclusion" is a sibling, not a child), and so does a one-level scheme that takes over from it
@@ -298,6 +300,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
         return (-size, 0 if bold else 1, depth, seen_key[k])
 
     ranked = _in_numbering_order(sorted(seen_key, key=order), candidates)
+    ranked = capitals_above(ranked, candidates, lambda c: keys.get(c.style, c.style), UNNUMBERED,
+                            UNNUMBERED | {NOTE_KIND})
     rank = {k: i + 1 for i, k in enumerate(ranked)}
     levels = {style: rank[k] for style, k in keys.items()}
     # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their

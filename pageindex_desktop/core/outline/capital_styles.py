@@ -1,0 +1,84 @@
+"""Capitals over mixed case at one size: the rank of two unnumbered heading styles that differ in case.
+
+`layout_filters.style_levels` ranks styles of one size bold first. A document that sets its sections in plain
+capitals and their sub-sections in bold upper and lower case at the same size ("CAPITAL RISK MANAGEMENT" over
+"Capital actions", a bank's 10-Q; a government report's "BACKGROUND" over "Program History") then comes out
+upside down: every section hangs under the last bold sub-section before it. Capitals above mixed case is the
+older convention of house style guides, and the order of the headings confirms it: the capitals style comes
+first and its headings open groups of the mixed-case ones. The look alone is not enough, since a paper's
+"ABSTRACT" in capitals may precede sections set in bold title case; so the reorder needs that evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
+
+Style = tuple[float, bool, str]
+
+MIN_LETTERS = 6  # fewer letters say nothing of case: "NSFR", "LCR", "Q&A"
+CASE_SHARE = 0.8  # share of a style's telling headings that must be in one case
+MIN_PARENTS = 2  # capitals headings that must each open a group of mixed-case headings
+
+
+class _Titled(Protocol):
+    text: str
+
+
+T = TypeVar("T", bound=_Titled)
+
+
+def letter_case(text: str) -> str | None:
+    """"upper" for a title in capitals, "mixed" for one with lower-case letters, None when too short to tell."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if len(letters) < MIN_LETTERS:
+        return None
+    return "mixed" if any(ch.islower() for ch in letters) else "upper"
+
+
+def capitals_above(ranked: list[Style], candidates: Sequence[T], style_of: Callable[[T], Style],
+                   unnumbered: frozenset[str], titled: frozenset[str]) -> list[Style]:
+    """`ranked` (styles, top first) with each `unnumbered` capitals style moved just above the mixed-case
+    styles of its size that rank above it (those of a `titled` kind: unnumbered, or a note's "Note 4 - Debt"
+    its face shares), when the headings show the capitals are the outer level: the first of the two styles'
+    headings is in capitals, and at least two capitals headings are each followed by mixed-case ones before
+    the next capitals heading."""
+    case = _style_cases(candidates, style_of)
+    out = list(ranked)
+    for caps in [s for s in ranked if case.get(s) == "upper" and s[2] in unnumbered]:
+        above = [s for s in out[:out.index(caps)]
+                 if s[0] == caps[0] and case.get(s) == "mixed" and s[2] in titled]
+        if above and all(_opens_groups(candidates, style_of, caps, mixed) for mixed in above):
+            out.remove(caps)
+            out.insert(out.index(above[0]), caps)
+    return out
+
+
+def _style_cases(candidates: Sequence[T], style_of: Callable[[T], Style]) -> dict[Style, str]:
+    """Style -> "upper" or "mixed" when nearly all its headings that tell are in that case."""
+    counts: dict[Style, dict[str, int]] = {}
+    for cand in candidates:
+        found = letter_case(cand.text)
+        if found is not None:
+            tally = counts.setdefault(style_of(cand), {"upper": 0, "mixed": 0})
+            tally[found] += 1
+    out: dict[Style, str] = {}
+    for style, tally in counts.items():
+        total = tally["upper"] + tally["mixed"]
+        for name, count in tally.items():
+            if count >= 2 and count >= CASE_SHARE * total:
+                out[style] = name
+    return out
+
+
+def _opens_groups(candidates: Sequence[T], style_of: Callable[[T], Style], caps: Style,
+                  mixed: Style) -> bool:
+    """True when the capitals style's headings come first and at least `MIN_PARENTS` of them are each followed
+    by a heading of the mixed-case style before the next capitals heading."""
+    sequence = [style_of(c) for c in candidates if style_of(c) in (caps, mixed)]
+    if not sequence or sequence[0] != caps:
+        return False
+    parents = 0
+    for here, after in zip(sequence, sequence[1:]):
+        parents += here == caps and after == mixed
+    return parents >= MIN_PARENTS
