@@ -50,6 +50,7 @@ from pageindex_desktop.core.outline.running import running_key
 from pageindex_desktop.core.outline.signatures import drop_signatures
 from pageindex_desktop.core.outline.split_labels import label_over_number, number_above
 from pageindex_desktop.core.outline.size_scale import larger_by
+from pageindex_desktop.core.outline.statement_pages import after_statements, with_statement_titles
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
@@ -239,6 +240,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_kickers(candidates)  # "OUR STRATEGY" in small capitals over a display title
     candidates = drop_table_parts(candidates, by_top, [p.width for p in doc.pages], body)
     candidates = drop_chart_titles(candidates, doc.pages, body, analysis.sizes)
+    candidates = with_statement_titles(candidates, analysis, [p.width for p in doc.pages],
+                                       [p.height for p in doc.pages])
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     candidates = with_filing_contents(candidates, contents_cand)
     ranks = numbered_above(candidates, style_levels(candidates))
@@ -246,6 +249,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     levels = one_off_levels(candidates, levels)
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
+    levels = after_statements(candidates, levels)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
 

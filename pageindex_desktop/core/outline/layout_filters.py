@@ -26,11 +26,15 @@ _SECTION_WORDS = frozenset(
 LABEL_WORD = re.compile(r"^([^\W\d_]{3,})\s+[0-9]+(?:\.[0-9]+)*\b")
 _STRONG_COUNTERS = frozenset({"decimal1", "roman", "upper-letter", "letter-decimal", "section"})
 NOTE_KIND = "keyword:note"  # "Note 4 – Debt": numbered notes to financial statements, never a division
-UNNUMBERED = frozenset({"none", "centred", "isolated"})  # heading kinds without a section number
+# a statement page's title under its entity line (statement_pages.py): level with the top headings, ranked by
+# no face, since statements are set in the table's small type
+STATEMENT_PAGE = "statement-page"
+UNNUMBERED = frozenset({"none", "centred", "isolated", STATEMENT_PAGE})  # heading kinds without a section number
 # kinds ranked with a filing's parts: an exhibit's title page and the filing's contents (filing_pages.py)
 EXHIBIT_PAGE = "keyword:exhibit-page"
 CONTENTS_PAGE = "keyword:contents-page"
 BESIDE_PARTS = frozenset({EXHIBIT_PAGE, CONTENTS_PAGE})
+_FACELESS = BESIDE_PARTS | {STATEMENT_PAGE}  # page titles style_levels ranks by no face
 # outline_levels: share of a scheme's restarts that must follow the same outer scheme, and share of headings
 # the nested schemes must account for before numbering overrides style
 RESTART_AGREE_SHARE = 0.8
@@ -275,8 +279,8 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     first_seen: dict[tuple[float, bool, str], int] = {}
     first_kind: dict[tuple[float, bool], str] = {}
     for i, cand in enumerate(candidates):
-        if cand.style[2] in BESIDE_PARTS:
-            continue  # an exhibit's or the contents' page title: level 1, ranked by no face (see below)
+        if cand.style[2] in _FACELESS:
+            continue  # an exhibit's, the contents' or a statement's page title: level 1, ranked by no face
         first_seen.setdefault(cand.style, i)
         if cand.style[2] not in UNNUMBERED:
             first_kind.setdefault(cand.style[:2], cand.style[2])
@@ -306,7 +310,7 @@ def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], i
     levels = {style: rank[k] for style, k in keys.items()}
     # the page titles ranked beside a filing's parts (division_levels) take no rank among the faces: their
     # face says nothing of their level, and a rank of their own would push the deepest faces together
-    levels.update({c.style: 1 for c in candidates if c.style[2] in BESIDE_PARTS})
+    levels.update({c.style: 1 for c in candidates if c.style[2] in _FACELESS})
     return levels
 
 
