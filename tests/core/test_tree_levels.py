@@ -300,3 +300,34 @@ def test_a_quarterly_reports_bold_sub_sections_stay_under_its_capitals_sections(
     depths = _depths(find_layout_headings(extract(path)))
     for section, subs in plan:
         assert all(depths[sub] == depths[section] + 1 for sub in subs), (section, depths)
+
+
+def test_capitals_and_mixed_case_in_one_face_are_two_levels(tmp_path: Path) -> None:
+    """A release sets its sections in capitals and their sub-sections in upper and lower case, in one bold
+    face: one style by size and weight, they were one flat level. A parenthesis in a capitals title ("(Since
+    May 2, 2023)") does not make it mixed case."""
+    doc = _cover()
+    plan = [("DISCUSSION OF SEGMENT RESULTS", ["Entertainment", "Sports Networks"]),
+            ("OTHER FINANCIAL INFORMATION", ["Interest Expense", "Income Taxes Paid"]),
+            ("RECENT NOTABLE DEVELOPMENTS (Since May 2, 2023)", ["Product Developments"]),
+            ("FORWARD-LOOKING STATEMENTS", [])]
+    for section, subs in plan:
+        _page(doc, [(section, 12, True), *((sub, 12, True) for sub in subs)])
+    path = tmp_path / "release.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[section] for section, _ in plan] == [0, 0, 0, 0]
+    assert {depths[sub] for _, subs in plan for sub in subs} == {1}
+
+
+def test_a_face_that_ends_in_capitals_stays_one_level(tmp_path: Path) -> None:
+    """Sections in bold title case followed by "REFERENCES" and "APPENDIX TABLES" in the same face: the
+    capitals open no group of mixed-case headings, so the face stays one level."""
+    doc = _cover()
+    titles = ["Introduction", "Related Studies", "Methods Used", "Conclusions", "REFERENCES", "APPENDIX TABLES"]
+    for title in titles:
+        _page(doc, [(title, 12, True)])
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[t] for t in titles] == [0] * len(titles)

@@ -11,11 +11,13 @@ first and its headings open groups of the mixed-case ones. The look alone is not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 Style = tuple[float, bool, str]
 
+_ASIDE = re.compile(r"\([^)]*\)")
 MIN_LETTERS = 6  # fewer letters say nothing of case: "NSFR", "LCR", "Q&A"
 CASE_SHARE = 0.8  # share of a style's telling headings that must be in one case
 MIN_PARENTS = 2  # capitals headings that must each open a group of mixed-case headings
@@ -29,8 +31,9 @@ T = TypeVar("T", bound=_Titled)
 
 
 def letter_case(text: str) -> str | None:
-    """"upper" for a title in capitals, "mixed" for one with lower-case letters, None when too short to tell."""
-    letters = [ch for ch in text if ch.isalpha()]
+    """"upper" for a title in capitals, "mixed" for one with lower-case letters, None when too short to tell.
+    A parenthesis is no part of the title's case: "RECENT NOTABLE DEVELOPMENTS (Since May 2, 2023)"."""
+    letters = [ch for ch in _ASIDE.sub("", text) if ch.isalpha()]
     if len(letters) < MIN_LETTERS:
         return None
     return "mixed" if any(ch.islower() for ch in letters) else "upper"
@@ -82,3 +85,31 @@ def _opens_groups(candidates: Sequence[T], style_of: Callable[[T], Style], caps:
     for here, after in zip(sequence, sequence[1:]):
         parents += here == caps and after == mixed
     return parents >= MIN_PARENTS
+
+
+class _Styled(Protocol):
+    text: str
+    style: Style
+
+
+def capitals_apart(candidates: Sequence[_Styled], kind: str) -> None:
+    """Give the capitals headings of an unnumbered style that mixes cases a style of their own (`kind`), in
+    place, when the order of its headings shows capitals are its outer level: a release sets "DISCUSSION OF
+    FIRST QUARTER SEGMENT RESULTS" and its "Entertainment", "Sports" in one bold face, and as one style they
+    were one flat level. The evidence is `capitals_above`'s: the first heading that tells is in capitals, and
+    two or more capitals headings are each followed by a mixed-case one. Headings too short to tell keep the
+    style's own rank."""
+    members: dict[Style, list[_Styled]] = {}
+    for cand in candidates:
+        if cand.style[2] == "none":
+            members.setdefault(cand.style, []).append(cand)
+    for style, group in members.items():
+        told = [(cand, letter_case(cand.text)) for cand in group]
+        cases = [case for _cand, case in told if case is not None]
+        if cases.count("upper") < 2 or cases.count("mixed") < 2 or cases[0] != "upper":
+            continue
+        if sum(a == "upper" and b == "mixed" for a, b in zip(cases, cases[1:])) < MIN_PARENTS:
+            continue
+        for cand, case in told:
+            if case == "upper":
+                cand.style = (style[0], style[1], kind)

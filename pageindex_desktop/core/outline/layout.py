@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
+from pageindex_desktop.core.outline.capital_styles import capitals_apart
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.divisions import division_levels
@@ -68,6 +69,7 @@ from pageindex_desktop.core.outline.layout_evidence import (
     nest_notes,
 )
 from pageindex_desktop.core.outline.layout_filters import (
+    CAPITALS,
     LABEL_WORD,
     Candidate,
     drop_frame_titles,
@@ -244,6 +246,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                                        [p.height for p in doc.pages])
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     candidates = with_filing_contents(candidates, contents_cand)
+    capitals_apart(candidates, CAPITALS)
     ranks = numbered_above(candidates, style_levels(candidates))
     levels = division_levels(candidates, outline_levels(candidates, ranks))
     levels = one_off_levels(candidates, levels)

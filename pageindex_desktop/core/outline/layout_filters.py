@@ -29,7 +29,8 @@ NOTE_KIND = "keyword:note"  # "Note 4 – Debt": numbered notes to financial sta
 # a statement page's title under its entity line (statement_pages.py): level with the top headings, ranked by
 # no face, since statements are set in the table's small type
 STATEMENT_PAGE = "statement-page"
-UNNUMBERED = frozenset({"none", "centred", "isolated", STATEMENT_PAGE})  # heading kinds without a section number
+CAPITALS = "caps"  # the capitals headings of a face that sets its sub-sections in mixed case (capital_styles.py)
+UNNUMBERED = frozenset({"none", "centred", "isolated", STATEMENT_PAGE, CAPITALS})  # kinds without a section number
 # kinds ranked with a filing's parts: an exhibit's title page and the filing's contents (filing_pages.py)
 EXHIBIT_PAGE = "keyword:exhibit-page"
 CONTENTS_PAGE = "keyword:contents-page"
