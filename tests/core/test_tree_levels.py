@@ -249,19 +249,25 @@ def test_an_appendix_numbers_two_levels_in_one_lettered_scheme(tmp_path: Path) -
 def test_sections_in_capitals_hold_their_bold_sub_sections_of_one_size(tmp_path: Path) -> None:
     """A bank's report sets its sections in plain capitals and their sub-sections in bold upper and lower case
     at the same size. Ranked bold first, every section hung under the last bold sub-section before it."""
-    doc = _cover()
     plan = [("EXECUTIVE OVERVIEW", ["Business Developments", "Recent Market Events"]),
             ("CAPITAL RISK MANAGEMENT", ["Capital Actions Taken", "Regulatory Capital Ratios"]),
             ("LIQUIDITY RISK MANAGEMENT", ["Funding Sources Used"]),
             ("MARKET RISK MANAGEMENT", [])]
+    _assert_sections_hold_subs(tmp_path, plan, sections_bold=False)
+
+
+def _assert_sections_hold_subs(tmp_path: Path, plan: list[tuple[str, list[str]]], sections_bold: bool) -> None:
+    """Build sections at 12 pt (bold or not) each over its bold 12 pt sub-sections, the first on the section's
+    page and the rest on the next; every section is top-level and every sub-section one level under it."""
+    doc = _cover()
     for section, subs in plan:
-        _page(doc, [(section, 12, False), *((sub, 12, True) for sub in subs[:1])])
+        _page(doc, [(section, 12, sections_bold), *((sub, 12, True) for sub in subs[:1])])
         if subs[1:]:
             _page(doc, [(sub, 12, True) for sub in subs[1:]])
-    path = tmp_path / "bank.pdf"
+    path = tmp_path / "sections.pdf"
     doc.save(path)
     depths = _depths(find_layout_headings(extract(path)))
-    assert [depths[section] for section, _ in plan] == [0, 0, 0, 0]
+    assert [depths[section] for section, _ in plan] == [0] * len(plan)
     assert {depths[sub] for _, subs in plan for sub in subs} == {1}
 
 
@@ -306,18 +312,11 @@ def test_capitals_and_mixed_case_in_one_face_are_two_levels(tmp_path: Path) -> N
     """A release sets its sections in capitals and their sub-sections in upper and lower case, in one bold
     face: one style by size and weight, they were one flat level. A parenthesis in a capitals title ("(Since
     May 2, 2023)") does not make it mixed case."""
-    doc = _cover()
     plan = [("DISCUSSION OF SEGMENT RESULTS", ["Entertainment", "Sports Networks"]),
             ("OTHER FINANCIAL INFORMATION", ["Interest Expense", "Income Taxes Paid"]),
             ("RECENT NOTABLE DEVELOPMENTS (Since May 2, 2023)", ["Product Developments"]),
             ("FORWARD-LOOKING STATEMENTS", [])]
-    for section, subs in plan:
-        _page(doc, [(section, 12, True), *((sub, 12, True) for sub in subs)])
-    path = tmp_path / "release.pdf"
-    doc.save(path)
-    depths = _depths(find_layout_headings(extract(path)))
-    assert [depths[section] for section, _ in plan] == [0, 0, 0, 0]
-    assert {depths[sub] for _, subs in plan for sub in subs} == {1}
+    _assert_sections_hold_subs(tmp_path, plan, sections_bold=True)
 
 
 def test_a_face_that_ends_in_capitals_stays_one_level(tmp_path: Path) -> None:
