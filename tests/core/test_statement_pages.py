@@ -99,6 +99,25 @@ def test_a_continued_statement_is_one_heading_and_a_repeated_title_is_told_apart
                       ("REVENUES BY GEOGRAPHIC REGION — SIX MONTHS 2023 and 2022", 10)]
 
 
+def test_an_entity_and_title_on_one_line_name_the_statement(tmp_path: Path) -> None:
+    """"NORTHWIND TRADING CORP. - REVENUES" over the period: the entity and the title share the stack's first
+    line, and the title is what follows the dash (a quarter's table and, two pages on, a half-year's)."""
+    doc = _release([], [])
+    for period in ("SECOND-QUARTER 2023 and 2022 - (UNAUDITED)", "", "SIX MONTHS 2023 and 2022 - (UNAUDITED)"):
+        page = doc.new_page(width=612, height=792)
+        if not period:
+            paragraph(page, 80, 20)  # the notes to the first table
+            continue
+        _centred(page, _centred(page, 40, "NORTHWIND TRADING CORP. - REVENUES"), period)
+        for i, label in enumerate(["Worldwide", "United States", "International"]):
+            write_line(page, 100 + 14 * i, label, size=9)
+            write_line(page, 100 + 14 * i, f"{4200 + 310 * i:,}", size=9, x=400)
+    path = tmp_path / "revenues.pdf"
+    doc.save(path)
+    titles = [(h.title, h.page) for h in find_layout_headings(extract(path)) if h.page > 5]
+    assert titles == [("REVENUES — SECOND-QUARTER 2023 and 2022", 6), ("REVENUES — SIX MONTHS 2023 and 2022", 8)]
+
+
 def test_a_two_line_running_header_is_no_statement(tmp_path: Path) -> None:
     """A centred two-line running header over every page ("NORTHWIND TRADING CORP." over "QUARTERLY REPORT")
     has the shape of a statement's stack; a title over more than two separate runs of pages is furniture."""

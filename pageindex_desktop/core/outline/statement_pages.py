@@ -43,6 +43,7 @@ MAX_RUN_PAGES = 3
 _CONTINUED = re.compile(r"\s*[(\[]?\b(?:continued|cont'd|concluded)\b[)\]]?", re.IGNORECASE)
 _TRAILING_NOTE = re.compile(r"\s*[-–—]?\s*\([^)]*\)\s*$")  # "... 2022 - (UNAUDITED)"
 MIN_LETTERS = 6
+_ENTITY_DASH = re.compile(r".+?\s[-–—]\s+(\S.*)$")
 # a line that qualifies the table rather than names it: audit status, units, the period it covers
 _QUALIFIER = re.compile(
     r"^\(|\bunaudited\b|\b(?:in\s+)?(?:millions|thousands|billions)\b|\b(?:19|20)\d\d\b"
@@ -128,6 +129,9 @@ def _title(stack: list[Row], body: float, kind: str, banners: set[str]) -> tuple
         texts.append(bare if noted else row.text.strip())
         if noted:
             break
+    named = _ENTITY_DASH.match(stack[0].text.strip()) if not rows else None
+    if named:  # "PFIZER INC. - REVENUES": the entity and the title on one line, the qualifiers under it
+        rows, texts = [stack[0]], [named.group(1)]
     if not rows or _QUALIFIER.search(stack[0].text) or larger_by(rows[0].size, body, 2.0):
         return None  # no title, a date under a heading, or a display heading the heading tests judge
     text = " ".join(texts)
