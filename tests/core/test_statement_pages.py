@@ -109,7 +109,8 @@ def test_an_entity_and_title_on_one_line_name_the_statement(tmp_path: Path) -> N
             paragraph(page, 80, 20)  # the notes to the first table
             continue
         _centred(page, _centred(page, 40, "NORTHWIND TRADING CORP. - REVENUES"), period)
-        for i, label in enumerate(["Worldwide", "United States", "International"]):
+        for i, label in enumerate(["Worldwide", "United States", "International", "Europe", "Japan", "China",
+                                   "Canada", "Latin America", "Emerging Markets"]):
             write_line(page, 100 + 14 * i, label, size=9)
             write_line(page, 100 + 14 * i, f"{4200 + 310 * i:,}", size=9, x=400)
     path = tmp_path / "revenues.pdf"
@@ -145,3 +146,22 @@ def test_a_banner_over_a_set_of_statements_is_no_part_of_each_title(tmp_path: Pa
     _release([[banner, name, "DECEMBER 31, 2020 AND 2019"] for name in names], []).save(path)
     titles = [(h.title, h.page) for h in find_layout_headings(extract(path)) if h.page > 5]
     assert titles == [(name, 6 + i) for i, name in enumerate(names)]
+
+
+def test_a_journal_s_two_line_header_over_a_paper_s_title_is_no_statement(tmp_path: Path) -> None:
+    """A journal's centred two-line running header has a statement's stack shape, and on the first page the
+    paper's centred title follows it; with no table of figures on its pages the header opens no statement, so
+    the title does not become a heading holding every section."""
+    doc = pymupdf.open()
+    sections = ["1 Introduction", "2 Study Area", "3 Methods", "4 Results", "5 Discussion"]
+    for i, section in enumerate(sections):
+        page = doc.new_page(width=612, height=792)
+        y = _centred(page, _centred(page, 30, "JOURNAL OF RIVER STUDIES"), "RESEARCH ARTICLE")
+        if i == 0:
+            y = _centred(page, y + 4, "Sediment Transport in Braided Rivers", size=9)
+        paragraph(page, write_line(page, 140, section, size=12, bold=True) + 4, 14)
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert "Sediment Transport in Braided Rivers" not in depths
+    assert [depths.get(s) for s in sections] == [0] * len(sections)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.filing_pages import FILING_ITEMS
+from pageindex_desktop.core.outline.layout_evidence import has_figures
 from pageindex_desktop.core.outline.layout_filters import STATEMENT_PAGE, Candidate
 from pageindex_desktop.core.outline.numbering import title_key
 from pageindex_desktop.core.outline.rows import Row
@@ -34,7 +35,8 @@ CENTRED = 0.03  # share of the page's width a stacked line's middle may sit off 
 SHORT = 0.7  # most share of the page's width a stacked line spans
 TOP_SHARE = 0.3  # the stack opens in this top share of the page
 PITCH = 2.0  # most line pitch inside a stack, in the line's size
-MIN_PAGES = 2  # pages an entity line must open a stack on
+MIN_PAGES = 2  # pages an entity line must open a stack on, and a table on
+TABLE_ROWS = 8  # rows ending in figures that make a page a table
 MAX_TITLE_ROWS = 3
 BANNER_PAGES = 3  # stacks a line under the entity must appear in to be part of its banner
 # a title opening more separate runs of pages, or one run of more pages, is a running header, not a statement
@@ -63,6 +65,10 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
     kind = "none" if sum(1 for c in candidates if c.style[2] == ITEM_KIND) >= FILING_ITEMS else STATEMENT_PAGE
     stacks = [_stack(rows, widths[p], heights[p], analysis) for p, rows in enumerate(analysis.rows)]
     opens = Counter(title_key(stack[0].text) for stack in stacks if stack)
+    # an entity line opens statements: tables of figures on two or more of its pages (a journal's two-line
+    # running header over a paper's title on its first page opens none)
+    tables = Counter(title_key(stack[0].text) for stack, rows in zip(stacks, analysis.rows)
+                     if stack and sum(1 for row in rows if has_figures(row.text)) >= TABLE_ROWS)
     # a second line printed in the stacks of three or more pages belongs to the entity's banner ("SCHEDULE I
     # CONDENSED FINANCIAL INFORMATION OF PARENT" over each of its statements), not to any one title; a
     # "(continued)" line goes on with one title over the pages after its first
@@ -70,7 +76,7 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
     banners = {key for key, count in repeats.items() if count >= BANNER_PAGES and not _CONTINUED.search(key)}
     titles: list[tuple[Candidate, str]] = []
     for stack in stacks:
-        if not stack or opens[title_key(stack[0].text)] < MIN_PAGES:
+        if not stack or opens[title_key(stack[0].text)] < MIN_PAGES or tables[title_key(stack[0].text)] < MIN_PAGES:
             continue
         found = _title(stack, analysis.body_size, kind, banners)
         if found is not None:
