@@ -319,11 +319,13 @@ def test_capitals_and_mixed_case_in_one_face_are_two_levels(tmp_path: Path) -> N
     _assert_sections_hold_subs(tmp_path, plan, sections_bold=True)
 
 
-def test_a_face_that_ends_in_capitals_stays_one_level(tmp_path: Path) -> None:
-    """Sections in bold title case followed by "REFERENCES" and "APPENDIX TABLES" in the same face: the
-    capitals open no group of mixed-case headings, so the face stays one level."""
+def test_front_and_back_matter_in_capitals_stay_level_with_the_sections(tmp_path: Path) -> None:
+    """A report's "EXECUTIVE SUMMARY" before its sections and "APPENDICES" before its one appendix, in the
+    sections' bold face: two capitals headings each followed by mixed-case ones are front and back matter, not
+    an outer level (three are needed), so the face stays one level."""
     doc = _cover()
-    titles = ["Introduction", "Related Studies", "Methods Used", "Conclusions", "REFERENCES", "APPENDIX TABLES"]
+    titles = ["EXECUTIVE SUMMARY", "Introduction", "Related Studies", "Methods Used", "Conclusions", "REFERENCES",
+              "APPENDICES", "Survey Questions Asked"]
     for title in titles:
         _page(doc, [(title, 12, True)])
     path = tmp_path / "paper.pdf"

@@ -20,7 +20,8 @@ Style = tuple[float, bool, str]
 _ASIDE = re.compile(r"\([^)]*\)")
 MIN_LETTERS = 6  # fewer letters say nothing of case: "NSFR", "LCR", "Q&A"
 CASE_SHARE = 0.8  # share of a style's telling headings that must be in one case
-MIN_PARENTS = 2  # capitals headings that must each open a group of mixed-case headings
+MIN_PARENTS = 3  # capitals headings that must each open a group of mixed-case headings (two: a report's
+# "EXECUTIVE SUMMARY" and "REFERENCES" around sections in its bold face)
 
 
 class _Titled(Protocol):
@@ -44,7 +45,7 @@ def capitals_above(ranked: list[Style], candidates: Sequence[T], style_of: Calla
     """`ranked` (styles, top first) with each `unnumbered` capitals style moved just above the mixed-case
     styles of its size that rank above it (those of a `titled` kind: unnumbered, or a note's "Note 4 - Debt"
     its face shares), when the headings show the capitals are the outer level: the first of the two styles'
-    headings is in capitals, and at least two capitals headings are each followed by mixed-case ones before
+    headings is in capitals, and three or more capitals headings are each followed by mixed-case ones before
     the next capitals heading."""
     case = _style_cases(candidates, style_of)
     out = list(ranked)
@@ -97,7 +98,7 @@ def capitals_apart(candidates: Sequence[_Styled], kind: str) -> None:
     place, when the order of its headings shows capitals are its outer level: a release sets "DISCUSSION OF
     FIRST QUARTER SEGMENT RESULTS" and its "Entertainment", "Sports" in one bold face, and as one style they
     were one flat level. The evidence is `capitals_above`'s: the first heading that tells is in capitals, and
-    two or more capitals headings are each followed by a mixed-case one. Headings too short to tell keep the
+    three or more capitals headings are each followed by a mixed-case one. Headings too short to tell keep the
     style's own rank."""
     members: dict[Style, list[_Styled]] = {}
     for cand in candidates:
