@@ -64,19 +64,20 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
     by its face like any heading, not set level with the top."""
     kind = "none" if sum(1 for c in candidates if c.style[2] == ITEM_KIND) >= FILING_ITEMS else STATEMENT_PAGE
     stacks = [_stack(rows, widths[p], heights[p], analysis) for p, rows in enumerate(analysis.rows)]
-    opens = Counter(title_key(stack[0].text) for stack in stacks if stack)
+    entities = [title_key(stack[0].text) if stack else "" for stack in stacks]
+    opens = Counter(entity for entity in entities if entity)
     # an entity line opens statements: tables of figures on two or more of its pages (a journal's two-line
     # running header over a paper's title on its first page opens none)
-    tables = Counter(title_key(stack[0].text) for stack, rows in zip(stacks, analysis.rows)
-                     if stack and sum(1 for row in rows if has_figures(row.text)) >= TABLE_ROWS)
+    tables = Counter(entity for entity, rows in zip(entities, analysis.rows)
+                     if entity and sum(1 for row in rows if has_figures(row.text)) >= TABLE_ROWS)
     # a second line printed in the stacks of three or more pages belongs to the entity's banner ("SCHEDULE I
     # CONDENSED FINANCIAL INFORMATION OF PARENT" over each of its statements), not to any one title; a
     # "(continued)" line goes on with one title over the pages after its first
     repeats = Counter(key for stack in stacks for key in {title_key(row.text) for row in stack[1:]})
     banners = {key for key, count in repeats.items() if count >= BANNER_PAGES and not _CONTINUED.search(key)}
     titles: list[tuple[Candidate, str]] = []
-    for stack in stacks:
-        if not stack or opens[title_key(stack[0].text)] < MIN_PAGES or tables[title_key(stack[0].text)] < MIN_PAGES:
+    for stack, entity in zip(stacks, entities):
+        if not entity or opens[entity] < MIN_PAGES or tables[entity] < MIN_PAGES:
             continue
         found = _title(stack, analysis.body_size, kind, banners)
         if found is not None:
