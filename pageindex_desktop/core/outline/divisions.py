@@ -35,8 +35,9 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     inside Item 8; `_inside_one`). An unnumbered style in a division's face used less often than the divisions
     stays at the division's level before the first division or after the last (a book's "Preface" and
     "Index", a filing's "SIGNATURES"); between divisions it is their sub-heads. A style ranked under one of its
-    size that stays below the divisions stays there too, whatever its count: a 10-Q's MD&A sets its sections in capitals
-    and their fewer sub-sections in bold at one size, and above the parts the sub-sections would hold them.
+    size that stays below the divisions stays there too, whatever its count: a 10-Q's MD&A sets its sections
+    in capitals and their fewer sub-sections in bold at one size, and above the parts the sub-sections would
+    hold them.
     """
     kinds = Counter(c.style[2] for c in candidates)
     division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
