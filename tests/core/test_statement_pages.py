@@ -24,18 +24,27 @@ def _centred(page: pymupdf.Page, y: float, text: str, size: float = 9) -> float:
     return write_line(page, y, text, size=size, x=(page.rect.width - width) / 2)
 
 
-def _statement(doc: pymupdf.Document, stack: list[str]) -> None:
-    """A statement page: the entity, the given title and qualifier lines, centred, over a table of figures."""
+def _statement(doc: pymupdf.Document, stack: list[str], caption: str = "") -> None:
+    """A statement page: the entity, the given title and qualifier lines, centred, over a table of figures;
+    with a `caption` over the table in the prose's sub-heading face."""
     page = doc.new_page(width=612, height=792)
     y = 40.0
     for text in [ENTITY, *stack]:
         y = _centred(page, y, text)
+    if caption:
+        y = write_line(page, y + 16, caption, size=10.5, bold=True)
     y += 20
     for i, label in enumerate(["Revenues", "Cost of sales", "Selling expenses", "Research costs", "Net income"]):
         write_line(page, y, label, size=9)
         for column, figure in enumerate([f"{1200 + 37 * i:,}", f"{1100 + 29 * i:,}", f"{(i * 7) % 11}"]):
             write_line(page, y, figure, size=9, x=330 + 90 * column)
         y += 14
+
+
+def _prose(doc: pymupdf.Document, title: str) -> None:
+    """A page of prose under a heading in the release's sub-heading face."""
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 80, title, size=10.5, bold=True) + 4, 12)
 
 
 def _release(statements: list[list[str]], after: list[str]) -> pymupdf.Document:
@@ -53,8 +62,7 @@ def _release(statements: list[list[str]], after: list[str]) -> pymupdf.Document:
     for stack in statements:
         _statement(doc, stack)
     for title in after:
-        page = doc.new_page(width=612, height=792)
-        paragraph(page, write_line(page, 80, title, size=10.5, bold=True) + 4, 12)
+        _prose(doc, title)
     return doc
 
 
@@ -80,6 +88,23 @@ def test_a_release_s_statements_are_sections_beside_its_prose(tmp_path: Path) ->
     assert depths["Non-GAAP Measures"] == depths["Cautionary Statement"] == 0
     assert depths["Executive Commentary"] == 0 and depths["Executive Highlights"] == 1
     assert not any(ENTITY.lower() in h.title.lower() for h in headings)
+
+
+def test_a_table_caption_on_a_statement_page_keeps_no_prose_after_it(tmp_path: Path) -> None:
+    """The last statement's page captions its table in the prose's sub-heading face ("Gross Margin Growth
+    Reconciliation"): the caption is part of the statement, and the prose sections set in that face on the
+    next pages are not, so they stand beside the statement rather than under it."""
+    doc = _release([["CONSOLIDATED STATEMENTS OF INCOME", "(UNAUDITED)"]], [])
+    _statement(doc, ["RECONCILIATION OF GAAP AND NON-GAAP INFORMATION", "(UNAUDITED)"],
+               caption="Gross Margin Growth Reconciliation")
+    for title in ("Non-GAAP Measures", "Cautionary Statement"):
+        _prose(doc, title)
+    path = tmp_path / "caption.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert depths["RECONCILIATION OF GAAP AND NON-GAAP INFORMATION"] == 0
+    assert depths["Gross Margin Growth Reconciliation"] == 1
+    assert depths["Non-GAAP Measures"] == depths["Cautionary Statement"] == 0
 
 
 def test_a_continued_statement_is_one_heading_and_a_repeated_title_is_told_apart(tmp_path: Path) -> None:

@@ -252,7 +252,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     levels = one_off_levels(candidates, levels)
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
-    levels = after_statements(candidates, levels)
+    levels = after_statements(candidates, levels, analysis.rows)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
 

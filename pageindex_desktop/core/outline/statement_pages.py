@@ -68,8 +68,7 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
     opens = Counter(entity for entity in entities if entity)
     # an entity line opens statements: tables of figures on two or more of its pages (a journal's two-line
     # running header over a paper's title on its first page opens none)
-    tables = Counter(entity for entity, rows in zip(entities, analysis.rows)
-                     if entity and sum(1 for row in rows if has_figures(row.text)) >= TABLE_ROWS)
+    tables = Counter(entity for entity, rows in zip(entities, analysis.rows) if entity and _is_table(rows))
     # a second line printed in the stacks of three or more pages belongs to the entity's banner ("SCHEDULE I
     # CONDENSED FINANCIAL INFORMATION OF PARENT" over each of its statements), not to any one title; a
     # "(continued)" line goes on with one title over the pages after its first
@@ -177,18 +176,19 @@ def _first_of_runs(titles: list[tuple[Candidate, str]]) -> list[Candidate]:
     return sorted(out, key=lambda c: (c.row.page, c.row.y0))
 
 
-def after_statements(candidates: list[Candidate], levels: list[int]) -> list[int]:
+def after_statements(candidates: list[Candidate], levels: list[int], rows_by_page: list[list[Row]]) -> list[int]:
     """`levels` with the headings that follow a statement on later pages out from under it.
 
     A statement's page holds its table and notes, nothing else: a heading on a later page deeper than the
     statement ("Non-GAAP Measures" in a release's prose face, "Notes to Consolidated Financial Statements")
     starts a section beside it, not inside it. Such headings, up to the next one at the statement's level or
     above, are raised by as much as the shallowest of them so far stands below it, so each keeps its own
-    headings under it. Headings as deep as one printed on the statement's own page continue it ("Note 2"
-    after the "Note 1" under a notes page's title) and stay."""
+    headings under it. On a statement page of text, not a table, headings as deep as one printed on the page
+    continue it ("Note 2" after the "Note 1" under a notes page's title) and stay; on a table's page such a
+    heading is the table's caption ("Gross Margin Growth Reconciliation"), which nothing after the page goes on."""
     out = list(levels)
     statement: tuple[int, int] | None = None  # (level, page) of the statement in force
-    inner = 0  # shallowest level among the headings on the statement's own page (0: none)
+    inner = 0  # shallowest level among the headings on a text statement's own page (0: none)
     shallowest = 0  # shallowest level among the headings raised since the statement (0: none yet)
     for i, cand in enumerate(candidates):
         if cand.style[2] == STATEMENT_PAGE:
@@ -198,9 +198,17 @@ def after_statements(candidates: list[Candidate], levels: list[int]) -> list[int
         if statement is None or out[i] <= statement[0]:
             statement = None
             continue
-        if not shallowest and (cand.row.page == statement[1] or inner and out[i] >= inner):
-            inner = min(inner or out[i], out[i])
-            continue  # a part of the statement: on its page, or as deep as what is
+        if not shallowest and cand.row.page == statement[1]:
+            if not _is_table(rows_by_page[cand.row.page - 1]):
+                inner = min(inner or out[i], out[i])
+            continue  # a part of the statement, on its page
+        if not shallowest and inner and out[i] >= inner:
+            continue  # as deep as a heading of the statement's text: it goes on with it
         shallowest = out[i] if not shallowest else min(shallowest, out[i])
         out[i] = statement[0] + out[i] - shallowest
     return out
+
+
+def _is_table(rows: list[Row]) -> bool:
+    """A page of figures: `TABLE_ROWS` or more rows ending in them."""
+    return sum(1 for row in rows if has_figures(row.text)) >= TABLE_ROWS
