@@ -77,15 +77,16 @@ def _style_cases(candidates: Sequence[T], style_of: Callable[[T], Style]) -> dic
 
 def _opens_groups(candidates: Sequence[T], style_of: Callable[[T], Style], caps: Style,
                   mixed: Style) -> bool:
-    """True when the capitals style's headings come first and at least `MIN_PARENTS` of them are each followed
-    by a heading of the mixed-case style before the next capitals heading."""
-    sequence = [style_of(c) for c in candidates if style_of(c) in (caps, mixed)]
-    if not sequence or sequence[0] != caps:
+    """`_leads` over the headings of the two styles, in order."""
+    return _leads([style_of(c) for c in candidates if style_of(c) in (caps, mixed)], caps, mixed)
+
+
+def _leads(sequence: Sequence[object], outer: object, inner: object) -> bool:
+    """True when `sequence` (the headings' styles or cases, in order) opens with `outer` and at least
+    `MIN_PARENTS` of its `outer` items are each followed right away by an `inner` one."""
+    if not sequence or sequence[0] != outer:
         return False
-    parents = 0
-    for here, after in zip(sequence, sequence[1:]):
-        parents += here == caps and after == mixed
-    return parents >= MIN_PARENTS
+    return sum(here == outer and after == inner for here, after in zip(sequence, sequence[1:])) >= MIN_PARENTS
 
 
 class _Styled(Protocol):
@@ -106,10 +107,7 @@ def capitals_apart(candidates: Sequence[_Styled], kind: str) -> None:
             members.setdefault(cand.style, []).append(cand)
     for style, group in members.items():
         told = [(cand, letter_case(cand.text)) for cand in group]
-        cases = [case for _cand, case in told if case is not None]
-        if cases.count("upper") < 2 or cases.count("mixed") < 2 or cases[0] != "upper":
-            continue
-        if sum(a == "upper" and b == "mixed" for a, b in zip(cases, cases[1:])) < MIN_PARENTS:
+        if not _leads([case for _cand, case in told if case is not None], "upper", "mixed"):
             continue
         for cand, case in told:
             if case == "upper":
