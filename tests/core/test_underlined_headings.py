@@ -27,17 +27,30 @@ def _underlined(page: pymupdf.Page, y: float, text: str, size: float = 10) -> fl
     return y + size * 1.5
 
 
-def _plan(tmp_path: Path, underline: bool = True, table: bool = False) -> Path:
+def _table_under(page: pymupdf.Page, y: float) -> float:
+    """A table right under a heading: a bold row of column heads (9 pt), then rows of short cells."""
+    for x, head in ((72, "Item"), (220, "Budget"), (320, "Spent")):
+        write_line(page, y, head, size=9, bold=True, x=x)
+    y += 14
+    for label, budget, spent in (("Staff", "1,204", "1,100"), ("Vehicles", "310", "290"), ("Depots", "220", "75")):
+        for x, cell in ((72, label), (220, budget), (320, spent)):
+            write_line(page, y, cell, size=9, x=x)
+        y += 13
+    return y + 6
+
+
+def _plan(tmp_path: Path, underline: bool = True, table: bool = False, tables_under: bool = False) -> Path:
     """Three bold chapters, each with two sub-headings underlined (or, with `underline` off, plain) over
-    prose; with `table`, a page of a table whose row labels are underlined beside their figures."""
+    prose; with `table`, a page of a table whose row labels are underlined beside their figures; with
+    `tables_under`, each second sub-heading sits right over a table instead of a paragraph."""
     doc = pymupdf.open()
     for chapter, subs in SECTIONS.items():
         page = doc.new_page(width=612, height=792)
         y = write_line(page, 80, chapter, size=14, bold=True) + 6
         y = paragraph(page, y, 6)
-        for sub in subs:
-            y = (_underlined(page, y + 6, sub) if underline else write_line(page, y + 6, sub)) + 2
-            y = paragraph(page, y, 6)
+        for number, sub in enumerate(subs):
+            y = (_underlined(page, y + 6, sub) if underline else write_line(page, y + 6, sub)) - 4
+            y = _table_under(page, y) if tables_under and number == 1 else paragraph(page, y + 6, 6)
     if table:
         page = doc.new_page(width=612, height=792)
         y = write_line(page, 80, "Annex", size=14, bold=True) + 6
@@ -60,6 +73,33 @@ def test_underlined_sub_headings_are_found_under_their_chapters(tmp_path: Path) 
         expected.append((chapter, 1))
         expected.extend((sub, 2) for sub in subs)
     assert found == expected
+
+
+def test_a_sub_heading_right_over_a_table_is_found(tmp_path: Path) -> None:
+    """A sub-heading with a table right under it, whose bold column heads are narrower than the heading: the line
+    below is in another style, so the heading is no label in a run of like lines."""
+    found = [(h.title, h.level) for h in find_layout_headings(extract(_plan(tmp_path, tables_under=True)))]
+    expected = []
+    for chapter, subs in SECTIONS.items():
+        expected.append((chapter, 1))
+        expected.extend((sub, 2) for sub in subs)
+    assert found == expected
+
+
+def test_underlined_lines_one_under_another_are_no_headings(tmp_path: Path) -> None:
+    """A run of short underlined lines in one style (a list of links) are no sub-headings: the first stands apart
+    from the text above but opens no text, the others go on from the line above them. (The table test above
+    lets a line over another style through; this one holds the run of like lines out.)"""
+    doc = pymupdf.open()
+    for chapter in SECTIONS:
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 80, chapter, size=14, bold=True) + 6, 6) + 6
+        for link in ("Guidance for applicants", "Forms and templates", "Contact the team"):
+            y = _underlined(page, y, link) - 4
+        paragraph(page, y + 8, 6)
+    path = tmp_path / "links.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == list(SECTIONS)
 
 
 def test_without_the_rule_the_same_lines_are_text(tmp_path: Path) -> None:

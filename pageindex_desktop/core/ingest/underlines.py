@@ -6,7 +6,8 @@ and MuPDF reports it per character only with `TEXT_COLLECT_STYLES`, which made e
 slower over the corpus. Reading a page's paths (`get_cdrawings`) costs about half of its text extraction, so
 they are read only on pages that print a line that could be such a heading (`_could_be_heading`: regular
 weight, ten words at most, set apart from the line above, alone on its baseline beside no table cell, not
-closed like a sentence or a label ("Level 1:"), over a longer line of text or a set-apart one; and not printed
+closed like a sentence or a label ("Level 1:"), over a longer line of text, a set-apart one or one in another
+style (a table's bold column heads right under the heading; a link list's next link is in the same); and not printed
 at the same height on three pages or more, as a link bar's "Table of Contents" is), and of those first on a
 sample of eight spread over the document: the rest only when the sample shows an underline. Over the corpus
 that reads 212 of 2,475 pages. Only the candidate lines are checked.
@@ -36,6 +37,7 @@ CELL_WORDS = 4  # a text this short on a candidate's baseline is a table cell be
 FURNITURE_PAGES = 3  # the same text at the same height on this many pages is a running header or a link bar
 SAMPLE_PAGES = 8  # candidate pages read first; the rest only when one of them shows an underline
 OPENS_TEXT = 1.2  # the line under a heading is text: this many times the heading's width or more
+STYLE_STEP = 0.3  # points of size that set the line under a heading in another style (a table's heads)
 
 
 def mark_underlined(doc: pymupdf.Document, pages: list[PageData]) -> None:
@@ -109,8 +111,10 @@ def _could_be_heading(lines: list[Line], i: int, cells: list[Line]) -> bool:
     below = lines[i + 1] if i + 1 < len(lines) else None
     if below is None or below.y0 < line.y1 - 0.3 * height:
         return False  # the page's last line, or a line read before the one beside or above it
-    # a heading opens text below it (a longer line), or a sub-heading set apart under it; not a table's cells
-    if below.x1 - below.x0 < OPENS_TEXT * (line.x1 - line.x0) and below.y0 - line.y1 < GAP_ABOVE * height:
+    # a heading opens text below it (a longer line), a sub-heading set apart under it, or a block in another
+    # style (a table's bold column heads); not the next of a run of like lines (a table's labels, a link list)
+    if below.x1 - below.x0 < OPENS_TEXT * (line.x1 - line.x0) and below.y0 - line.y1 < GAP_ABOVE * height \
+            and below.bold == line.bold and abs(below.size - line.size) < STYLE_STEP:
         return False
     # a table's label or column head: a cell of a few words shares its baseline (MuPDF may read a row's cells
     # apart); the other column's prose beside a heading does not make it a cell
