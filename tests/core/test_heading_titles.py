@@ -349,6 +349,29 @@ def test_a_bold_run_in_lead_under_a_numbered_heading_is_not_its_title(tmp_path: 
     assert [h.title for h in find_layout_headings(extract(path))] == expected
 
 
+def test_a_bold_paragraph_opening_under_a_short_heading_is_not_its_title(tmp_path: Path) -> None:
+    """An unnumbered body-size bold "Primary channel" over a paragraph that opens in bold: a run-in lead going on
+    in regular type ("Channel partners. The board ..."), or a whole bold sentence ("Key terms of the loan
+    agreement."). The heading's line ends far short of the paragraph's, with room for its first word, so it did
+    not wrap: the line below is the paragraph's, not the title's."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = paragraph(page, 90, 12)
+    for title, lead, rest in (("Primary channel", "Channel partners and their duties.", "The board and"),
+                              ("Secondary channel", "Key terms of the agreement with each partner.", ""),
+                              ("Reporting duties", "Monthly returns.", "The board sets out how and when")):
+        y = write_line(page, y + 8, title, bold=True) + 1
+        page.insert_text((72, y), lead, fontsize=10, fontname="hebo")
+        if rest:
+            page.insert_text((72 + pymupdf.get_text_length(lead + " ", "hebo", 10), y), rest, fontsize=10,
+                             fontname="helv")
+        y = paragraph(page, y + 15, 4)
+    path = tmp_path / "leads.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["Primary channel", "Secondary channel", "Reporting duties"]
+
+
 def test_a_bare_chapter_label_ending_on_a_colon_goes_on_with_its_wrapped_title(tmp_path: Path) -> None:
     """"Chapter 2:" at the end of a narrow column's line, its title on the next line in the same style: one
     heading. A stop ended the title, so the title line became an unnumbered heading of its own."""

@@ -16,6 +16,9 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy, open_ended, qualifier, sentence_break
 
 MAX_CHARS = 140  # a heading's line, or a row the layout pass judges at all
+DISPLAY_STEP = 2.0  # points over the body from which a heading is display type, its lines broken by hand
+FIT_SLACK = 2  # characters of room a line may be left with and still have wrapped (word spacing, kerning)
+_LEAD_STOPS = (".", ":", "—", "–")  # how a bold run-in lead closes before its paragraph goes on in regular type
 # the opening of a figure, table or listing caption ("Figure 3-4", "Listing 12"): never a heading
 CAPTION = re.compile(
     r"^(?:fig(?:ure)?|table|tab|abb(?:ildung)?|tabelle|chart|graph|exhibit|source|sources|note|notes|photo|"
@@ -65,9 +68,27 @@ def continues(prev: Candidate, row: Row, index: int, body: float, width: float, 
     num = leading_number(row.text)
     if num is not None and num.rest and not unfinished:
         return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
+    if not unfinished and _ended_short(tail, row, body):
+        return False  # the heading's line had room for the row's first word: it did not wrap
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
+
+
+def _ended_short(tail: Row, row: Row, body: float) -> bool:
+    """True when `row` opens a paragraph in bold (a run-in lead going on in regular type, or a bold sentence)
+    under `tail`, a sub-heading's line set near the body's size, and `tail` ends so far short of `row`, both set
+    from one left edge, that `row`'s first word would have fitted on it: the heading's line was complete, and
+    the paragraph's lead is no part of its title (a bold run-in "Federal Power Permit. Yield source ..." under
+    "Primary channel"). Any other row may be a title's line broken by hand, or a table's caption that the
+    joined title keeps out of the tree; display headings set larger are often broken by hand too."""
+    if tail.size > body + DISPLAY_STEP or abs(tail.x0 - row.x0) > 2 or not row.text:
+        return False
+    if not (row.lead and row.lead.endswith(_LEAD_STOPS) or row.text.endswith(".")):
+        return False
+    first = row.text.split()[0]
+    per_char = (row.x1 - row.x0) / len(row.text)
+    return tail.x1 + per_char * (len(first) + 1) < row.x1 - FIT_SLACK * per_char
 
 
 def run_in_lead(prev: Candidate, row: Row) -> bool:
