@@ -246,6 +246,25 @@ def test_an_appendix_numbers_two_levels_in_one_lettered_scheme(tmp_path: Path) -
     assert depths["1.1.1 Terms Used"] == depths["A.1.1 River Gauges"]
 
 
+def test_a_lone_appendix_sections_are_level_with_the_body_sections_set_alike(tmp_path: Path) -> None:
+    """One "Appendix A", its "A.1" and "A.2" set like the body's "1.1" and divided into "A.1.1" like "1.1.1":
+    "A.1.1" restarting under "A.1" made "A.1" the root of a nest of its own, level with the appendix, and its
+    sections lost their parent. "A.1" restarts once, after "Appendix A", whose face ranks above its own."""
+    doc = _cover()
+    _page(doc, [("1 Introduction", 16, True), ("1.1 Scope", 12, True), ("1.1.1 Terms Used", 10.5, True),
+                ("1.1.2 Units", 10.5, True), ("1.2 Method", 12, True)])
+    _page(doc, [("2 Findings", 16, True), ("2.1 Flows", 12, True), ("2.1.1 Winter Flows", 10.5, True),
+                ("2.1.2 Summer Flows", 10.5, True)])
+    _page(doc, [("Appendix A: Data", 16, True), ("A.1 Sources", 12, True), ("A.1.1 River Gauges", 10.5, True),
+                ("A.1.2 Rain Gauges", 10.5, True)])
+    _page(doc, [("A.2 Quality Checks", 12, True), ("A.2.1 Gaps", 10.5, True), ("A.2.2 Outliers", 10.5, True)])
+    path = tmp_path / "appendix.pdf"
+    doc.save(path)
+    depths = _depths(find_layout_headings(extract(path)))
+    assert [depths[t] for t in ("2 Findings", "Appendix A: Data", "A.1 Sources", "A.1.1 River Gauges",
+                                "A.2 Quality Checks", "A.2.2 Outliers")] == [0, 0, 1, 2, 1, 2]
+
+
 def test_sections_in_capitals_hold_their_bold_sub_sections_of_one_size(tmp_path: Path) -> None:
     """A bank's report sets its sections in plain capitals and their sub-sections in bold upper and lower case
     at the same size. Ranked bold first, every section hung under the last bold sub-section before it."""

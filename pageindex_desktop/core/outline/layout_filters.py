@@ -417,10 +417,15 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
     # ... unless it takes over from a scheme in its face (`_continued_schemes`): a paper's "A." appendices after
     # its last "4.3" sub-section follow its "1." sections, in their type
     continuing = {style[2] for style in _continued_schemes(candidates)}
+    # ... or after a scheme outside the nest that its face ranks under (`levels`): a report's one chapter "1."
+    # over its "1.1" sections, an appendix's "A.1" after "Appendix A", each restarting once
+    rank: dict[str, int] = {}
+    for style, level in levels.items():
+        rank[style[2]] = min(rank.get(style[2], level), level)
     for kind, counts in after.items():
         if kind not in parent and len(counts) == 1 and kind not in continuing:
             outer = next(iter(counts))
-            if outer in nest and parent.get(outer) != kind:
+            if (outer in nest or rank.get(outer, 0) < rank.get(kind, 0)) and parent.get(outer) != kind:
                 parent[kind] = outer
     depth: dict[str, int] = {}
     for kind in parent:
