@@ -60,19 +60,40 @@ def test_title_block_lines_stay_out(tmp_path: Path) -> None:
     assert _report(tmp_path / "subtitle.pdf", block) == SECTIONS
 
 
-def _opens_on_a_chapter(path: Path, first: str, first_size: float) -> list[tuple[str, int]]:
+def _table(page: pymupdf.Page, y: float) -> float:
+    """A table of figures from `y`: bold column heads, then rows of a label and two amounts."""
+    for x, head in ((72, "Measure"), (300, "2023"), (400, "2022")):
+        write_line(page, y, head, bold=True, x=x)
+    for label, now, before in (("Water supplied", "19,901", "18,412"), ("Pipes renewed", "1,204", "1,180"),
+                               ("Leakage rate", "12.5%", "13.1%")):
+        y += 15
+        for x, cell in ((72, label), (300, now), (400, before)):
+            write_line(page, y, cell, x=x)
+    return y + 20
+
+
+def _opens_on_a_chapter(path: Path, first: str, first_size: float,
+                        later: tuple[str, ...] = ("Operating Results", "Capital Resources", "Outlook and Guidance"),
+                        table_first: bool = False, caption: str = "") -> list[tuple[str, int]]:
     """A report with no title block: a small running header, then `first` at `first_size` over its first
-    sub-heading and prose on page 1, and three more chapters (bold 18 pt, their sub-headings bold 12 pt) that
-    each open a page. Its layout headings as (title, page)."""
+    sub-heading and prose on page 1 (with `table_first`, over a table of figures and then prose; with `caption`,
+    over that figure caption set small, the figure's drawing left out, and then prose), and the `later`
+    chapters (bold 18 pt, their sub-headings bold 12 pt) that each open a page. Its layout headings as (title,
+    page)."""
     doc = pymupdf.open()
-    titles = [first, "Operating Results", "Capital Resources", "Outlook and Guidance"]
+    titles = [first, *later]
     subs = ["Scope of the Review", "Revenue by Region", "Funding Sources", "Planned Works"]
     for number, (title, sub) in enumerate(zip(titles, subs), start=1):
         page = doc.new_page(width=612, height=792)
         write_line(page, 40, "Regional Water Board Annual Review", size=8)
         y = write_line(page, 80, title, size=first_size if number == 1 else 18, bold=True) + 4
+        if table_first and number == 1:
+            y = _table(page, y + 6)
+        if caption and number == 1:
+            y = write_line(page, y + 2, caption, size=9) + 2
+            y = paragraph(page, y, 3)
         y = write_line(page, y, sub, size=12, bold=True) + 4
-        paragraph(page, y, 24)
+        paragraph(page, y, 24 if number > 1 or not table_first else 16)
     doc.save(path)
     return [(h.title, h.page) for h in find_layout_headings(extract(path))]
 
@@ -89,3 +110,29 @@ def test_a_title_in_a_style_of_its_own_stays_out(tmp_path: Path) -> None:
     """The same report opening on a 24 pt line no later heading shares: the document's title, no section."""
     found = _opens_on_a_chapter(tmp_path / "titled.pdf", "Regional Water Review", 24)
     assert ("Regional Water Review", 1) not in found and found[0] == ("Scope of the Review", 1)
+
+
+def test_an_appendix_in_the_chapters_face_counts_as_one_of_them(tmp_path: Path) -> None:
+    """A short report opening on its first chapter, with one more chapter and "Appendix A" set in their face:
+    the appendix is a later heading in that face too, so page 1's line is the first chapter. One later chapter
+    alone is too little to tell it from a title."""
+    found = _opens_on_a_chapter(tmp_path / "short.pdf", "Market Overview", 18,
+                                ("Operating Results", "Appendix A: Data Tables"))
+    assert found[:3] == [("Market Overview", 1), ("Scope of the Review", 1), ("Operating Results", 2)]
+    found = _opens_on_a_chapter(tmp_path / "shorter.pdf", "Market Overview", 18, ("Operating Results",))
+    assert ("Market Overview", 1) not in found
+
+
+def test_a_report_that_opens_on_a_chapter_over_a_table_keeps_it(tmp_path: Path) -> None:
+    """Page 1 opens on its first chapter's heading right over a table of figures: no paragraph follows the
+    heading, so the title block ran on over the table to the first line of prose, and the chapter was lost in it.
+    A table's cells of figures are body text too."""
+    found = _opens_on_a_chapter(tmp_path / "table.pdf", "Market Overview", 18, table_first=True)
+    assert found[:3] == [("Market Overview", 1), ("Scope of the Review", 1), ("Operating Results", 2)]
+
+
+def test_a_report_that_opens_on_a_chapter_over_a_figure_keeps_it(tmp_path: Path) -> None:
+    """Page 1's first chapter heading right over a figure and its caption ("Figure 1. Supply by source"): the
+    caption is body, not a title block's line, so the heading at the block's foot is the first chapter."""
+    found = _opens_on_a_chapter(tmp_path / "figure.pdf", "Market Overview", 18, caption="Figure 1. Supply by source")
+    assert found[:3] == [("Market Overview", 1), ("Scope of the Review", 1), ("Operating Results", 2)]

@@ -10,6 +10,7 @@ set in a style no later heading shares, or stands apart from the body.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable
 
@@ -22,10 +23,15 @@ from pageindex_desktop.core.outline.title_shape import keyword_title, prose
 TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block's title
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
 GAP_HEIGHTS = 3.0  # the body starts within this many of its line heights under it
-NARROW_LINES = 3
+NARROW_LINES = 3  # lines of a paragraph in a narrow column that show the body has started
 # with no larger title above it, the block's top row is the first chapter's heading when later pages print
 # this many headings in its style (the document opens on a chapter); a title's style is its own
-CHAPTER_STYLE_PAGES = 2  # lines of a paragraph in a narrow column that show the body has started
+CHAPTER_STYLE_PAGES = 2
+# a figure's or table's caption ("Figure 1. Sources", "Table 3:"), never a line of a title block ("Exhibit 99.1"
+# over a press release's title is one)
+_FIGURE_CAPTION = re.compile(r"^(?:fig(?:ure)?|table|chart|graph|map)\.?\s*[0-9]+[.:\s]", re.IGNORECASE)
+TABLE_ROWS = 6  # rows from a table's first cell within which one of its figures shows it is a table
+_FIGURE_CELL = re.compile(r"^[($€£]?\s?[0-9][0-9,.]*[0-9]\)?%?$")  # "19,901", "(12.5)", "$ 148": two digits or more
 
 
 def _plain(row: Row, body: float) -> bool:
@@ -44,10 +50,16 @@ def _narrow_paragraph(rows: list[Row], i: int, body: float) -> bool:
 
 
 def block_end(rows: list[Row], body: float) -> int:
-    """Index of the first body-text row of the first page: rows above it (title, authors) are not sections."""
+    """Index of the first body-text row of the first page: rows above it (title, authors) are not sections. A
+    table of figures is body too, from its column heads, and so is a figure's caption: a chapter that opens on
+    one has no paragraph under its heading."""
     for i, row in enumerate(rows):
         if _plain(row, body) and len(row.text) >= 60 or _narrow_paragraph(rows, i, body):
             return i
+        if _opens_table(rows, i):
+            return _table_top(rows, i)
+        if i > 0 and _FIGURE_CAPTION.match(row.text):
+            return i  # a figure's caption: the chapter opens on the figure, no paragraph under its heading
         num = leading_number(row.text)
         if num is not None and num.kind in STRONG_KINDS and num.rest and i > 0 and ordinal(num) == 1 and (
             row.bold or row.size > body + 1 or num.rest.isupper()
@@ -60,6 +72,22 @@ def block_end(rows: list[Row], body: float) -> int:
                 row.bold or row.size > body + 1) and not any(r.size > row.size for r in rows[:i]):
             return i  # "Chapter 1: Scope" set highest on the page: the first chapter, whatever follows it
     return len(rows)
+
+
+def _opens_table(rows: list[Row], i: int) -> bool:
+    """True when rows[i] is a table's first cell: it shares its baseline with another (`Row.crowded`), and a
+    cell of figures follows within TABLE_ROWS rows. An author list set in columns shares baselines too, but
+    prints no figures."""
+    return rows[i].crowded and any(r.crowded and _FIGURE_CELL.match(r.text.strip()) for r in rows[i:i + TABLE_ROWS])
+
+
+def _table_top(rows: list[Row], i: int) -> int:
+    """The first row of the table whose first row of cells is rows[i]: its column heads right above, set in the
+    cells' size ("Measure 2023 2022" in one bold row), belong to it."""
+    while i > 0 and abs(rows[i - 1].size - rows[i].size) <= 0.6 and \
+            rows[i].y0 - rows[i - 1].y1 < rows[i].y1 - rows[i].y0:
+        i -= 1
+    return i
 
 
 def block_heading(
@@ -103,7 +131,9 @@ def _foot_heading(
     if cand is None:
         return None
     look = (sizes.key(cand.row.size), *cand.style[1:])
-    alike = [c.row.page for c in later if (sizes.key(c.row.size), *c.style[1:]) == look]
+    # an "Appendix A" set in the face is one of its headings too, whatever its numbering
+    alike = [c.row.page for c in later if (sizes.key(c.row.size), *c.style[1:]) == look
+             or (sizes.key(c.row.size), c.style[1]) == look[:2] and c.style[2].startswith("keyword")]
     if not alike or not titled and sum(1 for page in alike if page != row.page) < CHAPTER_STYLE_PAGES:
         return None
     cand.last_index = start - 1
