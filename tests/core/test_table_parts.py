@@ -326,3 +326,27 @@ def test_a_heading_atop_a_narrow_text_column_is_kept(tmp_path: Path) -> None:
         y = write_line(page, y, column[i % 4], size=9, x=399)
     found = _titles(doc, tmp_path, "three_columns.pdf")
     assert found == ["Proposed Maintenance Actions"]
+
+
+def test_a_header_row_in_the_tables_smaller_type_is_not_a_section(tmp_path: Path) -> None:
+    """A table set a point under the body, its bold column heads close enough to read as one line ("Region
+    Budget Spent Share"), right over its rows of cells: no section. A bold heading at the body's size right over
+    the same table stays one."""
+    doc = pymupdf.open()
+    _opening(doc)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = paragraph(page, 80, 6)
+    for title, heads in (("Spending by Region", "Region  Budget  Spent  Share"),
+                         (None, "District  Budget  Spent  Share")):
+        if title:
+            y = write_line(page, y + 8, title, bold=True) + 2
+        write_line(page, y + 6, heads, size=9, bold=True)
+        y += 6 + 13
+        for region, budget, spent, share in (("North", "1,204", "1,100", "31%"), ("South", "2,310", "2,290", "52%")):
+            for x, cell in ((72, region), (114, budget), (152, spent), (186, share)):
+                write_line(page, y, cell, size=9, x=x)
+            y += 13
+        y = paragraph(page, y + 8, 6)
+    titles = _titles(doc, tmp_path, "header-row")
+    assert "Spending by Region" in titles
+    assert not any(t.startswith(("Region", "District")) for t in titles)

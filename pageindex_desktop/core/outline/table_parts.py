@@ -35,6 +35,7 @@ CELL_WIDTH = 0.5  # a line with figures narrower than this share of the column i
 SHORT_CELL = 0.3  # a line narrower than this share of the column beside another text is a table's cell
 COLUMN_PROSE = 0.35  # a line of one text column's prose: at least this share of the page's text width
 PROSE_WORDS = 5  # a line of prose: this many words or more, mostly in lower case, no figures at its end
+HEADER_SMALLER = 0.3  # points under the body from which a bold row is set in a table's smaller type
 
 
 def drop_table_parts(
@@ -48,7 +49,7 @@ def drop_table_parts(
         rows = index.page(page)
         if year_columns(cand.text) or continued_title(cand.text):
             continue
-        if _total_row(cand, rows) or _wrapped_label(cand, rows):
+        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body):
             continue
         if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER:
             if page not in pages:
@@ -197,6 +198,19 @@ def _off_margin_head(cand: Candidate, page: _Page) -> bool:
         if _cell(r, row, page.rows, span):
             return True
     return False
+
+
+def _header_row(cand: Candidate, rows: ByTop[Row], body: float) -> bool:
+    """A table's row of column heads read as one line ("Payment account  Pension  Capital storage"): set below
+    the body's size, as the table is, and right over a line of the table's cells in that size, two or more of
+    which it spans, one holding figures. A section heading over a table is set at the body's size or larger."""
+    row = cand.row
+    if row.size > body - HEADER_SMALLER:
+        return False
+    height = row.y1 - row.y0
+    below = [r for r in rows.starting(cand.bottom - 0.3 * height, cand.bottom + 0.8 * height)
+             if r.crowded and abs(r.size - row.size) <= 0.3 and row.x0 - 2 <= r.x0 and r.x1 <= row.x1 + row.size]
+    return len(below) >= 2 and any(figure_cell(r.text) for r in below)
 
 
 def _prose_line(text: str) -> bool:
