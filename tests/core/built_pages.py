@@ -27,6 +27,16 @@ def paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:
     return y + 4
 
 
+def two_levels(sections: dict[str, list[str]]) -> list[tuple[str, int]]:
+    """(title, level) of each section at level 1 followed by its sub-sections at level 2, in reading order: what
+    a two-level document's layout headings should read."""
+    expected = []
+    for section, subs in sections.items():
+        expected.append((section, 1))
+        expected.extend((sub, 2) for sub in subs)
+    return expected
+
+
 def tree_rows(path: Path) -> tuple[str, list[tuple[str, int]]]:
     """The source of the tree built for `path` with its bookmarks ignored, and (title, start page) of every node
     in reading order: what a contents-page test compares with the entries it printed."""

@@ -14,7 +14,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
-from tests.core.built_pages import FILLER, paragraph, write_line
+from tests.core.built_pages import FILLER, paragraph, two_levels, write_line
 
 SECTIONS = {"Purpose of the Plan": ["Background of the plan", "Scope of Work"],
             "Implementation": ["Staffing and budget", "Schedule of Works"],
@@ -47,17 +47,9 @@ def _report(tmp_path: Path, sub_size: float = 11, lead_size: float | None = None
     return path
 
 
-def _expected() -> list[tuple[str, int]]:
-    found = []
-    for section, subs in SECTIONS.items():
-        found.append((section, 1))
-        found.extend((sub, 2) for sub in subs)
-    return found
-
-
 def test_sub_headings_a_point_over_the_body_are_found_under_their_sections(tmp_path: Path) -> None:
     found = [(h.title, h.level) for h in find_layout_headings(extract(_report(tmp_path)))]
-    assert found == _expected()
+    assert found == two_levels(SECTIONS)
 
 
 def test_at_the_body_size_the_same_lines_are_text(tmp_path: Path) -> None:

@@ -226,14 +226,21 @@ def test_an_exhibit_label_over_each_of_its_pages_keeps_its_title(tmp_path: Path)
     assert [t for t in titles if t.startswith("Exhibit")] == ["Exhibit 10.1", "Exhibit 10.2", "Exhibit 10.3"]
 
 
-def test_an_appendix_numbers_two_levels_in_one_lettered_scheme(tmp_path: Path) -> None:
-    """"Appendix A" over "A.1 Sources" over "A.1.1 River Gauges": "A.1" and "A.1.1" are one scheme's two
-    depths, as "1.1" and "1.1.1" are. Read as one scheme they were one level, under the appendix."""
+def _numbered_body() -> pymupdf.Document:
+    """A cover and two chapters numbered in three depths ("1", "1.1", "1.1.1") set 16, 12 and 10.5 pt bold: the
+    body an appendix follows."""
     doc = _cover()
     _page(doc, [("1 Introduction", 16, True), ("1.1 Scope", 12, True), ("1.1.1 Terms Used", 10.5, True),
                 ("1.1.2 Units", 10.5, True), ("1.2 Method", 12, True)])
     _page(doc, [("2 Findings", 16, True), ("2.1 Flows", 12, True), ("2.1.1 Winter Flows", 10.5, True),
                 ("2.1.2 Summer Flows", 10.5, True)])
+    return doc
+
+
+def test_an_appendix_numbers_two_levels_in_one_lettered_scheme(tmp_path: Path) -> None:
+    """"Appendix A" over "A.1 Sources" over "A.1.1 River Gauges": "A.1" and "A.1.1" are one scheme's two
+    depths, as "1.1" and "1.1.1" are. Read as one scheme they were one level, under the appendix."""
+    doc = _numbered_body()
     _page(doc, [("Appendix A: Data", 16, True), ("A.1 Sources", 12, True), ("A.1.1 River Gauges", 10.5, True),
                 ("A.1.2 Rain Gauges", 10.5, True), ("A.2 Quality Checks", 12, True)])
     _page(doc, [("Appendix B: Glossary", 16, True), ("B.1 Terms", 12, True), ("B.1.1 Flow Terms", 10.5, True),
@@ -250,11 +257,7 @@ def test_a_lone_appendix_sections_are_level_with_the_body_sections_set_alike(tmp
     """One "Appendix A", its "A.1" and "A.2" set like the body's "1.1" and divided into "A.1.1" like "1.1.1":
     "A.1.1" restarting under "A.1" made "A.1" the root of a nest of its own, level with the appendix, and its
     sections lost their parent. "A.1" restarts once, after "Appendix A", whose face ranks above its own."""
-    doc = _cover()
-    _page(doc, [("1 Introduction", 16, True), ("1.1 Scope", 12, True), ("1.1.1 Terms Used", 10.5, True),
-                ("1.1.2 Units", 10.5, True), ("1.2 Method", 12, True)])
-    _page(doc, [("2 Findings", 16, True), ("2.1 Flows", 12, True), ("2.1.1 Winter Flows", 10.5, True),
-                ("2.1.2 Summer Flows", 10.5, True)])
+    doc = _numbered_body()
     _page(doc, [("Appendix A: Data", 16, True), ("A.1 Sources", 12, True), ("A.1.1 River Gauges", 10.5, True),
                 ("A.1.2 Rain Gauges", 10.5, True)])
     _page(doc, [("A.2 Quality Checks", 12, True), ("A.2.1 Gaps", 10.5, True), ("A.2.2 Outliers", 10.5, True)])

@@ -12,7 +12,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
-from tests.core.built_pages import paragraph, write_line
+from tests.core.built_pages import paragraph, two_levels, write_line
 
 SECTIONS = {"Purpose of the Plan": ["Background", "Scope of Work"],
             "Implementation": ["Staffing and Budget", "Schedule"],
@@ -68,22 +68,14 @@ def test_underlined_sub_headings_are_found_under_their_chapters(tmp_path: Path) 
     doc = extract(_plan(tmp_path))
     assert sum(line.underlined for page in doc.pages for line in page.lines) == 6
     found = [(h.title, h.level) for h in find_layout_headings(doc)]
-    expected = []
-    for chapter, subs in SECTIONS.items():
-        expected.append((chapter, 1))
-        expected.extend((sub, 2) for sub in subs)
-    assert found == expected
+    assert found == two_levels(SECTIONS)
 
 
 def test_a_sub_heading_right_over_a_table_is_found(tmp_path: Path) -> None:
     """A sub-heading with a table right under it, whose bold column heads are narrower than the heading: the line
     below is in another style, so the heading is no label in a run of like lines."""
     found = [(h.title, h.level) for h in find_layout_headings(extract(_plan(tmp_path, tables_under=True)))]
-    expected = []
-    for chapter, subs in SECTIONS.items():
-        expected.append((chapter, 1))
-        expected.extend((sub, 2) for sub in subs)
-    assert found == expected
+    assert found == two_levels(SECTIONS)
 
 
 def test_underlined_lines_one_under_another_are_no_headings(tmp_path: Path) -> None:
