@@ -22,10 +22,11 @@ SECTIONS = {"Purpose of the Plan": ["Background of the plan", "Scope of Work"],
 
 
 def _report(tmp_path: Path, sub_size: float = 11, lead_size: float | None = None,
-            table_size: float | None = None) -> Path:
+            table_size: float | None = None, minor_size: float | None = None) -> Path:
     """Three 16 pt bold sections, each with two regular sub-headings at `sub_size` over 10 pt prose. With
     `lead_size`, each section's first paragraph is followed by a two-line pull quote at that size; with
-    `table_size`, each section ends on a four-row table of short labels set at that size."""
+    `table_size`, each section ends on a four-row table of short labels set at that size; with `minor_size`,
+    each sub-section holds two bold minor headings at that size, with longer titles."""
     doc = pymupdf.open()
     for section, subs in SECTIONS.items():
         page = doc.new_page(width=612, height=792)
@@ -37,7 +38,9 @@ def _report(tmp_path: Path, sub_size: float = 11, lead_size: float | None = None
             y = paragraph(page, y, 3)
         for sub in subs:
             y = write_line(page, y + 8, sub, size=sub_size) + 2
-            y = paragraph(page, y, 6)
+            y = paragraph(page, y, 6 if minor_size is None else 2)
+            for minor in ("Costs and funding of the work", "Risks and their management") if minor_size else ():
+                y = paragraph(page, write_line(page, y + 6, minor, size=minor_size, bold=True) + 2, 2)
         if table_size is not None:
             for label, figure in (("Staff", "12"), ("Vehicles", "4"), ("Depots", "2"), ("Offices", "3")):
                 write_line(page, y + 6, label, size=table_size)
@@ -85,3 +88,11 @@ def test_short_lines_set_larger_on_one_page_are_no_headings(tmp_path: Path) -> N
     path = tmp_path / "remarks.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == list(SECTIONS)
+
+
+def test_sub_headings_sharing_a_size_cluster_with_larger_bold_heads_are_found(tmp_path: Path) -> None:
+    """Regular 11 pt sub-headings beside bold minor headings at 11.3 pt: one size cluster, keyed at 11.3, larger
+    than the body by the layout's measure, while each 11 pt row is not. The step is judged on each row's own
+    size, so the 11 pt rows are still marked."""
+    titles = [h.title for h in find_layout_headings(extract(_report(tmp_path, minor_size=11.3)))]
+    assert all(sub in titles for subs in SECTIONS.values() for sub in subs)

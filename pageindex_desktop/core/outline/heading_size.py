@@ -37,7 +37,7 @@ def heading_sizes(pages: list[list[Row]], body: float, sizes: SizeScale) -> froz
         run_key, run = None, 0
         for row in rows:
             key = sizes.key(row.size)
-            if row.bold or not _stepped(key, body):
+            if row.bold or not _stepped(row.size, body):
                 run_key, run = None, 0
                 continue
             run = run + 1 if key == run_key else 1
