@@ -36,10 +36,10 @@ def heading_sizes(pages: list[list[Row]], body: float, sizes: SizeScale) -> froz
     for rows in pages:
         run_key, run = None, 0
         for row in rows:
-            key = sizes.key(row.size)
             if row.bold or not _stepped(row.size, body):
                 run_key, run = None, 0
                 continue
+            key = sizes.key(row.size)  # only for the few rows a step over the body: most rows are body text
             run = run + 1 if key == run_key else 1
             run_key = key
             if run > WRAPPED or row.crowded or _text_line(row.text):
