@@ -46,6 +46,9 @@ class Line:
     # a line rebuilt from a Type 3 font MuPDF reads at a pixel's size: the evidence its size is settled from
     # over the whole document (core/ingest/glyph_scale.py); None for every other line
     scale: GlyphScale | None = None
+    # more than half of its characters are in italic or oblique spans: a sub-heading marked by italic alone, at
+    # the body's size and weight (core/outline/heading_italic.py); False for lines extracted before the field
+    italic: bool = False
 
 
 @dataclass

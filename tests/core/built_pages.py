@@ -14,9 +14,11 @@ from pageindex_desktop.core.outline.tree import Node
 FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
 
 
-def write_line(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72) -> float:
-    """Put one line on the page and return the y of the next line."""
-    page.insert_text((x, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+def write_line(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False, x: float = 72,
+               italic: bool = False) -> float:
+    """Put one line on the page (Helvetica, bold and oblique as asked) and return the y of the next line."""
+    page.insert_text((x, y), text, fontsize=size, fontname={(False, False): "helv", (True, False): "hebo",
+                                                            (False, True): "heit", (True, True): "hebi"}[bold, italic])
     return y + size * 1.5
 
 

@@ -10,10 +10,11 @@ note sign: "GUIDANCE⁽⁴⁾") is left out, since a heading's title must not ca
 its `runs`, (text, colour, bold, x0, x1) per run of spans of one colour (a navigation bar MuPDF read as one
 line), else none. `bold`
 is True when more than half of the line's non-space characters are in bold spans (MuPDF bold flag, or a font
-name with Bold, Black, Heavy, Semibold or Demi). `x0, y0, x1, y1` is the line's box in points, top-left
-origin, on the page as it is shown (a /Rotate is applied, like `PageData.width` and `height`). MuPDF may split
-one visual line into several lines when spans are far apart (table cells, right-aligned page numbers), and it
-does not merge lines across blocks.
+name with Bold, Black, Heavy, Semibold or Demi); `italic` likewise for italic spans (MuPDF italic flag, or a
+font name with Italic, Oblique, a closing "It" as in "MinionPro-BoldIt", or TeX's slanted and italic faces).
+`x0, y0, x1, y1` is the line's box in points, top-left origin, on the page as it is shown (a /Rotate is
+applied, like `PageData.width` and `height`). MuPDF may split one visual line into several lines when spans
+are far apart (table cells, right-aligned page numbers), and it does not merge lines across blocks.
 
 Page text is MuPDF's reading order (blocks as the file's content stream groups them), one line per text line
 (cleaned like `Line.text`), a blank line between blocks, words hyphenated across a line break re-joined; a block
@@ -43,8 +44,11 @@ log = logging.getLogger(__name__)
 # fonts, sizes and boxes.
 TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
+# "MinionPro-It", "Calibri-BoldItalic", "Helvetica-Oblique", "NimbusRomNo9L-ReguItal", TeX's CMTI10 and CMSL10
+_ITALIC_NAME = re.compile(r"italic|oblique|ital\b|-[a-z]*it$|^(?:cmti|cmsl|cmbxti|cmbxsl|cmitt)\d", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BOLD_FONTS: dict[str, bool] = {}
+_ITALIC_FONTS: dict[str, bool] = {}
 # A block of at least this many lines averaging fewer characters than this is words, not lines: it is read
 # with spaces between them (Type3 fonts that MuPDF splits word by word, table rows split by cell, chart axes).
 FRAGMENT_MIN_LINES = 4
@@ -72,6 +76,17 @@ def _is_bold_font(font: str) -> bool:
     return bold
 
 
+def _is_italic(span: dict[str, Any]) -> bool:
+    """True for a span MuPDF flags italic or whose font name says so (names cached: a document uses few fonts)."""
+    if span["flags"] & 2:
+        return True
+    font = span["font"]
+    italic = _ITALIC_FONTS.get(font)
+    if italic is None:
+        italic = _ITALIC_FONTS[font] = bool(_ITALIC_NAME.search(font))
+    return italic
+
+
 def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float]) -> Line | None:
     """One Line from a MuPDF line's spans: size and weight of the dominant span, None when only whitespace."""
     if len(spans) == 1:
@@ -80,12 +95,14 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         if not text:
             return None
         bold = bool(span["flags"] & 16) or _is_bold_font(span["font"])
-        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3], span["color"])
+        return Line(text, round(span["size"], 1), bold, bbox[0], bbox[1], bbox[2], bbox[3], span["color"],
+                    italic=_is_italic(span))
     parts: list[str] = []
     best_chars = 0
     size = 0.0
     color = 0
     bold_chars = 0
+    italic_chars = 0
     chars = 0
     raised = False
     first_color: int | None = None
@@ -100,6 +117,8 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         chars += n
         if span["flags"] & 16 or _is_bold_font(span["font"]):
             bold_chars += n
+        if _is_italic(span):
+            italic_chars += n
         if first_color is None:
             first_color = span["color"]
         elif span["color"] != first_color:
@@ -115,7 +134,8 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
         return None
     runs = _color_runs(spans) if mixed else ()
     lead = _bold_lead(spans) if 0 < bold_chars < chars else ""
-    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color, runs, lead)
+    return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color, runs, lead,
+                italic=italic_chars * 2 > chars)
 
 
 def _bold_lead(spans: list[dict[str, Any]]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
+from typing import Callable
 
 from pageindex_desktop.core.outline.heading_colour import PROSE_WORDS, SHORT_ROW, larger_than_body
 from pageindex_desktop.core.outline.rows import Row
@@ -31,21 +32,31 @@ _ENDS_SENTENCE = (".", ",", ";", ":", "。", "，", "；", "：")
 
 def heading_sizes(pages: list[list[Row]], body: float, sizes: SizeScale) -> frozenset[float]:
     """The size keys (`sizes.key`) whose regular rows are all headings in this document (module docstring)."""
-    rows_by_key: dict[float, list[Row]] = defaultdict(list)
+    # sizes.key only for the few rows a step over the body: most rows are body text
+    return faces_of_headings(pages, lambda row: None if row.bold or not _stepped(row.size, body)
+                             else sizes.key(row.size))
+
+
+def faces_of_headings(pages: list[list[Row]], face: Callable[[Row], float | None],
+                      unfit: Callable[[Row], bool] = lambda row: False) -> frozenset[float]:
+    """The faces that print only headings: `face` gives the face (a size key) a row is set in among those in
+    question, None for every other row; a face counts when MIN_ROWS or more of its rows stand on MIN_PAGES pages
+    or more and none of them is a text line, crowded, `unfit`, or the third of a run stacked one under the other."""
+    rows_by_face: dict[float, list[Row]] = defaultdict(list)
     spoilt: set[float] = set()
     for rows in pages:
-        run_key, run = None, 0
+        run_face, run = None, 0
         for row in rows:
-            if row.bold or not _stepped(row.size, body):
-                run_key, run = None, 0
+            key = face(row)
+            if key is None:
+                run_face, run = None, 0
                 continue
-            key = sizes.key(row.size)  # only for the few rows a step over the body: most rows are body text
-            run = run + 1 if key == run_key else 1
-            run_key = key
-            if run > WRAPPED or row.crowded or _text_line(row.text):
+            run = run + 1 if key == run_face else 1
+            run_face = key
+            if run > WRAPPED or row.crowded or text_line(row.text) or unfit(row):
                 spoilt.add(key)
-            rows_by_key[key].append(row)
-    return frozenset(key for key, rows in rows_by_key.items() if key not in spoilt and len(rows) >= MIN_ROWS
+            rows_by_face[key].append(row)
+    return frozenset(key for key, rows in rows_by_face.items() if key not in spoilt and len(rows) >= MIN_ROWS
                      and len({row.page for row in rows}) >= MIN_PAGES)
 
 
@@ -59,7 +70,7 @@ def _stepped(size: float, body: float) -> bool:
     return larger_by(size, body, STEP) and not larger_than_body(size, body)
 
 
-def _text_line(text: str) -> bool:
+def text_line(text: str) -> bool:
     """A row that reads as running text: long, a sentence of PROSE_WORDS words or more, or ending like one."""
     stripped = text.strip()
     return (len(stripped) > SHORT_ROW or len(stripped.split()) >= PROSE_WORDS and prose(stripped)

@@ -22,6 +22,7 @@ from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.divisions import division_levels
 from pageindex_desktop.core.outline.contents import contents_bands, find_contents
 from pageindex_desktop.core.outline.heading_colour import heading_colours, larger_than_body, with_colour_emphasis
+from pageindex_desktop.core.outline.heading_italic import heading_italics, italic_under_upright, with_italic_emphasis
 from pageindex_desktop.core.outline.heading_size import heading_sizes, with_size_emphasis
 from pageindex_desktop.core.outline.heading_underline import underlines_headings, with_underline_emphasis
 from pageindex_desktop.core.outline.filing_pages import (
@@ -145,6 +146,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     colours = heading_colours(analysis.rows, body)  # a Word report's Heading 3: body size, theme colour
     underlining = underlines_headings(analysis.rows, body)  # a memo's sub-heads: body size, underlined
     stepped = heading_sizes(analysis.rows, body, analysis.sizes)  # a report's sub-heads: a point over, regular
+    italics = heading_italics(analysis.rows, body, analysis.sizes)  # a paper's third level: body size, italic
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
         top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
@@ -157,8 +159,9 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
-            row = with_size_emphasis(with_underline_emphasis(with_colour_emphasis(rows[i], colours, body),
-                                                             underlining, body), stepped, analysis.sizes)
+            row = with_italic_emphasis(with_size_emphasis(with_underline_emphasis(
+                with_colour_emphasis(rows[i], colours, body), underlining, body), stepped, analysis.sizes),
+                italics, body, analysis.sizes)
             if i > start and len(rows[i - 1].text) <= 8 and any(test(rows[i - 1], row, analysis.is_running(
                     rows[i - 1], i - 1)) for test in (number_above, label_over_number)):
                 if candidates and candidates[-1].row is rows[i - 1]:
@@ -230,7 +233,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
     candidates = [c for c in candidates if WORD4.search(c.text) or analysis.sizes.larger_by(c.row.size, body, 2.0)]
-    candidates = drop_list_items(drop_repeated_runs(analysis.sizes.restyled(candidates)), body)  # one size a style
+    candidates = drop_list_items(drop_repeated_runs(italic_under_upright(analysis.sizes.restyled(candidates))), body)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), is_slide_deck(doc, analysis))

@@ -33,6 +33,8 @@ class Row:
     color: int = 0  # sRGB colour of its first line (Line.color): what marks a navigation bar's current entry
     lead: str = ""  # its first line's bold opening words when the line goes on in regular type (Line.lead)
     underlined: bool = False  # a drawn rule runs under the whole row (Line.underlined: every part of it)
+    italic: bool = False  # its first line is set in italic (Line.italic)
+    marked_italic: bool = False  # a regular italic row read as bold (heading_italic.py): ranks under upright bold
 
 
 def _same_row(a: Line | Row, b: Line) -> bool:
@@ -125,14 +127,14 @@ def _joined(lines: list[Line], page: PageData, merge_all: bool, edges: list[floa
         if target is None:
             rows.append(Row(text, line.size, line.bold, line.x0, line.y0, line.x1, line.y1, page.number,
                             title_x0=line.x0, crowded=crowded_with is not None, color=line.color, lead=line.lead,
-                            underlined=line.underlined))
+                            underlined=line.underlined, italic=line.italic))
             if crowded_with is not None:
                 crowded_with.crowded = True
             continue
         if target.parts == 1 and _is_bare_number(target.text):
             target.title_x0 = line.x0
             # the title carries the style, not its number
-            target.size, target.bold = line.size, line.bold
+            target.size, target.bold, target.italic = line.size, line.bold, line.italic
             target.lead = f"{target.text} {line.lead}" if line.lead else ""
         target.text = f"{target.text} {text}"
         target.underlined = target.underlined and line.underlined
