@@ -54,6 +54,7 @@ _ITALIC_FONTS: dict[str, bool] = {}
 FRAGMENT_MIN_LINES = 4
 FRAGMENT_MEAN_CHARS = 5.5
 _SPACES = re.compile(r"\s+")
+SMALL_CAPS = (0.6, 0.9)  # the size of small capitals as a share of the capitals': 0.7 to 0.8 in most faces
 # a footnote reference: "4", "(4)", "(3)(5)", "1,2", "*", "†", "(a)"
 _MARKER = re.compile(r"^(?:[\s,]*(?:[(\[]?(?:[0-9]{1,2}[a-z]?|[*†‡§¶]{1,3})[)\]]?|\([a-z]\))){1,4}\s*$")
 
@@ -132,6 +133,8 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
     text = clean_text("".join(parts))
     if not text:
         return None
+    if text.isupper():
+        size = _small_caps_size(spans) or size
     runs = _color_runs(spans) if mixed else ()
     lead = _bold_lead(spans) if 0 < bold_chars < chars else ""
     return Line(text, round(size, 1), bold_chars * 2 > chars, bbox[0], bbox[1], bbox[2], bbox[3], color, runs, lead,
@@ -183,6 +186,32 @@ def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, floa
             x1 = span["bbox"][2]
     close()
     return tuple(runs)
+
+
+def _small_caps_size(spans: list[dict[str, Any]]) -> float | None:
+    """The size of a line set in small capitals, else None. A face's small capitals, and a word processor's or
+    TeX's made-up ones, print each word's first letter at the line's size and the rest as capitals SMALL_CAPS
+    of it ("R" at 10 pt, "EFERENCES" at 8): the line's most-used size is the smaller one, so a section heading
+    ("VI. DISCUSSION", "REFERENCES") read as a line set smaller than the body. Capitals at two sizes only,
+    three letters or more at the smaller, and a larger span's letters each opening a word (or a number: "II.")."""
+    sizes = {round(span["size"], 1) for span in spans if span["text"].strip()}
+    if len(sizes) != 2:
+        return None
+    small, large = sorted(sizes)
+    if not SMALL_CAPS[0] <= small / large <= SMALL_CAPS[1]:
+        return None
+    small_letters = 0
+    previous = ""
+    for span in spans:
+        text = span["text"]
+        if round(span["size"], 1) == small:
+            small_letters += sum(ch.isalpha() for ch in text)
+        elif any(sum(ch.isalpha() for ch in word) > 1 and not word.endswith(".") for word in text.split()):
+            return None  # a word in full capitals at the larger size (a number's "II." aside): no small capitals
+        elif text[:1].isalpha() and previous[-1:].isalpha():
+            return None  # a larger capital inside a word
+        previous = text
+    return large if small_letters >= 3 else None
 
 
 def _is_marker(span: dict[str, Any], size: float) -> bool:

@@ -2,20 +2,21 @@
 and weight (a Word report's Heading 4, a journal's third level). By size and weight alone it reads as a body
 line, so the tree lost that level and hung its sections' text under the level above.
 
-Italic prints much else: emphasised phrases, book titles, quotations, theorem statements, a table's row labels,
-a figure's caption, mathematics. What tells a face of headings from those is, as for a small size step
-(`heading_size.faces_of_headings`), that every row the document sets in it is a short title line, on two pages
-or more, none of them prose or ending like a sentence, none stacked three deep, and here also none sharing its
-baseline with a figure (a table's row label; the next column's text on its line is no sign of a table). Left out of the count, neither for nor
-against: captions ("Figure 3."), which the layout pass judges apart, and rows with no word of three letters
-(a formula's symbols, "x", "O(n · d)"). A document with italic prose anywhere keeps reading its italic rows as
-body text: a missed level costs less than a tree full of emphasised phrases.
+Italic prints much else: emphasised phrases, book titles, quotations, theorem statements, a table's row labels, a
+figure's caption, mathematics. What tells a face of headings from those is, as for a small size step
+(`heading_size.faces_of_headings`), that every row the document sets in it is a short title line, on two pages or
+more, none of them prose or ending like a sentence, none stacked three deep, and here also none sharing its
+baseline with a figure in its column (a table's row label; a table in the next column is not its own). Left out of
+the count, neither for nor against: captions ("Figure 3."), which the layout pass judges apart, and rows with no
+word of three letters (a formula's symbols, "x", "O(n · d)"). A document with italic prose anywhere keeps reading
+its italic rows as body text: a missed level costs less than a tree full of emphasised phrases.
 
 Read as bold, such a row would share its face with the bold sub-headings of its size and be ranked level with
 them, though it sits a level under them ("Glossary", then the italic terms it defines). So it ranks just under
-the upright bold face of its size (`italic_under_upright`), as regular type under bold; with no upright bold
-face of its size in the document it keeps its place. A face set in bold italic is left to rank with the bold:
-a filing may set its sections in bold italic over bold sub-heads, or under them, in one document.
+the upright faces of its size, bold or regular (`italic_under_upright`: a paper's italic "A. Earlier Work"
+under its regular "I. INTRODUCTION"); with no upright face of its size in the document it keeps its place.
+A face set in bold italic is left to rank with the bold: a filing may set its sections in bold italic over
+bold sub-heads, or under them, in one document.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.size_scale import SizeScale
 
 BELOW_BODY = 0.5  # points an italic heading may sit under the body's size (a face's size read a little small)
-ITALIC_STEP = 0.01  # points an italic face's style size is set under its upright twin: ranks below it, above the rest
+ITALIC_STEP = 0.01  # points an italic face's style size is set under the upright ones: below them, above the rest
 MIN_WORD = 3  # letters of the longest word a row of words has: fewer is a formula's symbols
 
 
@@ -63,9 +64,9 @@ def with_italic_emphasis(row: Row, marked: frozenset[float], body: float, sizes:
 
 def italic_under_upright(candidates: list[Candidate]) -> list[Candidate]:
     """`candidates` (styles keyed to one size each) with the style of each regular italic row read as bold set
-    ITALIC_STEP under the upright bold style of its size, where there is one (in place), so the ranking puts it
-    a level below (module docstring)."""
-    upright = {cand.style[0] for cand in candidates if cand.style[1] and not cand.row.italic}
+    ITALIC_STEP under the upright styles of its size, where there is one (in place), so the ranking puts it a
+    level below them (module docstring)."""
+    upright = {cand.style[0] for cand in candidates if not cand.row.italic}
     for cand in candidates:
         if cand.row.marked_italic and cand.style[0] in upright:
             cand.style = (cand.style[0] - ITALIC_STEP, *cand.style[1:])

@@ -28,8 +28,9 @@ CAPTION = re.compile(
 
 
 def names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
-    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings), or the
-    qualifier between a label and its title (a standard's "Annex A" / "(normative)" / title, one heading)."""
+    """True when `row` is the title under a bare "Chapter 3" / "PART II" line (LaTeX chapter openings; set bold,
+    larger, or in the label's own face: `_in_label_face`), or the qualifier between a label and its title (a
+    standard's "Annex A" / "(normative)" / title, one heading)."""
     if prev.row.page != row.page or prev.last_index != index - 1 or not prev.style[2].startswith("keyword"):
         return False
     if prev.style[2] == EXHIBIT_PAGE:
@@ -38,13 +39,22 @@ def names_label(prev: Candidate, row: Row, index: int, body: float) -> bool:
     height = row.y1 - row.y0
     if num is not None and not num.rest and qualifier(row.text):
         return -0.3 * height <= row.y0 - prev.bottom <= 2 * height  # "Annex A" over "(normative)", then its title
-    if num is None or qualifier(num.rest) is None or not (row.bold or row.size >= body + 1.0) \
-            or len(row.text) > MAX_CHARS:
+    if num is None or qualifier(num.rest) is None or len(row.text) > MAX_CHARS or not (
+            row.bold or row.size >= body + 1.0 or _in_label_face(prev.row, row)):
         return False
     if leading_number(row.text) is not None:
         return False  # "PART I" then "Item 1. Business": two headings
     # tight display leading lets the two line boxes overlap, as a wrapped title's do (see continues)
     return -0.4 * height < row.y0 - prev.bottom <= 4 * height and row.text[:1].isupper()
+
+
+def _in_label_face(label: Row, row: Row) -> bool:
+    """True when `row` is set like the `label` over it, both in capitals and centred on one axis: a paper's
+    "APPENDIX A" over "AUTOMATICALLY GENERATED TEXTS" in its section face, regular at the body's size (a line
+    of text under a regular label is neither in capitals nor centred under it)."""
+    height = row.y1 - row.y0
+    return (abs(label.size - row.size) <= 0.3 and label.bold == row.bold and label.text.isupper()
+            and row.text.isupper() and abs((label.x0 + label.x1) / 2 - (row.x0 + row.x1) / 2) <= height)
 
 
 def continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:

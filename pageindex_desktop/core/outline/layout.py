@@ -69,6 +69,7 @@ from pageindex_desktop.core.outline.layout_evidence import (
     drop_table_labels,
     drop_table_rows,
     nest_notes,
+    two_columns,
 )
 from pageindex_desktop.core.outline.layout_filters import (
     CAPITALS,
@@ -155,6 +156,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
+        columns = _columns(rows, left, right)  # a paper's "REFERENCES" is centred in its column
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
@@ -210,8 +212,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if cand is None and i + 1 < len(rows) and open_ended(text):
                 cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
             if cand is None:
-                cand = _centred(rows, i, left, right, body, lambda j: analysis.is_running(rows[j], j)) \
-                    if len(text) <= 60 else None
+                cand = _centred(rows, i, *_column_of(row, columns, left, right), body,
+                                lambda j: analysis.is_running(rows[j], j)) if len(text) <= 60 else None
                 if cand is None:
                     continue
             cand.last_index = i
@@ -371,9 +373,28 @@ def _is_note_heading(row: Row, body: float) -> bool:
     return (row.bold or row.size >= body + 1.0) and _NOTE_HEADING.match(row.text) is not None
 
 
+def _columns(rows: list[Row], left: float, right: float) -> tuple[float, float, float, float] | None:
+    """The text extents (left0, right0, left1, right1) of a page set in two columns, else None."""
+    mid = (left + right) / 2
+    if not two_columns(rows, left + right):
+        return None
+    return (left, max((r.x1 for r in rows if r.x1 < mid), default=mid),
+            min((r.x0 for r in rows if r.x0 > mid), default=mid), right)
+
+
+def _column_of(row: Row, columns: tuple[float, float, float, float] | None, left: float, right: float
+               ) -> tuple[float, float]:
+    """The left and right edges of the text column `row` lies in: the page's, unless it is set in two columns."""
+    if columns is None:
+        return left, right
+    mid = (left + right) / 2
+    return columns[:2] if row.x1 < mid else columns[2:] if row.x0 > mid else (left, right)
+
+
 def _centred(rows: list[Row], i: int, left: float, right: float, body: float,
              running: Callable[[int], bool]) -> Candidate | None:
-    """A short body-size title centred in the text column with white space above and below ("Film").
+    """A short body-size title centred in the text column (`left`, `right`: the page's, or on a page set in two
+    columns, the row's column) with white space above and below ("Film", a paper's "REFERENCES").
 
     A statement page's title sits right under the filer's name, a banner repeated on every statement page
     (`running`), and over its qualifiers ("(In millions, except per share amounts)", "(UNAUDITED)"): the
@@ -388,15 +409,17 @@ def _centred(rows: list[Row], i: int, left: float, right: float, body: float,
     if row.x0 - left < 0.1 * width:
         return None
     height = row.y1 - row.y0
-    over, top = i - 1, row.y0
-    while over >= 0 and running(over) and top - rows[over].y1 < height:
-        over, top = over - 1, rows[over].y0  # the banner right above
-    above = top - rows[over].y1 if over >= 0 else 2 * height
-    last = i
-    while last + 1 < len(rows) and _QUALIFIER_LINE.match(rows[last + 1].text.strip()) \
-            and rows[last + 1].y0 - rows[last].y1 < 0.6 * height:
+    near = [j for j, r in enumerate(rows) if r.x1 > left and r.x0 < right]  # over and under it in its column
+    at = near.index(i)
+    over, top = at - 1, row.y0
+    while over >= 0 and running(near[over]) and top - rows[near[over]].y1 < height:
+        over, top = over - 1, rows[near[over]].y0  # the banner right above
+    above = top - rows[near[over]].y1 if over >= 0 else 2 * height
+    last = at
+    while last + 1 < len(near) and _QUALIFIER_LINE.match(rows[near[last + 1]].text.strip()) \
+            and rows[near[last + 1]].y0 - rows[near[last]].y1 < 0.6 * height:
         last += 1
-    below = rows[last + 1].y0 - rows[last].y1 if last + 1 < len(rows) else height
+    below = rows[near[last + 1]].y0 - rows[near[last]].y1 if last + 1 < len(near) else height
     if above < 1.2 * height or below < 0.6 * height:
         return None
     words = text.split()

@@ -261,11 +261,21 @@ def numbered_system(candidates: list[Candidate], body: float) -> list[Candidate]
     """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them.
 
     Numbered by an outline scheme ("1.2", "A.", "(iv)"), that is: keyword divisions ("Item 7.", "Chapter 3")
-    number only the top of a document, and a 10-K sets its items' unnumbered sub-heads bold at body size."""
-    numbered = sum(1 for c in candidates if c.style[2] not in UNNUMBERED and not c.style[2].startswith("keyword"))
-    if numbered < 5 or numbered < 0.6 * len(candidates):
+    number only the top of a document, and a 10-K sets its items' unnumbered sub-heads bold at body size. A title
+    in capitals centred on its own (`layout._centred`) in the face of numbered headings in capitals is one of
+    them left unnumbered: a paper's "REFERENCES" after "VI. DISCUSSION", both in its section face."""
+    schemes = [c for c in candidates if c.style[2] not in UNNUMBERED and not c.style[2].startswith("keyword")]
+    if len(schemes) < 5 or len(schemes) < 0.6 * len(candidates):
         return candidates
-    return [c for c in candidates if c.style[2] not in UNNUMBERED or c.style[0] >= body + max(1.0, 0.12 * body)]
+    capitals = {c.style[:2] for c in schemes if c.text.isupper()}  # faces of numbered headings in capitals
+    kept = []
+    for cand in candidates:
+        if cand.style[2] == "centred" and cand.text.isupper() and cand.style[:2] in capitals:
+            cand.style = (*cand.style[:2], "none")  # ranked with the numbered style of its face (style_levels)
+        elif cand.style[2] in UNNUMBERED and cand.style[0] < body + max(1.0, 0.12 * body):
+            continue
+        kept.append(cand)
+    return kept
 
 
 def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], int]:
