@@ -86,6 +86,30 @@ def test_word_heading_three_in_the_theme_colour_at_body_size_is_a_heading(tmp_pa
     assert _tree(path) == expected
 
 
+def test_a_long_chapter_title_in_sentence_case_does_not_spoil_its_colour(tmp_path: Path) -> None:
+    """Chapters and their sections in one colour, the sections at the body's size and weight, and a chapter
+    titled in sentence case with eight words ("Chapter 1: Key findings of the survey and their causes"). Set
+    larger and closed by no full stop, that title is no line of prose, so the colour still marks the
+    sections."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Regional Water Quality Assessment", 26)
+    chapters = {"Chapter 1: Key findings of the survey and their causes": ["Surface Water", "Groundwater"],
+                "Chapter 2: Methods": ["Sampling Sites", "Laboratory Analysis"]}
+    expected = []
+    for chapter, sections in chapters.items():
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), chapter, fontsize=18, fontname="helv", color=THEME)
+        expected.append((1, chapter, len(doc)))
+        y = _body(page, 116, 3)
+        for section in sections:
+            page.insert_text((72, y + 12), section, fontsize=11, fontname="helv", color=THEME)
+            expected.append((2, section, len(doc)))
+            y = _body(page, y + 30, 4)
+    path = tmp_path / "chapters.pdf"
+    doc.save(path)
+    assert _tree(path) == expected
+
+
 _COLUMNS = (40.0, 220.0, 400.0)  # a tax form's three columns, 170 pt wide
 
 

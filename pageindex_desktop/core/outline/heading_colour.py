@@ -1,12 +1,14 @@
 """Colour as a heading's emphasis: a Word report's Heading 3 is set in the theme colour at about the body's size
 (12 pt over 11), neither larger nor bold; by size and weight alone it reads as a body line and the tree lost a level.
 
-A colour marks headings when it is saturated (not black or grey: running headers and footers are often grey),
-it colours two or more short rows, and no line of prose is printed in it: a document whose body text is navy has
-no heading colour of navy. Only rows at about the body's size are read as emphasised by it: a coloured heading
-set larger is one already, and calling it bold too would split its style from the black ones of its rank (a
-filing's coloured 14 pt heads ranked apart from its black ones). White is no heading colour: on a coloured ground
-it prints an infographic's labels and figures as often as a band's title.
+A colour marks headings when it is saturated (not black or grey: running headers and footers are often grey), it
+colours two or more short rows, and no line of prose is printed in it: a document whose body text is navy has no
+heading colour of navy. A row set larger than the body reads as prose only when it ends on a full stop (a lead
+paragraph's last line): a chapter title of eight words in sentence case is no prose. Only rows at about the body's
+size are read as emphasised by it: a coloured heading set larger is one already, and calling it bold too would
+split its style from the black ones of its rank (a filing's coloured 14 pt heads ranked apart from its black ones).
+White is no heading colour: on a coloured ground it prints an infographic's labels and figures as often as a band's
+title.
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ def heading_colours(pages: list[list[Row]], body: float) -> frozenset[int]:
         for row in rows:
             if not _marking(row.color):
                 continue
-            if len(row.text.split()) >= PROSE_WORDS and prose(row.text):
-                in_prose.add(row.color)
+            if len(row.text.split()) >= PROSE_WORDS and prose(row.text) and (
+                    not larger_than_body(row.size, body) or row.text.rstrip().endswith(".")):
+                in_prose.add(row.color)  # a long title in sentence case set larger ("Chapter 1: Key trust
+                # program transfer and claim") is no prose; a lead paragraph set larger ends on a full stop
             elif row.size >= body - 0.5 and len(row.text) <= SHORT_ROW:
                 short[row.color] += 1
     return frozenset(color for color, n in short.items() if n >= 2 and color not in in_prose)
