@@ -56,33 +56,41 @@ THEME = (0.18, 0.33, 0.59)  # Word's Accent 1 blue, Heading 1 and 2
 THEME_DARK = (0.12, 0.22, 0.39)  # its darker shade, Heading 3
 
 
+def _word_report(path: Path, chapters: dict[str, list[str]], chapter_size: float = 16, section_size: float = 13,
+                 h3: list[str] | None = None) -> list[tuple[int, str, int]]:
+    """A Word report's chapters and sections in the theme colour (two Heading 3s in its darker shade under each
+    section, from `h3`) over an 11 pt black body, after a title page; saved to `path`, its expected tree."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "Regional Water Quality Assessment", 26)
+    expected = []
+    sub_titles = iter(h3 or [])
+    for chapter, sections in chapters.items():
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), chapter, fontsize=chapter_size, fontname="helv", color=THEME)
+        expected.append((1, chapter, len(doc)))
+        y = _body(page, 116, 3)
+        for section in sections:
+            page.insert_text((72, y + 12), section, fontsize=section_size, fontname="helv", color=THEME)
+            expected.append((2, section, len(doc)))
+            y = _body(page, y + 34, 3)
+            for _ in range(2 if h3 else 0):
+                title = next(sub_titles)
+                page.insert_text((72, y + 10), title, fontsize=12, fontname="helv", color=THEME_DARK)
+                expected.append((3, title, len(doc)))
+                y = _body(page, y + 30, 4)
+    doc.save(path)
+    return expected
+
+
 def test_word_heading_three_in_the_theme_colour_at_body_size_is_a_heading(tmp_path: Path) -> None:
     """A Word report's Heading 3 is Calibri Light 12 pt in the theme's dark blue over an 11 pt black body:
     neither larger by the layout's measure nor bold, it read as a body line and the tree lost its third level.
     Its colour, used on short rows and by no line of prose, sets it apart as bold would."""
-    doc = pymupdf.open()
-    write_line(doc.new_page(width=612, height=792), 300, "Regional Water Quality Assessment", 26)
-    expected = []
-    chapters = {"Introduction": ["Purpose of the Study", "Scope and Limits"],
-                "Methods and Data": ["Sampling Sites", "Laboratory Analysis"]}
-    h3 = iter(["Surface Water", "Groundwater", "Sediment Cores", "Soil Moisture", "Air Quality", "River Biota",
-               "Wetland Plants", "Coastal Waters"])
-    for chapter, sections in chapters.items():
-        page = doc.new_page(width=612, height=792)
-        page.insert_text((72, 90), chapter, fontsize=16, fontname="helv", color=THEME)
-        expected.append((1, chapter, len(doc)))
-        y = _body(page, 116, 3)
-        for section in sections:
-            page.insert_text((72, y + 12), section, fontsize=13, fontname="helv", color=THEME)
-            expected.append((2, section, len(doc)))
-            y = _body(page, y + 34, 3)
-            for _ in range(2):
-                title = next(h3)
-                page.insert_text((72, y + 10), title, fontsize=12, fontname="helv", color=THEME_DARK)
-                expected.append((3, title, len(doc)))
-                y = _body(page, y + 30, 4)
     path = tmp_path / "word.pdf"
-    doc.save(path)
+    expected = _word_report(path, {"Introduction": ["Purpose of the Study", "Scope and Limits"],
+                                   "Methods and Data": ["Sampling Sites", "Laboratory Analysis"]},
+                            h3=["Surface Water", "Groundwater", "Sediment Cores", "Soil Moisture", "Air Quality",
+                                "River Biota", "Wetland Plants", "Coastal Waters"])
     assert _tree(path) == expected
 
 
@@ -91,22 +99,11 @@ def test_a_long_chapter_title_in_sentence_case_does_not_spoil_its_colour(tmp_pat
     titled in sentence case with eight words ("Chapter 1: Key findings of the survey and their causes"). Set
     larger and closed by no full stop, that title is no line of prose, so the colour still marks the
     sections."""
-    doc = pymupdf.open()
-    write_line(doc.new_page(width=612, height=792), 300, "Regional Water Quality Assessment", 26)
-    chapters = {"Chapter 1: Key findings of the survey and their causes": ["Surface Water", "Groundwater"],
-                "Chapter 2: Methods": ["Sampling Sites", "Laboratory Analysis"]}
-    expected = []
-    for chapter, sections in chapters.items():
-        page = doc.new_page(width=612, height=792)
-        page.insert_text((72, 90), chapter, fontsize=18, fontname="helv", color=THEME)
-        expected.append((1, chapter, len(doc)))
-        y = _body(page, 116, 3)
-        for section in sections:
-            page.insert_text((72, y + 12), section, fontsize=11, fontname="helv", color=THEME)
-            expected.append((2, section, len(doc)))
-            y = _body(page, y + 30, 4)
     path = tmp_path / "chapters.pdf"
-    doc.save(path)
+    expected = _word_report(path, {"Chapter 1: Key findings of the survey and their causes": ["Surface Water",
+                                                                                            "Groundwater"],
+                                   "Chapter 2: Methods": ["Sampling Sites", "Laboratory Analysis"]},
+                            chapter_size=18, section_size=11)
     assert _tree(path) == expected
 
 
