@@ -21,6 +21,7 @@ bold sub-heads, or under them, in one document.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 from pageindex_desktop.core.outline.heading_colour import larger_than_body
@@ -39,18 +40,28 @@ MIN_WORD = 3  # letters of the longest word a row of words has: fewer is a formu
 def heading_italics(pages: list[list[Row]], body: float, sizes: SizeScale) -> frozenset[float]:
     """The size keys (`sizes.key`) whose italic rows at about the body's size are all headings (module docstring)."""
     # ids of candidate rows with a figure on their baseline in their column (a table in the next column is not
-    # theirs)
+    # theirs); only the rows on a candidate's baseline are read for figures, and columns only when one is found
     beside: set[int] = set()
     for rows in pages:
-        if not rows:
+        italic = [row for row in rows if _about_body(row, body)]
+        if not italic:
             continue
         mid = (min(row.x0 for row in rows) + max(row.x1 for row in rows)) / 2
-        split = two_columns(rows, 2 * mid)
-        for row in rows:
-            if _about_body(row, body) and (row.parts > 1 and figure_cell(row.text.split()[-1]) or any(
-                    other is not row and figure_cell(other.text) and _same_baseline(row, other)
-                    and (not split or (other.x0 < mid) == (row.x0 < mid)) for other in rows)):
+        split: bool | None = None
+        by_bottom = sorted(rows, key=lambda row: row.y1)
+        bottoms = [row.y1 for row in by_bottom]
+        for row in italic:
+            if row.parts > 1 and figure_cell(row.text.split()[-1]):
                 beside.add(id(row))
+                continue
+            height = row.y1 - row.y0  # a row on its baseline ends within a line's height of its bottom
+            for other in by_bottom[bisect_left(bottoms, row.y1 - height):bisect_right(bottoms, row.y1 + height)]:
+                if other is row or not _same_baseline(row, other) or not figure_cell(other.text):
+                    continue
+                split = two_columns(rows, 2 * mid) if split is None else split
+                if not split or (other.x0 < mid) == (row.x0 < mid):
+                    beside.add(id(row))
+                    break
     return faces_of_headings(pages, lambda row: sizes.key(row.size) if _in_question(row, body) else None,
                              lambda row: id(row) in beside)
 
