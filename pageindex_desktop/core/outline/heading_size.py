@@ -9,7 +9,8 @@ quote, a table in a larger face) is what the document prints in it: only heading
 - none of them is a line of prose, and no run of more than WRAPPED of them stands one under the other (a
   paragraph, a list or a table set in that size is text, wherever one of its lines looks like a title).
 Rows in such a size read as bold (as `heading_colour` and `heading_underline` do for a colour and a rule), and
-the layout rules judge them as they judge a bold sub-heading at about the body's size.
+the layout rules judge them as they judge a bold sub-heading at about the body's size. The test of a face that
+prints only headings is `faces_of_headings`, which `heading_italic` applies to italic at the body's size.
 """
 
 from __future__ import annotations
