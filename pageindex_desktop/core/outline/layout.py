@@ -21,10 +21,9 @@ from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.divisions import division_levels
 from pageindex_desktop.core.outline.contents import contents_bands, find_contents
-from pageindex_desktop.core.outline.heading_colour import heading_colours, larger_than_body, with_colour_emphasis
-from pageindex_desktop.core.outline.heading_italic import heading_italics, italic_under_upright, with_italic_emphasis
-from pageindex_desktop.core.outline.heading_size import heading_sizes, with_size_emphasis
-from pageindex_desktop.core.outline.heading_underline import underlines_headings, with_underline_emphasis
+from pageindex_desktop.core.outline.emphasis import Emphasis
+from pageindex_desktop.core.outline.heading_colour import larger_than_body
+from pageindex_desktop.core.outline.heading_italic import italic_under_upright
 from pageindex_desktop.core.outline.filing_pages import (
     EXHIBIT_PAGE,
     contents_heading,
@@ -64,12 +63,13 @@ from pageindex_desktop.core.outline.title_shape import (
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
+    column_extents,
     continued_title,
     drop_continued_titles,
     drop_table_labels,
     drop_table_rows,
     nest_notes,
-    two_columns,
+    text_column_of,
 )
 from pageindex_desktop.core.outline.layout_filters import (
     CAPITALS,
@@ -144,10 +144,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates: list[Candidate] = []
     contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
-    colours = heading_colours(analysis.rows, body)  # a Word report's Heading 3: body size, theme colour
-    underlining = underlines_headings(analysis.rows, body)  # a memo's sub-heads: body size, underlined
-    stepped = heading_sizes(analysis.rows, body, analysis.sizes)  # a report's sub-heads: a point over, regular
-    italics = heading_italics(analysis.rows, body, analysis.sizes)  # a paper's third level: body size, italic
+    marks = Emphasis.of(analysis.rows, body, analysis.sizes)  # colour, underline, size step, italic
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
         top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
@@ -156,14 +153,12 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
-        columns = _columns(rows, left, right)  # a paper's "REFERENCES" is centred in its column
+        columns = column_extents(rows, left, right)  # a paper's "REFERENCES" is centred in its column
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         for i in range(start, len(rows)):
-            row = with_italic_emphasis(with_size_emphasis(with_underline_emphasis(
-                with_colour_emphasis(rows[i], colours, body), underlining, body), stepped, analysis.sizes),
-                italics, body, analysis.sizes)
+            row = marks.marked(rows[i])
             if i > start and len(rows[i - 1].text) <= 8 and any(test(rows[i - 1], row, analysis.is_running(
                     rows[i - 1], i - 1)) for test in (number_above, label_over_number)):
                 if candidates and candidates[-1].row is rows[i - 1]:
@@ -212,7 +207,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if cand is None and i + 1 < len(rows) and open_ended(text):
                 cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
             if cand is None:
-                cand = _centred(rows, i, *_column_of(row, columns, left, right), body,
+                cand = _centred(rows, i, *text_column_of(row, columns, left, right), body,
                                 lambda j: analysis.is_running(rows[j], j)) if len(text) <= 60 else None
                 if cand is None:
                     continue
@@ -371,24 +366,6 @@ def _joined_sentence(cand: Candidate, body: float) -> bool:
 def _is_note_heading(row: Row, body: float) -> bool:
     """A "Note 4 – Debt" row set in bold or larger than the body: a numbered note, not a caption or remark."""
     return (row.bold or row.size >= body + 1.0) and _NOTE_HEADING.match(row.text) is not None
-
-
-def _columns(rows: list[Row], left: float, right: float) -> tuple[float, float, float, float] | None:
-    """The text extents (left0, right0, left1, right1) of a page set in two columns, else None."""
-    mid = (left + right) / 2
-    if not two_columns(rows, left + right):
-        return None
-    return (left, max((r.x1 for r in rows if r.x1 < mid), default=mid),
-            min((r.x0 for r in rows if r.x0 > mid), default=mid), right)
-
-
-def _column_of(row: Row, columns: tuple[float, float, float, float] | None, left: float, right: float
-               ) -> tuple[float, float]:
-    """The left and right edges of the text column `row` lies in: the page's, unless it is set in two columns."""
-    if columns is None:
-        return left, right
-    mid = (left + right) / 2
-    return columns[:2] if row.x1 < mid else columns[2:] if row.x0 > mid else (left, right)
 
 
 def _centred(rows: list[Row], i: int, left: float, right: float, body: float,

@@ -113,6 +113,26 @@ def two_columns(rows: list[Row], width: float) -> bool:
     return len(rows) >= 12 and min(left, right) >= 0.25 * len(rows)
 
 
+def column_extents(rows: list[Row], left: float, right: float) -> tuple[float, float, float, float] | None:
+    """The text extents (left0, right0, left1, right1) of the two columns of a page set in two (`two_columns`)
+    whose text runs from `left` to `right`, else None: where a title is centred in its column (layout._centred)."""
+    mid = (left + right) / 2
+    if not two_columns(rows, left + right):
+        return None
+    return (left, max((r.x1 for r in rows if r.x1 < mid), default=mid),
+            min((r.x0 for r in rows if r.x0 > mid), default=mid), right)
+
+
+def text_column_of(row: Row, columns: tuple[float, float, float, float] | None, left: float, right: float
+                   ) -> tuple[float, float]:
+    """The left and right edges of the text in the column `row` lies in (`column_extents`): the page's text,
+    unless it is set in two columns. `_column` below gives a column's open range instead, for overlaps."""
+    if columns is None:
+        return left, right
+    mid = (left + right) / 2
+    return columns[:2] if row.x1 < mid else columns[2:] if row.x0 > mid else (left, right)
+
+
 def _column(row: Row, mid: float, slack: float, split: bool) -> tuple[float, float]:
     """The x range of the column `row` sits in (the whole page unless the page has two columns)."""
     if not split:
