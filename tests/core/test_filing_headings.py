@@ -10,6 +10,7 @@ import pytest
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from tests.bench.tree_score import nested
 from tests.core.built_pages import paragraph, write_line
 
 
@@ -308,3 +309,118 @@ def test_an_items_unnumbered_sub_heads_at_body_size_are_sections(tmp_path: Path)
 
     found = {key(h.title) for h in find_layout_headings(extract(path))}
     assert [s.title for s in printed if key(s.title) not in found] == []
+
+
+def _statement_stack(doc: pymupdf.Document, title: str) -> None:
+    """A statement page: the filer's name and the statement's title, centred in the bold of the MD&A's sub-heads,
+    over its unit note and a table."""
+    page = doc.new_page(width=612, height=792)
+    y = 50.0
+    for line in ("Example Bancorp", title):
+        y = write_line(page, y, line, bold=True, x=(612 - pymupdf.get_text_length(line, "hebo", 10)) / 2) - 3
+    y = _centred_line(page, y, "(in millions, unaudited)", 8) + 16
+    for row in range(24):
+        page.insert_text((72, y), f"Interest income of the portfolio {row}", fontsize=8, fontname="helv")
+        for column in range(2):
+            figure = f"{1200 + 37 * row + 11 * column:,}"
+            page.insert_text((480 + 60 * column - pymupdf.get_text_length(figure, "helv", 8), y), figure,
+                             fontsize=8, fontname="helv")
+        y += 12
+
+
+def _quarterly_bank_report(path: Path) -> None:
+    """A bank's 10-Q with no Part I or Item 2 heading printed: MD&A sections in plain capitals a size over the
+    body, a few sub-sections in bold a point smaller, sub-heads in the body's bold; the statements; then Part II's
+    items on two pages."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    sections = {"EXECUTIVE OVERVIEW": [], "BALANCE SHEET ANALYSIS": ["Balance sheet analysis", "Cash flows analysis"],
+                "CAPITAL RISK MANAGEMENT": [], "LIQUIDITY RISK MANAGEMENT": []}
+    for section, subs in sections.items():
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 60, section, size=12) + 4
+        y = paragraph(page, y, 4)
+        for sub in subs or [""]:
+            if sub:
+                y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 2, 4)
+            for head in ("Funding sources", "Credit ratings"):
+                y = paragraph(page, write_line(page, y + 6, head, bold=True), 4)
+    for title in ("Consolidated statements of income", "Consolidated balance sheets"):
+        _statement_stack(doc, title)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 60, "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS", size=12) + 4, 30)
+    page = doc.new_page(width=612, height=792)
+    y = paragraph(page, write_line(page, 60, "Part II - Other Information", bold=True) + 4, 3)
+    for item in ("Item 1. Legal Proceedings", "Item 1A. Risk Factors"):
+        y = paragraph(page, write_line(page, y + 6, item), 4)
+    page = doc.new_page(width=612, height=792)
+    y = 60.0
+    for item in ("Item 2. Unregistered Sales of Equity Securities", "Item 6. Exhibits"):
+        y = paragraph(page, write_line(page, y + 6, item), 4)
+    doc.save(path)
+
+
+def test_a_banks_rarer_smaller_sub_sections_stay_under_its_capitals_sections(tmp_path: Path) -> None:
+    """The 10-Q's bold sub-sections are used less often than its items and set larger than them, which made
+    them a style above the parts, like a book's part titles; but their face ranks under the capitals sections,
+    which stay below the divisions, so they stay there too: each under its capitals section, and the capitals
+    sections after them are not hung under the last of them. The statements, printed before any item heading,
+    stand beside the MD&A sections, not under the last one."""
+    path = tmp_path / "bank.pdf"
+    _quarterly_bank_report(path)
+    depths = {e.title: e.depth for e in nested((h.level, h.title, h.page)
+                                                for h in find_layout_headings(extract(path)))}
+    assert [depths.get(t) for t in ("EXECUTIVE OVERVIEW", "BALANCE SHEET ANALYSIS", "Balance sheet analysis",
+                                    "Cash flows analysis", "CAPITAL RISK MANAGEMENT", "LIQUIDITY RISK MANAGEMENT")
+            ] == [0, 0, 1, 1, 0, 0], depths
+    assert depths.get("Consolidated statements of income") == depths.get("Consolidated balance sheets") == 0, depths
+
+
+def _column_paragraph(page: pymupdf.Page, y: float, x: float, lines: int) -> float:
+    """A paragraph in a column 220 points wide from `x`; returns the y below it."""
+    for k in range(lines):
+        text = "the figures of the previous season were compared with"
+        page.insert_text((x, y), text.capitalize() if k == 0 else text, fontsize=10, fontname="helv")
+        y += 12
+    return y + 4
+
+
+def test_a_two_column_page_and_an_exhibit_label_keep_their_reading_order(tmp_path: Path) -> None:
+    """A 10-Q's last page in two columns, Items 3 and 4 down the left and Part II's items down the right, after
+    its statements: adding the statement titles sorted every heading by its height on the page, so Item 4 at the
+    foot of the left column came after the right column's Item 1A and fell under Part II; Item 1A's paragraph, in
+    the right column, was taken for its wrapped title as if indented; and Item 3's title, wrapped after "About",
+    lost its last line. And an exhibit's number in the top right corner, over a table of two columns, is read before the title under it, not after
+    the table's left column."""
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 60, "EXECUTIVE OVERVIEW", size=12) + 4, 30)
+    for title in ("Consolidated statements of income", "Consolidated balance sheets"):
+        _statement_stack(doc, title)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 60, "Item 3. Quantitative and Qualitative Disclosures About", x=50) - 3
+    y = _column_paragraph(page, write_line(page, y, "Market Risk.", x=50), 50, 12)
+    _column_paragraph(page, write_line(page, y + 6, "Item 4. Controls and Procedures", x=50), 50, 14)
+    y = write_line(page, 60, "Part II - Other Information", bold=True, x=330)
+    for item in ("Item 1. Legal Proceedings", "Item 1A. Risk Factors"):
+        y = _column_paragraph(page, write_line(page, y + 6, item, x=330), 330, 8)
+    page = doc.new_page(width=612, height=792)
+    y = 60.0
+    for item in ("Item 2. Unregistered Sales of Equity Securities", "Item 6. Exhibits"):
+        y = paragraph(page, write_line(page, y + 6, item), 4)
+    page = doc.new_page(width=612, height=792)
+    _right(page, 45, "Exhibit 21", 560, 10, True)
+    y = write_line(page, 70, "Subsidiaries of Example Bancorp", bold=True, x=220) + 10
+    for row in range(16):
+        write_line(page, y, f"Example Holdings Subsidiary {row} LLC", x=52)
+        write_line(page, y, "Delaware", x=420)
+        y += 15
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles[-9:] == ["Item 3. Quantitative and Qualitative Disclosures About Market Risk.",
+                           "Item 4. Controls and Procedures",
+                           "Part II - Other Information", "Item 1. Legal Proceedings", "Item 1A. Risk Factors",
+                           "Item 2. Unregistered Sales of Equity Securities", "Item 6. Exhibits", "Exhibit 21",
+                           "Subsidiaries of Example Bancorp"], titles

@@ -27,12 +27,16 @@ from tests.bench.tree_score import Score, score, truth_from_toc
 # Levels rose when a bare "Annexe A" over its title in tight leading became one heading (chelsea_pdta).
 # Italic sub-heads (heading_italic.py) cost PepsiCo's release 0.38 -> 0.29: its glossary's italic terms are found
 # under "Glossary", and its bookmarks leave them out: full 0.788, layout-only 0.659. A paper's small-caps
-# sections (issue-982: 0.95 -> 1.00) bring them to full 0.790, layout-only 0.662; parent 0.808, 826 matches
+# sections (issue-982: 0.95 -> 1.00) bring them to full 0.790, layout-only 0.662; parent 0.808, 826 matches.
+# Layout-only level fell 0.798 -> 0.770 (parent 0.763 -> 0.764) when JPMorgan's 10-Q stopped hanging all but
+# its first MD&A sections, its statements and Part II under one bold sub-section "Consolidated cash flows
+# analysis": its MD&A and statements now stand at the top, where its bookmarks put them two levels down under
+# a "Part I" and an "Item 2" the pages never print, and the old nesting matched that depth by accident (0.38 -> 0.12).
 FLOOR_FULL_F1 = 0.785
 FLOOR_LAYOUT_F1 = 0.655
 FLOOR_FULL_LEVEL = 0.87
 FLOOR_FULL_PARENT = 0.79
-FLOOR_LAYOUT_LEVEL = 0.785
+FLOOR_LAYOUT_LEVEL = 0.765
 FLOOR_LAYOUT_PARENT = 0.74
 FLOOR_PAGE_SHARE = 0.98
 # with bookmarks: measured mean 0.999, lowest 0.977 (chelsea_pdta: its two target-less parents are kept in the

@@ -34,10 +34,10 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
     headings but those after the last division stand inside one division's span (a 10-K's statement titles,
     inside Item 8; `_inside_one`). An unnumbered style in a division's face used less often than the divisions
     stays at the division's level before the first division or after the last (a book's "Preface" and
-    "Index", a filing's "SIGNATURES"); between divisions it is their sub-heads. A style ranked under one of its
-    size that stays below the divisions stays there too, whatever its count: a 10-Q's MD&A sets its sections
-    in capitals and their fewer sub-sections in bold at one size, and above the parts the sub-sections would
-    hold them.
+    "Index", a filing's "SIGNATURES"); between divisions it is their sub-heads. A style ranked under one that
+    stays below the divisions stays there too, whatever its count: a 10-Q's MD&A sets its sections in capitals
+    and their fewer sub-sections in bold at that size or a point smaller, and above the parts the sub-sections
+    would hold them.
     """
     kinds = Counter(c.style[2] for c in candidates)
     division_kinds = {k for k in kinds if k.startswith("keyword") and k not in PART_KINDS
@@ -80,12 +80,8 @@ def division_levels(candidates: list[Candidate], levels: list[int]) -> list[int]
         else:
             group.append(3)
     # a style ranked under one that stays below the divisions stays there too (see the docstring)
-    under: dict[float, int] = {}  # size -> highest level of its styles that stay below the divisions
-    for cand, lvl, g in zip(candidates, levels, group):
-        if g == 3:
-            under[cand.style[0]] = min(lvl, under.get(cand.style[0], lvl))
-    group = [3 if g == 0 and lvl > under.get(cand.style[0], lvl) else g
-             for cand, lvl, g in zip(candidates, levels, group)]
+    under = min((lvl for lvl, g in zip(levels, group) if g == 3), default=None)
+    group = [3 if g == 0 and under is not None and lvl > under else g for lvl, g in zip(levels, group)]
     above = sorted({lvl for lvl, g in zip(levels, group) if g == 0})
     below = sorted({lvl for lvl, g in zip(levels, group) if g == 3})
     part_level = len(above) + 1

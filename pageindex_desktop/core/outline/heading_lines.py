@@ -18,6 +18,7 @@ from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy,
 MAX_CHARS = 140  # a heading's line, or a row the layout pass judges at all
 DISPLAY_STEP = 2.0  # points over the body from which a heading is display type, its lines broken by hand
 FIT_SLACK = 2  # characters of room a line may be left with and still have wrapped (word spacing, kerning)
+TAIL_WORDS = 6  # most words of the line that finishes a body-size title its line left open (`continues`)
 _LEAD_STOPS = (".", ":", "—", "–")  # how a bold run-in lead closes before its paragraph goes on in regular type
 # the opening of a figure, table or listing caption ("Figure 3-4", "Listing 12"): never a heading
 CAPTION = re.compile(
@@ -73,8 +74,12 @@ def continues(prev: Candidate, row: Row, index: int, body: float, width: float, 
     if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
-    if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30):
-        return False  # a body-size heading goes on only in its own indented block; else the next line is text
+    if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30) and not (
+            unfinished and len(row.text.split()) <= TAIL_WORDS and row.x1 < tail.x1):
+        # a body-size heading goes on only in its own indented block, or with the few words that finish a title
+        # its line left open ("Item 3. Quantitative and Qualitative Disclosures About" over "Market Risk."); else
+        # the next line is text
+        return False
     num = leading_number(row.text)
     if num is not None and num.rest and not unfinished:
         return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")

@@ -182,8 +182,12 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
+            # a body-size heading goes on only in its own indented block: indented from its column's edge, so
+            # the right column of a page in two is no indent
+            column_left = text_column_of(row, columns, left, right)[0]
             if candidates and (
-                continues(candidates[-1], row, i, body, page.width, left) or names_label(candidates[-1], row, i, body)
+                continues(candidates[-1], row, i, body, page.width, column_left)
+                or names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
                 if run_in_lead(prev, row):

@@ -48,6 +48,7 @@ def _same_row(a: Line | Row, b: Line) -> bool:
 
 
 BASELINE_SLACK = 0.08  # share of the page's usual line height two bottoms may differ by and share a baseline
+HEADER_SHARE = 0.25  # most share of the page's width a label above a two-column page's first pass spans (page_rows)
 
 
 def _reading_order(lines: list[Line]) -> list[Line]:
@@ -91,7 +92,18 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
             # two columns: read the left one down, then the right one (full-width rows stay in the first pass,
             # and so do rows centred on the page: a wrapped heading's short last line, "Soil", is not the right
             # column's text)
-            rows.sort(key=lambda r: (r.x0 > mid - slack and abs((r.x0 + r.x1) / 2 - mid) > slack, r.y0, r.x0))
+            def in_right_column(r: Row) -> bool:
+                return r.x0 > mid - slack and abs((r.x0 + r.x1) / 2 - mid) > slack
+
+            first_top = min((r.y0 for r in rows if not in_right_column(r)), default=0.0)
+
+            def second_pass(r: Row) -> bool:
+                """A right-column row; a short label above everything in the first pass ("Exhibit 21" in the top
+                right corner over a table of two columns) heads the page and is read first, as no column's first
+                line would be."""
+                return in_right_column(r) and not (r.y1 <= first_top and r.x1 - r.x0 < HEADER_SHARE * page.width)
+
+            rows.sort(key=lambda r: (second_pass(r), r.y0, r.x0))
     return rows
 
 

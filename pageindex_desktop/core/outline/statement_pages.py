@@ -61,8 +61,11 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
 
     In a filing (`FILING_ITEMS` item headings) the statements stand inside an item, where `division_levels`,
     `nest_notes` and `financial_statements` place them by the items' own evidence: there a title is ranked
-    by its face like any heading, not set level with the top."""
-    kind = "none" if sum(1 for c in candidates if c.style[2] == ITEM_KIND) >= FILING_ITEMS else STATEMENT_PAGE
+    by its face like any heading, not set level with the top. A statement before the filing's first item heading
+    stands in no item (a bank's 10-Q prints neither "Part I" nor "Item 1" over its statements) and is set level
+    with the top as outside filings."""
+    items = [c for c in candidates if c.style[2] == ITEM_KIND]
+    first_item = min((c.row.page, c.row.y0) for c in items) if len(items) >= FILING_ITEMS else None
     stacks = [_stack(rows, widths[p], heights[p], analysis) for p, rows in enumerate(analysis.rows)]
     entities = [title_key(stack[0].text) if stack else "" for stack in stacks]
     opens = Counter(entity for entity in entities if entity)
@@ -78,7 +81,10 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
     for stack, entity in zip(stacks, entities):
         if not entity or opens[entity] < MIN_PAGES or tables[entity] < MIN_PAGES:
             continue
-        found = _title(stack, analysis.body_size, kind, banners)
+        # inside a filing's items the title ranks by its face; before the first item (a 10-Q that prints its
+        # statements before any item heading) nothing ranks it but its kind
+        inside = first_item is not None and (stack[0].page, stack[0].y0) > first_item
+        found = _title(stack, analysis.body_size, "none" if inside else STATEMENT_PAGE, banners)
         if found is not None:
             titles.append(found)
     if not titles:
@@ -87,7 +93,20 @@ def with_statement_titles(candidates: list[Candidate], analysis: Analysis, width
     spans = {cand.row.page: (stacks[cand.row.page - 1][0].y0, cand.bottom) for cand, _ in titles}
     kept = [c for c in candidates
             if not (c.row.page in spans and spans[c.row.page][0] - 1 <= c.row.y0 <= spans[c.row.page][1] + 1)]
-    return sorted(kept + _first_of_runs(titles), key=lambda c: (c.row.page, c.row.y0))
+    return _merged(kept, _first_of_runs(titles))
+
+
+def _merged(candidates: list[Candidate], titles: list[Candidate]) -> list[Candidate]:
+    """`candidates` (in reading order) with each title (in page order) placed before the first candidate after
+    it on its page or on a later page. Sorting all by height on the page would interleave a two-column page's
+    columns ("Item 4" at the foot of the left column after the right column's "Item 1A")."""
+    out: list[Candidate] = []
+    pending = list(titles)
+    for cand in candidates:
+        while pending and (pending[0].row.page, pending[0].row.y0) < (cand.row.page, cand.row.y0):
+            out.append(pending.pop(0))
+        out.append(cand)
+    return out + pending
 
 
 def _stack(rows: list[Row], width: float, height: float, analysis: Analysis) -> list[Row]:

@@ -25,6 +25,9 @@ _SMALL_WORDS = frozenset(
     "a an and as at but by for from in into of on or the to vs via with de des du la le les et en und der die "
     "das von zu im".split()
 )
+# longer prepositions no title ends on ("… Disclosures About" over "Market Risk.", "… Pursuant" over "to ...")
+_OPEN_PREPOSITIONS = frozenset("about among against between concerning pursuant regarding through toward towards "
+                               "upon".split())
 _DIGIT = re.compile(r"[0-9]")
 _HYPHENATED = re.compile(r"[^\W\d_]{2}-$")  # a line ending inside a word broken by a hyphen ("Match-")
 
@@ -100,7 +103,7 @@ def open_ended(text: str) -> bool:
         return True
     last = text.rsplit(" ", 1)[-1]
     # one letter is a label's ("Part A", "Appendix A"), not the article
-    return 2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS and " " in text
+    return (2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS or last.lower() in _OPEN_PREPOSITIONS) and " " in text
 
 
 def join_title(first: str, rest: str) -> str:
