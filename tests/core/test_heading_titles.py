@@ -387,3 +387,53 @@ def test_a_bare_chapter_label_ending_on_a_colon_goes_on_with_its_wrapped_title(t
     path = tmp_path / "chapters.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == expected
+
+
+def _bold_then_regular(page: pymupdf.Page, y: float, bold: str, regular: str, x: float = 72) -> None:
+    """One line that opens in bold and goes on in regular type."""
+    page.insert_text((x, y), bold, fontsize=10, fontname="hebo")
+    if regular:
+        page.insert_text((x + pymupdf.get_text_length(bold + " ", "hebo", 10), y), regular, fontsize=10,
+                         fontname="helv")
+
+
+NARROW_LINE = "the figures of the previous season were compared with"
+NARROW_WIDTH = pymupdf.get_text_length(NARROW_LINE, "helv", 10)
+
+
+def _narrow(page: pymupdf.Page, y: float, lines: int) -> float:
+    """A paragraph set in a narrow column (a page of two columns' left one); returns the y below it."""
+    for k in range(lines):
+        y = write_line(page, y, NARROW_LINE.capitalize() if k == 0 else NARROW_LINE)
+    return y + 4
+
+
+def test_a_paragraph_opening_on_a_bold_phrase_is_no_heading(tmp_path: Path) -> None:
+    """A 10-Q's MD&A opens its paragraphs with the line item they discuss in bold, the sentence going on in
+    regular type with no stop between: on the same line ("Mortgage fees and related income decreased due to
+    lower"), or, when the bold phrase fills the column, on the next line ("Cash and due from banks and deposits
+    with banks" over "increased primarily as a result of ..."). Mostly bold, each line was taken for a sub-heading
+    in the face of the real ones. A bold heading over a paragraph that opens with a capital stays a heading, and
+    so does a short one over an indented lower-case entry ("Parameters" over "name (str) ..."), and a numbered
+    run-in head whose section's text fills its line and goes on under it ("Section 2.01 Terms. The words ...")."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = _narrow(page, 90, 6)
+    y = _narrow(page, write_line(page, y + 8, "Noninterest revenue", bold=True), 4)
+    _bold_then_regular(page, y + 8, "Mortgage fees and related", "income decreased")
+    y = _narrow(page, y + 23, 3)
+    full = "Cash and due from banks and deposits with"
+    write_line(page, y + 8, full, bold=True)
+    assert pymupdf.get_text_length(full + " commercial", "hebo", 10) > NARROW_WIDTH  # the phrase filled the line
+    y = _narrow(page, write_line(page, y + 23, "commercial banks increased as deposits grew,"), 3)
+    _bold_then_regular(page, y + 8, "Accounts payable and other", "liabilities increased")
+    y = _narrow(page, y + 23, 3)
+    _bold_then_regular(page, y + 8, "Section 2.01 Terms.", "The words defined in this")
+    y = _narrow(page, write_line(page, y + 23, "section have the meanings given,"), 3)
+    y = write_line(page, y + 8, "Parameters", bold=True)
+    y = write_line(page, y, "name (str) - the file to read", x=90)
+    y = _narrow(page, write_line(page, y + 8, "Income tax expense", bold=True), 4)
+    path = tmp_path / "bold_openings.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["Noninterest revenue", "Section 2.01 Terms", "Parameters", "Income tax expense"], titles

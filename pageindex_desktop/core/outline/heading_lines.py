@@ -106,6 +106,25 @@ def _ended_short(tail: Row, row: Row, body: float) -> bool:
     return tail.x1 + per_char * (len(first) + 1) < row.x1 - FIT_SLACK * per_char
 
 
+def sentence_goes_on(prev: Candidate, row: Row, index: int, column_right: float) -> bool:
+    """True when the bold line `prev` is a paragraph's opening words rather than a heading: the line filled its
+    column ("Cash and due from banks and deposits with banks" in a 10-Q's MD&A) and the sentence goes on, in
+    regular type and lower case, on the line right under it, from the same left edge ("increased primarily as a
+    result of ..."). A heading's next line in another weight opens a paragraph, with a capital; a lower-case
+    line indented under a heading is a list's entry ("name (str) - the file to read" under "Parameters")."""
+    tail = prev.last_row or prev.row
+    if prev.last_index != index - 1 or not tail.bold or row.bold or not row.text[:1].islower():
+        return False
+    if abs(tail.size - row.size) > 0.3 or abs(tail.x0 - row.x0) > 2 or row.page != tail.page:
+        return False
+    height = row.y1 - row.y0
+    if not -0.4 * height < row.y0 - tail.y1 <= 0.5 * height:
+        return False
+    first = row.text.split()[0]
+    per_char = (tail.x1 - tail.x0) / max(len(tail.text), 1)
+    return tail.x1 + per_char * (len(first) + 1) > column_right - FIT_SLACK * per_char  # the word did not fit
+
+
 def run_in_lead(prev: Candidate, row: Row) -> bool:
     """True when `row`, set like the heading `prev` right under it, is a paragraph's bold run-in lead rather
     than the title's next line: a sentence ends inside it and the next begins (`title_shape.sentence_break`: "Scope of

@@ -30,7 +30,8 @@ from pageindex_desktop.core.outline.filing_pages import (
     is_exhibit_title,
     with_filing_contents,
 )
-from pageindex_desktop.core.outline.heading_lines import CAPTION, MAX_CHARS, continues, names_label, run_in_lead
+from pageindex_desktop.core.outline.heading_lines import (CAPTION, MAX_CHARS, continues, names_label, run_in_lead,
+                                                          sentence_goes_on)
 from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.list_items import drop_list_items
 from pageindex_desktop.core.outline.listed_children import nest_listed
@@ -207,6 +208,9 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 m = LABEL_WORD.match(row.text)
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
+            if candidates and sentence_goes_on(candidates[-1], row, i, text_column_of(row, columns, left, right)[1]):
+                candidates.pop()  # the bold line above opened this paragraph's sentence: no heading
+                continue
             cand = _judge(row, body, body_bold, left, right)
             if cand is None and i + 1 < len(rows) and open_ended(text):
                 cand = _wrapped_start(row, rows[i + 1], i, body, body_bold, left, right, page.width)
@@ -288,6 +292,9 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         run_in = _run_in_candidate(row)
         if run_in is not None:
             return run_in
+    if row.lead and row.text[len(row.lead):].strip()[:1].islower():
+        return None  # a paragraph opening on a bold phrase, its sentence going on in regular type on the line
+        # ("Mortgage fees and related income decreased due to lower ..."): no heading changes weight mid-sentence
     text = strip_unit_note(row.text.strip())
     n = len(text)
     if n < 2 or n > MAX_CHARS or row.crowded or text[0] in _BULLETS or PAGE_COLUMN_HEAD.match(text):
@@ -452,8 +459,9 @@ def _run_in_candidate(row: Row) -> Candidate | None:
     if head is None:
         return None
     title, num = head
-    return Candidate(replace(row, text=title, bold=True, lead=""), title, (round(row.size), True, _style_kind(num)),
-                     bottom=row.y1)
+    x1 = row.x0 + (row.x1 - row.x0) * len(row.lead) / len(row.text)  # where the lead ends, at the line's pitch
+    return Candidate(replace(row, text=title, bold=True, lead="", x1=x1), title,
+                     (round(row.size), True, _style_kind(num)), bottom=row.y1)
 
 
 def _style_kind(num: Numbering) -> str:
