@@ -111,10 +111,13 @@ def sentence_goes_on(prev: Candidate, row: Row, index: int, column_right: float)
     column ("Cash and due from banks and deposits with banks" in a 10-Q's MD&A) and the sentence goes on, in
     regular type and lower case, on the line right under it, from the same left edge ("increased primarily as a
     result of ..."). A heading's next line in another weight opens a paragraph, with a capital; a lower-case
-    line indented under a heading is a list's entry ("name (str) - the file to read" under "Parameters")."""
+    line indented under a heading is a list's entry ("name (str) - the file to read" under "Parameters"). The
+    phrase is in sentence case: a line in title case or capitals is a title, whatever the line under it."""
     tail = prev.last_row or prev.row
     if prev.last_index != index - 1 or not tail.bold or row.bold or not row.text[:1].islower():
         return False
+    if all(word[:1].isupper() for word in tail.text.split() if len(word) >= 4):
+        return False  # a line in title case or capitals is a title ("Proposed Maintenance Actions"), whatever follows
     if abs(tail.size - row.size) > 0.3 or abs(tail.x0 - row.x0) > 2 or row.page != tail.page:
         return False
     height = row.y1 - row.y0
