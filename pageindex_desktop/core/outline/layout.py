@@ -145,7 +145,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates: list[Candidate] = []
     contents_cand: Candidate | None = None  # the contents list's own heading (filing_pages.py)
     label_counts: dict[str, int] = {}  # "Definition 4", "Lemma 2": emphasised word + number, counted on all rows
-    marks = Emphasis.of(analysis.rows, body, analysis.sizes)  # colour, underline, size step, italic
+    marks = Emphasis.of(analysis.rows, body, analysis.sizes)  # colour, underline, size step, italic, capitals
     for page_index, rows in enumerate(analysis.rows):
         start = block_end(rows, body) if page_index == first_text else 0
         top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
