@@ -9,7 +9,9 @@ ending like a sentence or a label ("ASSETS:"), none stacked three deep (an addre
 cells on its baseline, and each set apart from the line over it in its column unless that line is its own
 first (a typed heading stands after a blank line; a signature block's "TIMOTHY D. COOK" sits right under "/s/
 Timothy D. Cook"). A notice in capitals anywhere ("THE SECURITIES OFFERED HEREBY ...") keeps the document's
-capitals read as text. Rows without a word of three letters ("FY", "Q3 2023") and captions count neither way.
+capitals read as text. Rows without a word of three letters ("FY", "Q3 2023") and captions count neither way. A
+face that numbers any of its rows ("I. INTRODUCTION") is the numbering's to judge (a paper's small-capitals
+sections, whose unnumbered "REFERENCES" `layout_filters.numbered_system` keeps in their face); it is not marked.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import replace
 from pageindex_desktop.core.outline.heading_colour import larger_than_body
 from pageindex_desktop.core.outline.heading_lines import CAPTION
 from pageindex_desktop.core.outline.heading_size import faces_of_headings
+from pageindex_desktop.core.outline.numbering import leading_number
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.size_scale import SizeScale
 
@@ -40,7 +43,7 @@ def heading_capitals(pages: list[list[Row]], body: float, sizes: SizeScale) -> f
                     row.y0 - above.y1 < APART * (row.y1 - row.y0):
                 tight.add(id(row))
     return faces_of_headings(pages, lambda row: sizes.key(row.size) if _in_question(row, body) else None,
-                             lambda row: id(row) in tight)
+                             lambda row: id(row) in tight or leading_number(row.text) is not None)
 
 
 def with_capitals_emphasis(row: Row, marked: frozenset[float], body: float, sizes: SizeScale) -> Row:

@@ -292,7 +292,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         run_in = _run_in_candidate(row)
         if run_in is not None:
             return run_in
-    if row.lead and row.text[len(row.lead):].strip()[:1].islower():
+    if row.lead and row.text.startswith(row.lead) and row.text[len(row.lead):].strip()[:1].islower():
         return None  # a paragraph opening on a bold phrase, its sentence going on in regular type on the line
         # ("Mortgage fees and related income decreased due to lower ..."): no heading changes weight mid-sentence
     text = strip_unit_note(row.text.strip())
@@ -459,7 +459,7 @@ def _run_in_candidate(row: Row) -> Candidate | None:
     if head is None:
         return None
     title, num = head
-    x1 = row.x0 + (row.x1 - row.x0) * len(row.lead) / len(row.text)  # where the lead ends, at the line's pitch
+    x1 = row.x0 + (row.x1 - row.x0) * min(1.0, len(row.lead) / len(row.text))  # where the lead ends, at its pitch
     return Candidate(replace(row, text=title, bold=True, lead="", x1=x1), title,
                      (round(row.size), True, _style_kind(num)), bottom=row.y1)
 
