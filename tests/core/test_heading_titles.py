@@ -437,3 +437,29 @@ def test_a_paragraph_opening_on_a_bold_phrase_is_no_heading(tmp_path: Path) -> N
     doc.save(path)
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert titles == ["Noninterest revenue", "Section 2.01 Terms", "Parameters", "Income tax expense"], titles
+
+
+def test_a_body_size_heading_in_a_third_column_keeps_its_paragraph_out_of_its_title(tmp_path: Path) -> None:
+    """A notice set in three columns: numbered headings in the body's face over their paragraphs in the third
+    column. A body-size heading goes on only in its own indented block, and the third column, far right of the
+    page's margin, read as one: each paragraph was joined to its heading as a wrapped title. The indent is
+    measured from the heading's own column's edge."""
+    column = ["the operators must test each sensor", "before the airplane returns to", "service and report the results",
+              "to the office named in this notice"]
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    for x in (45, 222):
+        for i in range(40):
+            write_line(page, 80 + 13.5 * i, column[i % 4], size=9, x=x)
+    y = 80.0
+    for i in range(6):
+        y = write_line(page, y, column[i % 4], size=9, x=399)
+    titles = ["(a) Comments Due Date", "(b) Affected Directives", "(c) Applicability"]
+    for title in titles:
+        y = write_line(page, y + 10, title, size=9, x=399)
+        for i in range(5):
+            y = write_line(page, y, column[i % 4].capitalize() if i == 0 else column[i % 4], size=9, x=399)
+    path = tmp_path / "three_columns.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles

@@ -57,6 +57,7 @@ from pageindex_desktop.core.outline.statement_pages import after_statements, wit
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
+from pageindex_desktop.core.outline.text_columns import column_edges, column_of
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
     LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only,
@@ -155,6 +156,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
         columns = column_extents(rows, left, right)  # a paper's "REFERENCES" is centred in its column
+        edges = column_edges(rows, page.width)  # three columns or more too (text_columns.py)
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
@@ -185,7 +187,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 continue
             # a body-size heading goes on only in its own indented block: indented from its column's edge, so
             # the right column of a page in two is no indent
-            column_left = text_column_of(row, columns, left, right)[0]
+            column_left = edges[column_of(row.x0, edges)] if edges else text_column_of(row, columns, left, right)[0]
             if candidates and (
                 continues(candidates[-1], row, i, body, page.width, column_left)
                 or names_label(candidates[-1], row, i, body)
