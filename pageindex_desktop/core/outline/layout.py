@@ -57,7 +57,7 @@ from pageindex_desktop.core.outline.statement_pages import after_statements, wit
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
-from pageindex_desktop.core.outline.text_columns import column_edges, column_of
+from pageindex_desktop.core.outline.text_columns import column_edges
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
     LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only,
@@ -71,6 +71,7 @@ from pageindex_desktop.core.outline.layout_evidence import (
     drop_table_labels,
     drop_table_rows,
     nest_notes,
+    row_column,
     text_column_of,
 )
 from pageindex_desktop.core.outline.layout_filters import (
@@ -185,11 +186,10 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
-            # a body-size heading goes on only in its own indented block: indented from its column's edge, so
-            # the right column of a page in two is no indent
-            column_left = edges[column_of(row.x0, edges)] if edges else text_column_of(row, columns, left, right)[0]
+            # the text edges of the row's column, read only beside a heading: its indent, and how far a line fills
+            column = row_column(row, edges, columns, left, right) if candidates else (left, right)
             if candidates and (
-                continues(candidates[-1], row, i, body, page.width, column_left)
+                continues(candidates[-1], row, i, body, page.width, column[0])
                 or names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
@@ -210,7 +210,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 m = LABEL_WORD.match(row.text)
                 if m:
                     label_counts[m.group(1).lower()] = label_counts.get(m.group(1).lower(), 0) + 1
-            if candidates and sentence_goes_on(candidates[-1], row, i, text_column_of(row, columns, left, right)[1]):
+            if candidates and sentence_goes_on(candidates[-1], row, i, column[1]):
                 candidates.pop()  # the bold line above opened this paragraph's sentence: no heading
                 continue
             cand = _judge(row, body, body_bold, left, right)
