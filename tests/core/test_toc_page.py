@@ -503,3 +503,54 @@ def test_a_report_with_chapter_headers_and_one_divided_sub_section_keeps_its_tre
     headings = find_toc_headings(extract(path))
     assert headings is not None
     assert [(h.title, h.level, h.page) for h in headings] == printed
+
+
+def _running_header(page: pymupdf.Page, folio: str, number: int) -> None:
+    """A report's running header with its folio beside it, outside on the page (verso left, recto right)."""
+    name = "Annual Report of the Rivers Board | 2023"
+    if number % 2 == 0:
+        page.insert_text((72, 40), f"{folio}   {name}", fontsize=9, fontname="helv")
+    else:
+        line = f"{name}   {folio}"
+        page.insert_text((540 - pymupdf.get_text_length(line, "helv", 9), 40), line, fontsize=9, fontname="helv")
+
+
+def test_a_contents_pages_header_with_its_roman_folio_is_no_entry(tmp_path: Path) -> None:
+    """A contents list running onto a second page under the report's running header, whose folio is roman there
+    ("ii   Annual Report ... | 2023") and arabic on the body's pages: the header is furniture on both, so it
+    neither becomes an entry nor takes the next entry's page (a Federal Reserve annual report had "ii 110th
+    Annual Report | 2023" in its tree)."""
+    chapters = [(f"{n} Chapter on the {topic}", [f"{topic} in the first half", f"{topic} in the second half"])
+                for n, topic in enumerate(["Rivers", "Lakes", "Wetlands", "Estuaries", "Aquifers", "Reservoirs",
+                                           "Floodplains", "Glaciers"], start=1)]
+    doc = pymupdf.open()
+    body_start = 4  # a title page and two contents pages (printed i to iii), the body printed from 1
+    pages_per_chapter = 3
+    for _ in range(body_start - 1 + pages_per_chapter * len(chapters)):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Annual Report of the Rivers Board", size=26, bold=True)
+    rows = [row for i, (title, subs) in enumerate(chapters)
+            for row in [(title, 0, 1 + pages_per_chapter * i)] + [(sub, 14, 2 + pages_per_chapter * i + k)
+                                                                 for k, sub in enumerate(subs)]]
+    y = _write(doc[1], 90, "Contents", size=18, bold=True) + 10
+    for index, (title, indent, printed) in enumerate(rows):
+        page = doc[1] if index < 16 else doc[2]
+        if index == 16:
+            y = 90
+        y = _contents_line(page, y, title, str(printed), indent=indent)
+    for number in range(2, doc.page_count + 1):
+        folio = ["ii", "iii"][number - 2] if number < body_start else str(number - body_start + 1)
+        _running_header(doc[number - 1], folio, number)
+    for i, (title, subs) in enumerate(chapters):
+        first = body_start + pages_per_chapter * i
+        _body(doc[first - 1], _write(doc[first - 1], 90, title, size=16, bold=True) + 6, 20)
+        for k, sub in enumerate(subs):
+            page = doc[first + k]
+            _body(page, _write(page, 90, sub, size=12, bold=True) + 4, 24)
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert not [h.title for h in headings if "Annual Report" in h.title]
+    listed = [(title, body_start + printed - 1) for title, _indent, printed in rows]
+    assert [(h.title, h.page) for h in headings if h.title != "Contents"] == listed

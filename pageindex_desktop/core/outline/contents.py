@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value,
 
 MAX_TOC_PAGES = 60  # long references print 20-40 pages of contents; the parse stops at the first non-contents page
 EDGE = 0.07  # bottom share of a contents page where no entry is printed
+_EDGE_MARK = re.compile(r"^#\s+|\s+#$")  # a number at either end of a running key
 _EDGE_FOLIO = re.compile(r"^(?:[0-9]{1,4}|[ivxlcdm]{1,7})\s+|\s+(?:[0-9]{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 
 
@@ -66,7 +67,8 @@ def is_contents_heading(text: str) -> bool:
 def find_contents(doc: ExtractedDocument, analysis: Analysis) -> ContentsRegion | None:
     """The document's contents region, computed once per analysis."""
     if "contents" not in analysis.extra:
-        analysis.extra["contents"] = _find_region(doc, analysis.furniture.texts)
+        running = analysis.furniture.texts
+        analysis.extra["contents"] = _find_region(doc, running | {(_bare_key(key), band) for key, band in running})
     region = analysis.extra["contents"]
     return region if isinstance(region, ContentsRegion) else None
 
@@ -86,13 +88,23 @@ def _rows_of(doc: ExtractedDocument, number: int, running: set[tuple[str, int]])
             continue  # decorative glyph strips, rules (a wrapped entry's last line, "and 2021  81", stays)
         in_margin = row.y0 < MARGIN * page.height or row.y1 > (1 - MARGIN) * page.height
         band = band_of(row.y0)
-        keys = (running_key(text), running_key(_EDGE_FOLIO.sub("", text)))
+        plain = (running_key(text), running_key(_EDGE_FOLIO.sub("", text)))
+        keys = (*plain, *(_bare_key(key) for key in plain))
         if in_margin and any((key, b) in running for key in keys for b in (band - 1, band, band + 1)):
             continue  # a running header, possibly merged with the page number beside it
         if row.y0 > (1 - EDGE) * page.height and not _list_goes_on(out, row):
             continue  # the contents page's own footer (copyright line, folio)
         out.append(row)
     return out
+
+
+def _bare_key(key: str) -> str:
+    """A running header's key without the folio printed beside it ("# annual report" -> "annual report").
+
+    A report numbers its contents pages in roman and its body in arabic, and the folio often shares the header's
+    line ("ii   110th Annual Report | 2023"): the header is learnt from the many body pages as "# #th annual report
+    | #", which the contents page's row, its roman folio cut, matches only once both lose their edge numbers."""
+    return _EDGE_MARK.sub("", key)
 
 
 def _list_goes_on(above: list[Row], row: Row) -> bool:
