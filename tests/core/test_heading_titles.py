@@ -463,3 +463,87 @@ def test_a_body_size_heading_in_a_third_column_keeps_its_paragraph_out_of_its_ti
     path = tmp_path / "three_columns.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles
+
+
+STEP_OPENINGS = [  # a manual's numbered steps: product and menu names make each first line read as a title
+    ("1. Start IBM Navigator for i, open the SQL Performance Center and choose Show",
+     "statements from its menu. The list of statements opens in a new window."),
+    ("2. Select the Statement, then click Visual Explain in the Actions Menu of the Plan",
+     "cache. The Explain window shows how the Optimizer Runs the Query."),
+    ("3. Compare the Advised Indexes of the Index Advisor with the Indexes that Exist",
+     "today. Figure 4 shows the advice for the statement without the rule."),
+]
+TEXT_LEFT = 150  # a manual's text column, indented from its headings
+TEXT_LINE = "the measurements were taken every morning and compared with the figures of the"
+
+
+def _indented(page: pymupdf.Page, y: float, lines: int) -> float:
+    """A paragraph in the indented text column; returns the y below it."""
+    for k in range(lines):
+        y = write_line(page, y, TEXT_LINE.capitalize() if k == 0 else TEXT_LINE, x=TEXT_LEFT)
+    return y + 4
+
+
+def test_a_numbered_step_whose_sentence_goes_on_under_it_is_no_heading(tmp_path: Path) -> None:
+    """A manual's numbered step fills its line with product and menu names ("2. Figure 4-68 shows the Visual
+    Explain of the same SQL statement, but with RCAC") and its sentence goes on under it in lower case, hung under
+    the step's text ("enabled. It is clear ..."): in the body's face, numbered and mostly capitalised, in a text
+    column indented from the headings, the line was taken for a numbered heading. A numbered heading in the body's
+    face over its paragraph, which opens with a capital, stays a heading."""
+    doc = pymupdf.open()
+    right = TEXT_LEFT + pymupdf.get_text_length(TEXT_LINE, "helv", 10)
+    for number, chapter in enumerate(["Chapter 1. Securing the Data", "Chapter 2. Reading Query Plans"], start=1):
+        page = doc.new_page(width=612, height=792)
+        y = _indented(page, write_line(page, 90, chapter, size=14, bold=True) + 6, 5)
+        y = _indented(page, write_line(page, y + 8, f"{number}.1 Planning the Review", x=TEXT_LEFT) + 5, 4)
+        for first, rest in STEP_OPENINGS:
+            end = TEXT_LEFT + pymupdf.get_text_length(first, "helv", 10)
+            assert end < right < end + pymupdf.get_text_length(" " + rest.split()[0], "helv", 10)  # filled its line
+            y = write_line(page, y + 6, first, x=TEXT_LEFT)
+            y = write_line(page, y, rest, x=TEXT_LEFT + pymupdf.get_text_length(first.split()[0] + " ", "helv", 10))
+        _indented(page, y + 8, 4)
+    path = tmp_path / "steps.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["Chapter 1. Securing the Data", "1.1 Planning the Review",
+                      "Chapter 2. Reading Query Plans", "2.1 Planning the Review"], titles
+
+
+def test_a_numbered_clause_going_on_in_a_middle_column_is_no_heading(tmp_path: Path) -> None:
+    """A notice in three columns lists its findings as numbered clauses set like paragraphs, the first line
+    indented: "(1) Is not a “significant regulatory" over "action” under Executive Order 12866,". The clause
+    filled its column and its sentence goes on in lower case on the next line, from the column's edge; read
+    against the page's right margin, not its own column's, the line had room left and stayed a heading."""
+    column = ["the operators must test each sensor", "before the airplane returns to", "service and report the results",
+              "to the office named in this notice"]
+    clauses = [("(1) Is not a “significant regulatory", "action” under Executive Order 12866,"),
+               ("(2) Will not affect intrastate aviation", "in Alaska, and"),
+               ("(3) Will not have a significant", "economic effect on many small entities.")]
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    for i in range(40):
+        write_line(page, 80 + 13.5 * i, column[i % 4], size=9, x=45)
+    y = 80.0
+    for i in range(12):
+        y = write_line(page, y, column[i % 4], size=9, x=222)
+    y = write_line(page, y, "For the reasons discussed above, I", size=9, x=231)
+    y = write_line(page, y, "certify that the proposed regulation:", size=9, x=222)
+    right = 222 + max(pymupdf.get_text_length(line, "helv", 9) for line in column)
+    for first, rest in clauses:
+        end = 231 + pymupdf.get_text_length(first, "helv", 9)
+        assert end + pymupdf.get_text_length(" " + rest.split()[0], "helv", 9) > right  # the clause filled its line
+        y = write_line(page, write_line(page, y, first, size=9, x=231), rest, size=9, x=222)
+    for i in range(12):
+        y = write_line(page, y, column[i % 4], size=9, x=222)
+    y = 80.0
+    for i in range(6):
+        y = write_line(page, y, column[i % 4], size=9, x=399)
+    titles = ["(a) Comments Due Date", "(b) Affected Directives", "(c) Applicability"]
+    for title in titles:
+        y = write_line(page, y + 10, title, size=9, x=399)
+        for i in range(5):
+            y = write_line(page, y, column[i % 4].capitalize() if i == 0 else column[i % 4], size=9, x=399)
+    path = tmp_path / "clauses.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == titles

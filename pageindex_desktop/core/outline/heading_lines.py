@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pageindex_desktop.core.outline.layout_filters import EXHIBIT_PAGE, Candidate
+from pageindex_desktop.core.outline.layout_filters import EXHIBIT_PAGE, UNNUMBERED, Candidate
 from pageindex_desktop.core.outline.numbering import leading_number
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy, open_ended, qualifier, sentence_break
@@ -18,6 +18,7 @@ from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy,
 MAX_CHARS = 140  # a heading's line, or a row the layout pass judges at all
 DISPLAY_STEP = 2.0  # points over the body from which a heading is display type, its lines broken by hand
 FIT_SLACK = 2  # characters of room a line may be left with and still have wrapped (word spacing, kerning)
+PARAGRAPH_INDENT = 2.5  # ems a paragraph's first line (a list item set as one) may be indented by
 TAIL_WORDS = 6  # most words of the line that finishes a body-size title its line left open (`continues`)
 _LEAD_STOPS = (".", ":", "—", "–")  # how a bold run-in lead closes before its paragraph goes on in regular type
 # the opening of a figure, table or listing caption ("Figure 3-4", "Listing 12"): never a heading
@@ -107,25 +108,44 @@ def _ended_short(tail: Row, row: Row, body: float) -> bool:
 
 
 def sentence_goes_on(prev: Candidate, row: Row, index: int, column_right: float) -> bool:
-    """True when the bold line `prev` is a paragraph's opening words rather than a heading: the line filled its
-    column ("Cash and due from banks and deposits with banks" in a 10-Q's MD&A) and the sentence goes on, in
-    regular type and lower case, on the line right under it, from the same left edge ("increased primarily as a
-    result of ..."). A heading's next line in another weight opens a paragraph, with a capital; a lower-case
-    line indented under a heading is a list's entry ("name (str) - the file to read" under "Parameters"). The
-    phrase is in sentence case: a line in title case or capitals is a title, whatever the line under it."""
+    """True when the line `prev` is a paragraph's opening words rather than a heading: the line filled its
+    column and the sentence goes on, in lower case, on the line right under it. Two kinds of line open so:
+    - a bold phrase ("Cash and due from banks and deposits with banks" in a 10-Q's MD&A) going on in regular type
+      from the same left edge ("increased primarily as a result of ...");
+    - a numbered step in the body's face, read as a title for its product and menu names ("2. Figure 4-68 shows
+      the Visual Explain of the same SQL statement, but with RCAC"), going on in its face from the number or hung
+      under the step's text ("enabled. It is clear ...").
+    A heading's next line opens a paragraph, with a capital; a lower-case line indented under a bold heading is a
+    list's entry ("name (str) - the file to read" under "Parameters"); a title that wrapped is joined before
+    this is asked (`continues`). The phrase is in sentence case: a line in title case or capitals is a title,
+    whatever the line under it."""
     tail = prev.last_row or prev.row
-    if prev.last_index != index - 1 or not tail.bold or row.bold or not row.text[:1].islower():
+    if prev.last_index != index - 1 or not row.text[:1].islower() or row.page != tail.page:
         return False
     if all(word[:1].isupper() for word in tail.text.split() if len(word) >= 4):
         return False  # a line in title case or capitals is a title ("Proposed Maintenance Actions"), whatever follows
-    if abs(tail.size - row.size) > 0.3 or abs(tail.x0 - row.x0) > 2 or row.page != tail.page:
+    if abs(tail.size - row.size) > 0.3:
+        return False
+    per_char = (tail.x1 - tail.x0) / max(len(tail.text), 1)
+    if tail.bold and not row.bold:
+        aligned = abs(tail.x0 - row.x0) <= 2
+    elif not (tail.bold or row.bold) and _numbered_step(prev):
+        hang = per_char * (len(tail.text.split()[0]) + 2)  # the step's text after its number
+        aligned = tail.x0 - PARAGRAPH_INDENT * tail.size <= row.x0 <= tail.x0 + hang  # or its paragraph's edge
+    else:
         return False
     height = row.y1 - row.y0
-    if not -0.4 * height < row.y0 - tail.y1 <= 0.5 * height:
+    if not aligned or not -0.4 * height < row.y0 - tail.y1 <= 0.5 * height:
         return False
     first = row.text.split()[0]
-    per_char = (tail.x1 - tail.x0) / max(len(tail.text), 1)
     return tail.x1 + per_char * (len(first) + 1) > column_right - FIT_SLACK * per_char  # the word did not fit
+
+
+def _numbered_step(cand: Candidate) -> bool:
+    """True when `cand` stands on a counter's number in the body's face ("2.", "(b)"), not a keyword's
+    ("Item 7"): a line a list can open with."""
+    kind = cand.style[2]
+    return kind not in UNNUMBERED and not kind.startswith("keyword") and not cand.row.bold
 
 
 def run_in_lead(prev: Candidate, row: Row) -> bool:

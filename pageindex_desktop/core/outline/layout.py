@@ -57,7 +57,7 @@ from pageindex_desktop.core.outline.statement_pages import after_statements, wit
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
-from pageindex_desktop.core.outline.text_columns import column_edges
+from pageindex_desktop.core.outline.text_columns import column_edges, column_rights
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
     LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only,
@@ -158,6 +158,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         emphasis = body + 1.0
         columns = column_extents(rows, left, right)  # a paper's "REFERENCES" is centred in its column
         edges = column_edges(rows, page.width)  # three columns or more too (text_columns.py)
+        rights = column_rights(rows, edges) if edges else None
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
@@ -187,7 +188,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
             # the text edges of the row's column, read only beside a heading: its indent, and how far a line fills
-            column = row_column(row, edges, columns, left, right) if candidates else (left, right)
+            column = row_column(row, edges, rights, columns, left, right) if candidates else (left, right)
             if candidates and (
                 continues(candidates[-1], row, i, body, page.width, column[0])
                 or names_label(candidates[-1], row, i, body)

@@ -15,7 +15,7 @@ from pageindex_desktop.core.outline.numbering import leading_number, title_key
 from pageindex_desktop.core.outline.row_index import PagesByTop
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_unit_note
-from pageindex_desktop.core.outline.text_columns import column_edges, column_of, column_range
+from pageindex_desktop.core.outline.text_columns import column_edges, column_of, column_range, spans_gutter
 
 _OUTLINE_KINDS = frozenset({"decimal", "letter-decimal", "section"})
 NOTES_TO = re.compile(r"^notes\s+to\s+(?:the\s+)?(?:\w+\s+){0,3}financial\s+statements\b", re.IGNORECASE)
@@ -133,14 +133,18 @@ def text_column_of(row: Row, columns: tuple[float, float, float, float] | None, 
     return columns[:2] if row.x1 < mid else columns[2:] if row.x0 > mid else (left, right)
 
 
-def row_column(row: Row, edges: list[float] | None, columns: tuple[float, float, float, float] | None,
-               left: float, right: float) -> tuple[float, float]:
-    """The left and right text edges of the column `row` lies in: its left edge from the page's column edges when
-    it has three columns or more as well (`text_columns.column_edges`), else as `text_column_of` gives it. A
-    body-size heading goes on only in its own indented block, measured from this edge, so a right column is no
-    indent (`heading_lines.continues`)."""
-    column_left, column_right = text_column_of(row, columns, left, right)
-    return (edges[column_of(row.x0, edges)] if edges else column_left), column_right
+def row_column(row: Row, edges: list[float] | None, rights: list[float] | None,
+               columns: tuple[float, float, float, float] | None, left: float, right: float) -> tuple[float, float]:
+    """The left and right text edges of the column `row` lies in: from the page's column edges and their right
+    text edges (`text_columns.column_edges`, `column_rights`) when it has three columns or more as well, else as
+    `text_column_of` gives them. A body-size heading goes on only in its own indented block, measured from the
+    left edge, so a right column is no indent (`heading_lines.continues`); a line that reaches the right edge
+    filled its column (`heading_lines.sentence_goes_on`)."""
+    if not edges or rights is None or spans_gutter(row.x0, row.x1, edges):
+        column_left, column_right = text_column_of(row, columns, left, right)
+        return (edges[column_of(row.x0, edges)] if edges else column_left), column_right
+    k = column_of(row.x0, edges)
+    return edges[k], rights[k]
 
 
 def _column(row: Row, mid: float, slack: float, split: bool) -> tuple[float, float]:

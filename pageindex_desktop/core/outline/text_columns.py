@@ -75,6 +75,18 @@ def column_of(x0: float, edges: list[float]) -> int:
     return max(0, bisect_right(edges, x0 + EDGE_SNAP) - 1)
 
 
+def column_rights(lines: Sequence[Box], edges: list[float]) -> list[float]:
+    """Right text edge of each column: the furthest a word line opening in it reaches short of the next edge
+    (a row spanning the gutter is no column's). A line fills its column when it reaches this edge, which is how
+    a wrapped sentence is told from a heading on a page of three columns (`heading_lines.sentence_goes_on`)."""
+    rights: list[float] = []
+    for k, edge in enumerate(edges):
+        stop = edges[k + 1] if k + 1 < len(edges) else float("inf")
+        reach = [ln.x1 for ln in lines if _word_line(ln) and column_of(ln.x0, edges) == k and ln.x1 < stop]
+        rights.append(max(reach, default=stop if k + 1 < len(edges) else edge))
+    return rights
+
+
 def column_range(x0: float, edges: list[float]) -> tuple[float, float]:
     """The x range of the column a text starting at `x0` sits in (its edge to the next one's)."""
     k = column_of(x0, edges)
