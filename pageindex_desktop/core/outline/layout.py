@@ -57,6 +57,7 @@ from pageindex_desktop.core.outline.statement_pages import after_statements, wit
 from pageindex_desktop.core.outline.style_order import one_off_levels
 from pageindex_desktop.core.outline.table_notes import is_unit_note, strip_unit_note
 from pageindex_desktop.core.outline.table_parts import drop_table_parts
+from pageindex_desktop.core.outline.side_heads import side_heads
 from pageindex_desktop.core.outline.text_columns import column_edges, column_rights
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
@@ -162,8 +163,11 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
+        heads, head_lines = side_heads(rows)  # headings in a margin column beside their paragraphs
         for i in range(start, len(rows)):
-            row = marks.marked(rows[i])
+            if i in head_lines:
+                continue  # a side head's wrapped line, joined to its first
+            row = marks.marked(heads.get(i, rows[i]))
             if i > start and len(rows[i - 1].text) <= 8 and any(test(rows[i - 1], row, analysis.is_running(
                     rows[i - 1], i - 1)) for test in (number_above, label_over_number)):
                 if candidates and candidates[-1].row is rows[i - 1]:

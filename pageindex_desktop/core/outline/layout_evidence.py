@@ -67,8 +67,15 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
 
 
 def _level_with(row: Row, near: list[Row]) -> list[Row]:
-    """The rows of `near` on `row`'s baseline."""
-    return [r for r in near if r is not row and same_baseline(r, row)]
+    """The rows of `near` on `row`'s baseline, but for the row itself: the same row, or the page's row that the
+    candidate's row was copied from (restyled, marked, or a side head's first line with its wrapped lines joined,
+    `side_heads.py`). A copy counted as a text beside itself: a centred "Abstract" stood beside its own row."""
+    return [r for r in near if r is not row and same_baseline(r, row) and not _source_of(r, row)]
+
+
+def _source_of(line: Row, row: Row) -> bool:
+    """True when `row` was made from `line`: printed where `line` starts, its text `line`'s or going on from it."""
+    return (line.x0, line.y0) == (row.x0, row.y0) and row.text.startswith(line.text)
 
 
 def same_baseline(a: Row, b: Row) -> bool:
