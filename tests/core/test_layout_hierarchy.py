@@ -7,6 +7,7 @@ from pathlib import Path
 import pymupdf
 
 from pageindex_desktop.core.outline.layout import find_layout_headings
+from pageindex_desktop.core.outline.toc_page import find_toc_headings
 from pageindex_desktop.core.ingest.pdf import extract
 from tests.core.built_pages import paragraph, write_line
 
@@ -173,3 +174,39 @@ def test_a_running_folio_on_a_contents_page_does_not_push_its_entries_down(tmp_p
     levels = {h.title: h.level for h in headings}
     assert {levels[chapter] for chapter, _ in chapters} == {1}
     assert {levels[s] for _, sections in chapters for s in sections} == {2}
+
+
+SPEC = {"1.0 SCOPE": ["1.1 Purpose", "1.2 Applicability"],
+        "2.0 APPLICABLE DOCUMENTS": ["2.1 Government Documents", "2.2 Other Publications"],
+        "3.0 REQUIREMENTS": ["3.1 Performance", "3.2 Interfaces", "3.3 Environmental Conditions"]}
+
+
+def _spec(path: Path, contents: bool) -> None:
+    """A specification numbering its top sections "1.0", "2.0" over "1.1", "2.1", every heading bold at the
+    body's size, and (`contents`) a contents page listing them all at one indent."""
+    doc = pymupdf.open()
+    if contents:
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 90, "TABLE OF CONTENTS", bold=True) + 8
+        entries = [title for top, subs in SPEC.items() for title in [top, *subs]]
+        for k, title in enumerate(entries):
+            write_line(page, y, title)
+            y = write_line(page, y, str(1 + k // 2), x=520)
+    for top, subs in SPEC.items():
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 90, top, bold=True) + 4, 3)
+        for sub in subs:
+            y = paragraph(page, write_line(page, y + 6, sub, bold=True) + 2, 4)
+    doc.save(path)
+
+
+def test_a_specifications_point_zero_sections_hold_their_sub_sections(tmp_path: Path) -> None:
+    """"3.0 REQUIREMENTS" numbers section 3, not a sub-section at the depth of "3.1": read as two parts deep, every
+    heading of the specification sat at one level, in the layout tree and in its contents list alike."""
+    expected = [(title, level) for top, subs in SPEC.items() for title, level in [(top, 1), *((s, 2) for s in subs)]]
+    _spec(tmp_path / "spec.pdf", contents=False)
+    assert [(h.title, h.level) for h in find_layout_headings(extract(tmp_path / "spec.pdf"))] == expected
+    _spec(tmp_path / "listed.pdf", contents=True)
+    headings = find_toc_headings(extract(tmp_path / "listed.pdf"))
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings if h.title != "TABLE OF CONTENTS"] == expected

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from pageindex_desktop.core.outline.analysis import Analysis
 from pageindex_desktop.core.outline.capital_styles import capitals_above
-from pageindex_desktop.core.outline.numbering import Numbering, leading_number, ordinal, sequence_kind, title_key
+from pageindex_desktop.core.outline.numbering import (Numbering, decimal_parts, leading_number, ordinal, sequence_kind,
+                                                      title_key)
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.title_shape import running_text, titled_label
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS
@@ -360,10 +361,10 @@ def _chained(candidates: list[Candidate], outer: tuple[float, bool, str], inner:
         if num is None:
             continue
         if cand.style == outer:
-            last = num.token.rstrip(".")
+            last = ".".join(decimal_parts(num.token))
         else:
             heads += 1
-            chained += last is not None and num.token.rstrip(".").rsplit(".", 1)[0] == last
+            chained += last is not None and ".".join(decimal_parts(num.token)[:-1]) == last
     return heads > 0 and chained >= RESTART_AGREE_SHARE * heads
 
 

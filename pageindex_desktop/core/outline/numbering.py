@@ -134,6 +134,15 @@ def parse_page_number(text: str) -> tuple[int, bool] | None:
     return (value, True) if value else None
 
 
+def decimal_parts(token: str) -> list[str]:
+    """A decimal section number's parts, trailing zeros dropped: a specification numbers its top sections "1.0",
+    "2.0" over "1.1", "2.1" ("3.0 REQUIREMENTS" over "3.1 Performance"), so "3.0" is section 3, one level up."""
+    parts = token.rstrip(".").split(".")
+    while len(parts) > 1 and parts[-1] == "0" and parts[0].strip("0"):
+        parts.pop()
+    return parts
+
+
 def leading_number(text: str) -> Numbering | None:
     """The section number a heading starts with, or None."""
     text = text.lstrip()
@@ -146,7 +155,7 @@ def leading_number(text: str) -> Numbering | None:
             num = m.group("num")
             if len(num) == 4 and "." not in num and not m.group("end"):
                 return None  # a year ("2023 Annual Report") is not a section number
-            return Numbering("decimal", num.count(".") + 1, num, text[m.end():].lstrip(" .:-–—\t"))
+            return Numbering("decimal", len(decimal_parts(num)), num, text[m.end():].lstrip(" .:-–—\t"))
         return None
     if first == "(":
         m = _PAREN.match(text)
@@ -184,7 +193,7 @@ def ordinal(num: Numbering) -> int | None:
     """Position of a section number among its siblings (1 for "1.", "A.", "(a)", "i.", "3.1" -> 1)."""
     token = num.token
     if num.kind == "decimal":
-        return int(token.split(".")[-1])
+        return int(decimal_parts(token)[-1])
     if num.kind in ("roman", "lower-roman"):
         return roman_to_int(token) or None
     if num.kind in ("upper-letter", "lower-letter"):
