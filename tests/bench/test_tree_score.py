@@ -10,6 +10,7 @@ def test_normalise_drops_case_punctuation_and_section_numbers() -> None:
     assert normalise("III-A Google DeepDream") == "google deepdream"
     assert normalise("CHAPTER ONE: Creators") == normalise("Chapter 1: Creators") == "creators"
     assert normalise("(2) Fees and Charges") == "fees and charges"
+    assert normalise("Note 2 - Revenue") == normalise("2. REVENUE") == "revenue"  # a filing's note label
     assert normalise("Civil Rights") == "civil rights"  # a word of roman-numeral letters is not a number
 
 

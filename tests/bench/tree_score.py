@@ -25,9 +25,10 @@ _NUMBER_WORDS = (
     "seventeen|eighteen|nineteen|twenty"
 )
 _ROMAN = r"(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b"
-# One leading numbering token: "Chapter 3:", "Part II", "1.2.3", "III-A", "A.1", "(2)", "iv.", "b)", "Item 1A".
+# One leading numbering token: "Chapter 3:", "Part II", "1.2.3", "III-A", "A.1", "(2)", "iv.", "b)", "Item 1A",
+# "Note 2 -" (a filing's contents lists "Note 2 - Revenue" where its page and bookmark read "2. REVENUE").
 _LEADING_NUMBER = re.compile(
-    r"^\s*(?:(?:chapter|section|part|article|appendix|annex|item|§)\s*"
+    r"^\s*(?:(?:chapter|section|part|article|appendix|annex|item|note|§)\s*"
     rf"(?:[0-9]+[a-z]?|[ivxlcdm]+|[a-z]|{_NUMBER_WORDS})\b"
     r"|\(?[0-9]+(?:[.\-][0-9]+)*[a-z]?[.)]?(?=\s|$|[:.\-–—])"
     rf"|(?-i:{_ROMAN}(?:-[A-Z0-9]+)?[.)]?(?=\s))"
