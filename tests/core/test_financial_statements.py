@@ -45,9 +45,17 @@ BODY: list[tuple[str, int, list[tuple[str, float]]]] = [
 FIRST_BODY_PAGE = 3
 
 
-def _filing(tmp_path: Path, list_notes: bool = False) -> Path:
+def _printed_note(note: str) -> str:
+    """How a note's heading is printed on its page when the contents calls it "Note 2 - Revenue": "2. REVENUE"."""
+    label, title = note.split(" - ", 1)
+    return f"{label.split()[1]}. {title.upper()}"
+
+
+def _filing(tmp_path: Path, list_notes: bool = False, list_each_note: bool = False) -> Path:
     """A 10-K whose contents lists its Parts, Items and Item 1's sections (and, with `list_notes`, the notes
-    heading under Item 8), each page of prose under its bold headings with the printed folio at its foot."""
+    heading under Item 8; with `list_each_note`, the statements and each note under Item 8 but not the notes
+    heading, the pages printing "2. REVENUE" for "Note 2 - Revenue"), each page of prose under its bold headings
+    with the printed folio at its foot."""
     doc = pymupdf.open()
     pages = max(p for _t, p, _s in BODY)
     for _ in range(FIRST_BODY_PAGE - 1 + pages):
@@ -59,6 +67,9 @@ def _filing(tmp_path: Path, list_notes: bool = False) -> Path:
         if not title:
             if list_notes and subs[0][0] == NOTES_HEADING:
                 y = write_line(contents, y, f"{NOTES_HEADING} {'.' * 40} {printed}", size=10, x=90)
+            for sub, _size in subs if list_each_note else []:
+                if sub != NOTES_HEADING:
+                    y = write_line(contents, y, f"{sub} {'.' * 40} {printed}", size=10, x=90)
             continue
         y = write_line(contents, y, f"{title} {'.' * 40} {printed}", size=10, x=72)
         if title.startswith("Item 1."):
@@ -71,7 +82,8 @@ def _filing(tmp_path: Path, list_notes: bool = False) -> Path:
             y = write_line(page, y, title, size=14 if title.startswith("PART") else 12, bold=True) + 4
             y = paragraph(page, y, 3)
         for sub, size in subs:
-            y = write_line(page, y, sub, size=size, bold=True) + 2
+            y = write_line(page, y, _printed_note(sub) if list_each_note and sub in NOTES else sub, size=size,
+                           bold=True) + 2
             y = paragraph(page, y, 3)
         write_line(page, 760, str(printed), size=9, x=300)
     path = tmp_path / "filing.pdf"
@@ -112,6 +124,18 @@ def test_a_listed_notes_heading_gets_its_notes(tmp_path: Path) -> None:
     item8 = _children(outline.nodes, "Item 8. Financial Statements and Supplementary Data")
     assert [n.title for n in item8] == [NOTES_HEADING]
     assert [n.title for n in item8[0].children] == NOTES
+
+
+def test_notes_listed_one_by_one_go_under_the_notes_heading_the_pages_print(tmp_path: Path) -> None:
+    """A contents listing the statements and each note ("Note 2 - Revenue") straight under Item 8, where the pages
+    print the notes as "2. REVENUE" under "Notes to Consolidated Financial Statements": the notes heading goes
+    back over the notes, as the pages and filers' bookmarks have it, and each note is in the tree once (its
+    printed heading, read as another title, had been hung under it again)."""
+    outline = build_outline(extract(_filing(tmp_path, list_each_note=True)), use_bookmarks=False)
+    item8 = _children(outline.nodes, "Item 8. Financial Statements and Supplementary Data")
+    assert [n.title for n in item8] == [*STATEMENTS[1:], NOTES_HEADING]
+    assert [(n.title, n.children) for n in item8[-1].children] == [(note, []) for note in NOTES]
+    assert [n.start_page for n in item8[-1].children] == [p + FIRST_BODY_PAGE - 1 for p in (9, 9, 10, 10)]
 
 
 def test_a_document_that_is_no_filing_is_left_to_the_general_rules(tmp_path: Path) -> None:

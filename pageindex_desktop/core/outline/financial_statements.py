@@ -60,9 +60,12 @@ def hang_financial_statements(toc: list[Heading], doc: ExtractedDocument) -> lis
         return toc
     by_key, by_page = index_layout(layout)
     children: dict[int, list[Heading]] = {}  # id(layout heading) -> its layout children, in order
+    parent_of: dict[int, Heading] = {}  # id(layout heading) -> the heading layout nests it under
     for heading, parent in zip(layout, layout_parents(layout)):
         if parent is not None:
             children.setdefault(id(parent), []).append(heading)
+            parent_of[id(heading)] = parent
+    toc = _under_notes_heading(toc, by_key, by_page, parent_of)
     listed = {(title_key(h.title), h.page + d) for h in toc for d in (-1, 0, 1)}
     at = toc_positions(toc)
     added: list[tuple[int, Heading]] = []  # (index of the contents entry it follows, heading at its level)
@@ -82,6 +85,38 @@ def hang_financial_statements(toc: list[Heading], doc: ExtractedDocument) -> lis
         out.append(entry)
         out.extend(h for j, h in added if j == i)
     return out
+
+
+def _under_notes_heading(toc: list[Heading], by_key: dict[tuple[str, int], Heading],
+                         by_page: dict[int, list[tuple[str, Heading]]], parent_of: dict[int, Heading]) -> list[Heading]:
+    """`toc` with the notes heading the contents leaves out put back over the notes it lists one by one: a
+    filing's contents may list "Note 1 - General ..." to "Note 31 - Subsequent Events" straight under its
+    financial statements Item, beside the statements, while the pages print them under "NOTES TO CONSOLIDATED
+    FINANCIAL STATEMENTS" (layout nests them there, and so do filers' bookmarks). The heading goes in at the
+    notes' level, before the first of them, and the notes, with anything listed under them, one level down."""
+    for i, entry in enumerate(toc):
+        if not (_FINANCIAL_ITEM.search(entry.title) and _is_item(entry.title)):
+            continue
+        end = next((j for j in range(i + 1, len(toc)) if toc[j].level <= entry.level), len(toc))
+        under: dict[int, list[int]] = {}  # id(notes heading) -> the listed entries layout nests under it
+        heads: dict[int, Heading] = {}
+        for j in range(i + 1, end):
+            hit = printing_heading(toc[j], by_key, by_page) if toc[j].level == entry.level + 1 else None
+            parent = parent_of.get(id(hit)) if hit is not None else None
+            if parent is not None and NOTES_TO.match(parent.title):
+                under.setdefault(id(parent), []).append(j)
+                heads[id(parent)] = parent
+        if not under:
+            continue
+        key, notes = max(under.items(), key=lambda item: len(item[1]))
+        head = heads[key]
+        if len(notes) < NOTES_AT_LEAST or any(title_key(h.title) == title_key(head.title) for h in toc[i + 1:end]):
+            continue
+        first, last = notes[0], notes[-1]
+        stop = next((j for j in range(last + 1, end) if toc[j].level <= entry.level + 1), end)
+        moved = [Heading(h.title, h.level + 1, h.page, h.y) for h in toc[first:stop]]
+        return [*toc[:first], Heading(head.title, entry.level + 1, head.page, head.y), *moved, *toc[stop:]]
+    return toc
 
 
 def _statements_under(entry: Heading, printed: Heading, children: dict[int, list[Heading]],

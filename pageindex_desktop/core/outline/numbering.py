@@ -26,6 +26,9 @@ KEYWORD_NUMBER = re.compile(
     rf"^(?P<kw>{_KEYWORDS})\s+(?P<num>[0-9]+(?:\.[0-9]+){{0,3}}[A-Z]?|{_ROMAN_RE}|[A-Z]|{_NUMBER_WORDS})\b\s*[:.\-–—]?\s*",
     re.IGNORECASE,
 )
+# a financial statement note's label before its title: a filing's contents lists "Note 1 - General and Summary ...",
+# its page prints "1. GENERAL AND SUMMARY ..." or "NOTE 1: GENERAL ..."; the titles are compared without it
+_NOTE_LEAD = re.compile(r"^\s*notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*(?=\S)", re.IGNORECASE)
 # "1", "1.2", "1.2.3.", "2)", "A.1", "III-A", "IV.", "B.", "(a)", "(1)", "(iv)", "a.", "ii.", "§ 4"
 _DECIMAL = re.compile(r"^(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})(?P<end>\.|\)|:)?(?=\s|$)")
 _LETTER_DECIMAL = re.compile(
@@ -242,6 +245,8 @@ def title_key(text: str) -> str:
         num = leading_number(text)
         if num is not None and num.rest:
             text = num.rest
+        else:
+            text = _NOTE_LEAD.sub("", text, count=1)
     return _NON_WORD.sub(" ", text.lower()).strip()
 
 
