@@ -309,16 +309,18 @@ def test_contents_printed_at_the_back(tmp_path: Path) -> None:
     assert [(h.title, h.page) for h in headings] == [*((t, p) for p, t in starts.items()), ("Inhalt", 30)]
 
 
-def _filing_front(doc: pymupdf.Document, items: list[tuple[str, str, int]]) -> list[pymupdf.Page]:
+def _filing_front(doc: pymupdf.Document, items: list[tuple[str, str, int]], raised: float = 0) -> list[pymupdf.Page]:
     """A 10-K's cover ("FORM 10-K") and its contents table on page 2: number, title and printed page (physical
-    page - 2) in three columns, no leaders. Returns the document's pages."""
+    page - 2) in three columns, no leaders, an item's page `raised` points above its title's baseline. Returns
+    the document's pages."""
     pages = [doc[i] for i in range(doc.page_count)]
     _write(pages[0], 130, "FORM 10-K", size=20, bold=True)
     y = _write(pages[1], 80, "TABLE OF CONTENTS", size=12, bold=True) + 20
     for number, title, start in items:
         _write(pages[1], y, number, bold=not title)
         _write(pages[1], y, title, x=140)
-        y = _write(pages[1], y, str(start - 2), x=500) + 4
+        lift = raised if title else 0  # a part's row set as one line, an item's in cells
+        y = _write(pages[1], y - lift, str(start - 2), x=500) + lift + 4
     return pages
 
 
@@ -350,6 +352,33 @@ def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
     # layout also keeps a filing's own contents heading, beside the parts (filing_pages.py)
     assert [(h.title, h.level, h.page) for h in find_layout_headings(extracted)] == [
         ("TABLE OF CONTENTS", 1, 2), *expected]
+
+
+def test_contents_page_numbers_printed_a_little_high_stay_with_their_titles(tmp_path: Path) -> None:
+    """A contents table set in cells may print each item's page number two points above its title's baseline
+    (AES's 10-K). Read before the title, the number ended the row above, and each title took the next entry's
+    page: "ITEM 1. BUSINESS" opened on Item 1A's page, fifty pages on, and the whole of Item 1 was lost."""
+    items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 20),
+             ("Item 1B.", "Unresolved Staff Comments", 30), ("Item 2.", "Properties", 30),
+             ("Item 3.", "Legal Proceedings", 30), ("Item 4.", "Mine Safety Disclosures", 32), ("PART II", "", 33),
+             ("Item 5.", "Market for Common Equity", 33), ("Item 7.", "Management's Discussion", 35)]
+    doc = pymupdf.open()
+    for _ in range(40):
+        doc.new_page(width=612, height=792)
+    pages = _filing_front(doc, items, raised=2.5)
+    for page_number in range(3, 41):
+        page = pages[page_number - 1]
+        _write(page, 770, str(page_number - 2), size=9, x=300)
+        y = 80.0
+        for number, title, page_of in items:
+            if page_of == page_number:
+                y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
+        _body(page, y, 30 - int((y - 80) / 16))
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(f"{n} {t}".strip(), p) for n, t, p in items]
 
 
 def test_parts_centred_above_their_items_are_the_top_level(tmp_path: Path) -> None:

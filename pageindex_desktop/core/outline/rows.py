@@ -6,6 +6,8 @@ leader); both heading finders reason about what the reader sees, so they work on
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pageindex_desktop.core.document import Line, PageData
@@ -48,6 +50,7 @@ def _same_row(a: Line | Row, b: Line) -> bool:
 
 
 BASELINE_SLACK = 0.08  # share of the page's usual line height two bottoms may differ by and share a baseline
+RAISED_NUMBER = 0.4  # share of its height a number may sit above the text left of it and be read with it
 HEADER_SHARE = 0.25  # most share of the page's width a label above a two-column page's first pass spans (page_rows)
 
 
@@ -57,7 +60,31 @@ def _reading_order(lines: list[Line]) -> list[Line]:
     a cell boundary fell between them (a 97 % copy), and the title then opened the row alone."""
     heights = sorted(ln.y1 - ln.y0 for ln in lines)
     reach = BASELINE_SLACK * heights[len(heights) // 2] if heights else 0.0
-    return [ln for run in near_runs(lines, lambda ln: ln.y1, reach) for ln in sorted(run, key=lambda ln: ln.x0)]
+    raised = _raised_numbers(lines)
+    bottom: Callable[[Line], float] = (lambda ln: raised.get(id(ln), ln.y1)) if raised else (lambda ln: ln.y1)
+    return [ln for run in near_runs(lines, bottom, reach) for ln in sorted(run, key=lambda ln: ln.x0)]
+
+
+def _raised_numbers(lines: list[Line]) -> dict[int, float]:
+    """A bare number printed a little higher than the text left of it on its line (a contents entry's page set
+    in its own table cell, two points up: AES's "ITEM 1. BUSINESS ... 4"), by id, mapped to that text's bottom:
+    sorted by its own, it was read before its title, and the title, opening the next row, paired with the next
+    entry's number ("ITEM 1. BUSINESS" took Item 1A's page)."""
+    numbers = [ln for ln in lines if len(ln.text) <= 7 and PAGE_NUMBER.match(ln.text.strip())]
+    if not numbers:
+        return {}
+    by_bottom = sorted(lines, key=lambda ln: ln.y1)
+    bottoms = [ln.y1 for ln in by_bottom]
+    raised: dict[int, float] = {}
+    for number in numbers:
+        height = number.y1 - number.y0
+        lo = bisect_right(bottoms, number.y1 + 0.05)
+        hi = bisect_right(bottoms, number.y1 + RAISED_NUMBER * height)
+        left = [ln for ln in by_bottom[lo:hi] if ln.x1 <= number.x0 and _same_row(ln, number)
+                and not PAGE_NUMBER.match(ln.text.strip())]
+        if left:
+            raised[id(number)] = min(ln.y1 for ln in left)
+    return raised
 
 
 def page_rows(page: PageData, merge_all: bool) -> list[Row]:
