@@ -244,3 +244,24 @@ def test_a_centred_heading_over_two_columns_stays_whole(tmp_path: Path) -> None:
     assert [h.title for h in find_layout_headings(extracted)] == [f"{a} {b}" for a, b in heads]
     rows = analyse(extracted).rows[2]
     assert [r.text.split()[4] for r in rows[2:]] == ["left"] * 40 + ["right"] * 40
+
+
+def test_a_sub_heading_at_one_spot_under_each_pages_own_title_is_a_section(tmp_path: Path) -> None:
+    """A reference manual gives each function a page: its name, then "Summary" right under it, at the same spot
+    on page after page. Found on neighbouring pages at one spot, "Summary" was dropped as a running head; a
+    running head has no heading of its page between it and the page's edge, and "Summary" has the function's
+    name above it. A bold head repeated at one spot over each page's own title still goes."""
+    names = ["open_file", "close_file", "read_block", "write_block", "seek_to", "tell_position", "flush_all"]
+    doc = pymupdf.open()
+    _prose(doc.new_page(width=612, height=792), 90, 8)
+    for k, name in enumerate(names):
+        page = doc.new_page(width=612, height=792)
+        _write(page, 100, "Storage Library Reference", 12, True)  # a running head set like a heading
+        y = _write(page, 140, f"Function {name}", 16, True) + 6
+        y = _prose(page, _write(page, y, "Summary", 12, True), 1 + k % 3)
+        _prose(page, _write(page, y + 6, "Parameters", 12, True), 2)
+    path = tmp_path / "reference.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    assert found == [(title, level) for name in names
+                     for title, level in [(f"Function {name}", 1), ("Summary", 2), ("Parameters", 2)]]

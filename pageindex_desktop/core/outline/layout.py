@@ -248,7 +248,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_list_items(drop_repeated_runs(italic_under_upright(analysis.sizes.restyled(candidates))), body)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
-    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), is_slide_deck(doc, analysis))
+    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), is_slide_deck(doc, analysis),
+                                   [p.height for p in doc.pages])
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body)
     by_top = PagesByTop(analysis.rows)  # the rows near a candidate, for the table and signature rules

@@ -167,14 +167,17 @@ def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
     return [c for k, c in enumerate(candidates) if k not in drop]
 
 
-def drop_frame_titles(candidates: list[Candidate], text_pages: int, deck: bool) -> list[Candidate]:
+def drop_frame_titles(candidates: list[Candidate], text_pages: int, deck: bool,
+                      heights: list[float]) -> list[Candidate]:
     """A style printed at the same spot on most pages is a slide's frame title or a running head, not a section.
 
     A running head prints one text at the spot on two neighbouring pages (`_on_adjacent_pages`), in any
-    document. Otherwise the spot's texts are frame titles only in a slide deck (`deck`: landscape pages, few
-    of them prose, `nav_bar.is_slide_deck`): in a document of pages, titles that each stand once at one spot
-    are chapters that each open a page, or a reference manual's page per function ("Function open_file", then
-    "Summary"), however short some of those pages are."""
+    document, with no heading of the page between it and the page's edge (`_under_page_headings`): a reference
+    manual's "Summary" right under each function's own name ("Function open_file") stands at one spot on page
+    after page too, and is a section of each. Otherwise the spot's texts are frame titles only in a slide deck
+    (`deck`: landscape pages, few of them prose, `nav_bar.is_slide_deck`): in a document of pages, titles that
+    each stand once at one spot are chapters that each open a page, or that manual's page per function, however
+    short some of those pages are."""
     if text_pages < 6:
         return candidates
     spots: dict[tuple[tuple[float, bool, str], int, int], list[Candidate]] = {}
@@ -185,9 +188,28 @@ def drop_frame_titles(candidates: list[Candidate], text_pages: int, deck: bool) 
     crowded: set[tuple[tuple[float, bool, str], int, int]] = set()
     for key, found in spots.items():
         pages = {c.row.page for c in found}
-        if len(pages) >= max(5, 0.4 * text_pages) and (deck or _on_adjacent_pages(found)):
+        if len(pages) >= max(5, 0.4 * text_pages) and (
+                deck or _on_adjacent_pages(found) and not _under_page_headings(found, candidates, heights)):
             crowded.add(key)
     return [c for c in candidates if (c.style, int(c.row.x0 // 8), int(c.row.y0 // 8)) not in crowded]
+
+
+def _under_page_headings(found: list[Candidate], candidates: list[Candidate], heights: list[float]) -> bool:
+    """True when, on most of their pages, the texts at one spot have another heading of the page between them and
+    the page's nearer edge (above one in the page's top half, below one in its bottom half): a running head
+    or foot is the page's first or last, a sub-heading under each page's own title is not."""
+    by_page: dict[int, list[Candidate]] = {}
+    for cand in candidates:
+        by_page.setdefault(cand.row.page, []).append(cand)
+    inside = 0
+    for cand in found:
+        key = title_key(cand.text)
+        others = [c for c in by_page.get(cand.row.page, []) if title_key(c.text) != key]
+        if cand.row.y0 < heights[cand.row.page - 1] / 2:
+            inside += any(c.row.y1 <= cand.row.y0 for c in others)
+        else:
+            inside += any(c.row.y0 >= cand.row.y1 for c in others)
+    return inside * 2 > len(found)
 
 
 def _on_adjacent_pages(found: list[Candidate]) -> bool:
