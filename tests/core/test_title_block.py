@@ -136,3 +136,22 @@ def test_a_report_that_opens_on_a_chapter_over_a_figure_keeps_it(tmp_path: Path)
     caption is body, not a title block's line, so the heading at the block's foot is the first chapter."""
     found = _opens_on_a_chapter(tmp_path / "figure.pdf", "Market Overview", 18, caption="Figure 1. Supply by source")
     assert found[:3] == [("Market Overview", 1), ("Scope of the Review", 1), ("Operating Results", 2)]
+
+
+def test_a_memo_that_opens_on_its_first_numbered_section_keeps_it(tmp_path: Path) -> None:
+    """A memo or a chapter printed on its own opens on "1. Background" over its paragraph, with no title block:
+    the section's line, first on the page, had been taken for the document's title."""
+    doc = pymupdf.open()
+    sections = {"1. Background": ["1.1 The Parties", "1.2 The Agreement"], "2. Discussion": ["2.1 Jurisdiction"],
+                "3. Conclusion": []}
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for title, subs in sections.items():
+        for heading in [title, *subs]:
+            if y > 600:
+                page, y = doc.new_page(width=612, height=792), 90.0
+            y = paragraph(page, write_line(page, y, heading, bold=True) + 2, 5) + 6
+    path = tmp_path / "memo.pdf"
+    doc.save(path)
+    assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == [
+        (title, level) for top, subs in sections.items() for title, level in [(top, 1), *((s, 2) for s in subs)]]

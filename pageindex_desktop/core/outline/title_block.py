@@ -61,10 +61,12 @@ def block_end(rows: list[Row], body: float) -> int:
         if i > 0 and _FIGURE_CAPTION.match(row.text):
             return i  # a figure's caption: the chapter opens on the figure, no paragraph under its heading
         num = leading_number(row.text)
-        if num is not None and num.kind in STRONG_KINDS and num.rest and i > 0 and ordinal(num) == 1 and (
+        if num is not None and num.kind in STRONG_KINDS and num.rest and ordinal(num) == 1 and (
             row.bold or row.size > body + 1 or num.rest.isupper()
-        ):
-            return i  # "1 Introduction" right under the title block
+        ) and (i > 0 or i + 1 < len(rows) and _plain(rows[i + 1], body) and len(rows[i + 1].text) >= 60):
+            # "1 Introduction" right under the title block, or opening the document over its paragraph (a memo,
+            # a chapter printed on its own: no title block at all)
+            return i
         if num is not None and num.kind.startswith("keyword") and not num.rest and ordinal(num) == 1 and (
                 row.bold or row.size > body + 1) and i + 1 < len(rows) and rows[i + 1].size >= row.size:
             return i  # a bare "Chapter 1" over its title: the document opens on its first chapter, no title block
