@@ -439,30 +439,38 @@ def test_a_paragraph_opening_on_a_bold_phrase_is_no_heading(tmp_path: Path) -> N
     assert titles == ["Noninterest revenue", "Section 2.01 Terms", "Parameters", "Income tax expense"], titles
 
 
+NOTICE_LINES = ["the operators must test each sensor", "before the airplane returns to", "service and report the results",
+                "to the office named in this notice"]  # a column's lines in a notice set in three
+NOTICE_TITLES = ["(a) Comments Due Date", "(b) Affected Directives", "(c) Applicability"]
+
+
+def _third_column(page: pymupdf.Page) -> None:
+    """A notice's third column: a few lines, then NOTICE_TITLES in the body's face, each over its paragraph."""
+    y = 80.0
+    for i in range(6):
+        y = write_line(page, y, NOTICE_LINES[i % 4], size=9, x=399)
+    for title in NOTICE_TITLES:
+        y = write_line(page, y + 10, title, size=9, x=399)
+        for i in range(5):
+            line = NOTICE_LINES[i % 4]
+            y = write_line(page, y, line.capitalize() if i == 0 else line, size=9, x=399)
+
+
 def test_a_body_size_heading_in_a_third_column_keeps_its_paragraph_out_of_its_title(tmp_path: Path) -> None:
     """A notice set in three columns: numbered headings in the body's face over their paragraphs in the third
     column. A body-size heading goes on only in its own indented block, and the third column, far right of the
     page's margin, read as one: each paragraph was joined to its heading as a wrapped title. The indent is
     measured from the heading's own column's edge."""
-    column = ["the operators must test each sensor", "before the airplane returns to", "service and report the results",
-              "to the office named in this notice"]
     doc = pymupdf.open()
     paragraph(doc.new_page(width=612, height=792), 90, 30)
     page = doc.new_page(width=612, height=792)
     for x in (45, 222):
         for i in range(40):
-            write_line(page, 80 + 13.5 * i, column[i % 4], size=9, x=x)
-    y = 80.0
-    for i in range(6):
-        y = write_line(page, y, column[i % 4], size=9, x=399)
-    titles = ["(a) Comments Due Date", "(b) Affected Directives", "(c) Applicability"]
-    for title in titles:
-        y = write_line(page, y + 10, title, size=9, x=399)
-        for i in range(5):
-            y = write_line(page, y, column[i % 4].capitalize() if i == 0 else column[i % 4], size=9, x=399)
+            write_line(page, 80 + 13.5 * i, NOTICE_LINES[i % 4], size=9, x=x)
+    _third_column(page)
     path = tmp_path / "three_columns.pdf"
     doc.save(path)
-    assert [h.title for h in find_layout_headings(extract(path))] == titles
+    assert [h.title for h in find_layout_headings(extract(path))] == NOTICE_TITLES
 
 
 STEP_OPENINGS = [  # a manual's numbered steps: product and menu names make each first line read as a title
@@ -514,8 +522,7 @@ def test_a_numbered_clause_going_on_in_a_middle_column_is_no_heading(tmp_path: P
     indented: "(1) Is not a “significant regulatory" over "action” under Executive Order 12866,". The clause
     filled its column and its sentence goes on in lower case on the next line, from the column's edge; read
     against the page's right margin, not its own column's, the line had room left and stayed a heading."""
-    column = ["the operators must test each sensor", "before the airplane returns to", "service and report the results",
-              "to the office named in this notice"]
+    column = NOTICE_LINES
     clauses = [("(1) Is not a “significant regulatory", "action” under Executive Order 12866,"),
                ("(2) Will not affect intrastate aviation", "in Alaska, and"),
                ("(3) Will not have a significant", "economic effect on many small entities.")]
@@ -536,14 +543,7 @@ def test_a_numbered_clause_going_on_in_a_middle_column_is_no_heading(tmp_path: P
         y = write_line(page, write_line(page, y, first, size=9, x=231), rest, size=9, x=222)
     for i in range(12):
         y = write_line(page, y, column[i % 4], size=9, x=222)
-    y = 80.0
-    for i in range(6):
-        y = write_line(page, y, column[i % 4], size=9, x=399)
-    titles = ["(a) Comments Due Date", "(b) Affected Directives", "(c) Applicability"]
-    for title in titles:
-        y = write_line(page, y + 10, title, size=9, x=399)
-        for i in range(5):
-            y = write_line(page, y, column[i % 4].capitalize() if i == 0 else column[i % 4], size=9, x=399)
+    _third_column(page)
     path = tmp_path / "clauses.pdf"
     doc.save(path)
-    assert [h.title for h in find_layout_headings(extract(path))] == titles
+    assert [h.title for h in find_layout_headings(extract(path))] == NOTICE_TITLES

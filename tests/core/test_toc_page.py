@@ -324,6 +324,20 @@ def _filing_front(doc: pymupdf.Document, items: list[tuple[str, str, int]], rais
     return pages
 
 
+def _item_headings(page: pymupdf.Page, page_number: int, items: list[tuple[str, str, int]],
+                   lines_under: int = 0) -> float:
+    """A filing's body page: its folio (physical page - 2) and the Parts and Items that open on it, each over
+    `lines_under` lines of text; returns the y below them."""
+    _write(page, 770, str(page_number - 2), size=9, x=300)
+    y = 80.0
+    for number, title, page_of in items:
+        if page_of == page_number:
+            y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
+            if lines_under:
+                y = _body(page, y, lines_under) + 6
+    return y
+
+
 def test_annual_filing_parts_and_items(tmp_path: Path) -> None:
     """A 10-K shape: a contents table without leaders, "PART I" flush with its items, a running link header."""
     items = [("PART I", "", 3), ("Item 1.", "Business", 3), ("Item 1A.", "Risk Factors", 6), ("PART II", "", 9),
@@ -367,13 +381,8 @@ def test_contents_page_numbers_printed_a_little_high_stay_with_their_titles(tmp_
         doc.new_page(width=612, height=792)
     pages = _filing_front(doc, items, raised=2.5)
     for page_number in range(3, 41):
-        page = pages[page_number - 1]
-        _write(page, 770, str(page_number - 2), size=9, x=300)
-        y = 80.0
-        for number, title, page_of in items:
-            if page_of == page_number:
-                y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
-        _body(page, y, 30 - int((y - 80) / 16))
+        y = _item_headings(pages[page_number - 1], page_number, items)
+        _body(pages[page_number - 1], y, 30 - int((y - 80) / 16))
     path = tmp_path / "filing.pdf"
     doc.save(path)
     headings = find_toc_headings(extract(path))
@@ -466,12 +475,7 @@ def _filing_with_tail(path: Path, tail: list[tuple[str, list[str]]]) -> Extracte
     pages = _filing_front(doc, items)
     for page_number in range(3, doc.page_count + 1):
         page = pages[page_number - 1]
-        _write(page, 770, str(page_number - 2), size=9, x=300)
-        y = 80.0
-        for number, title, page_of in items:
-            if page_of == page_number:
-                y = _write(page, y, f"{number} {title}".strip(), size=11, bold=True) + 8
-                y = _body(page, y, 4) + 6
+        y = _item_headings(page, page_number, items, lines_under=4)
         if page_number >= 10:
             title, subs = tail[page_number - 10]
             y = _write(page, y, title, size=11, bold=True) + 8
