@@ -11,6 +11,7 @@ import pymupdf
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.table_notes import strip_period
+from pageindex_desktop.core.outline.title_shape import open_ended
 from pageindex_desktop.core.outline.toc_page import find_toc_headings
 from tests.core.built_pages import paragraph, write_line
 
@@ -547,3 +548,13 @@ def test_a_numbered_clause_going_on_in_a_middle_column_is_no_heading(tmp_path: P
     path = tmp_path / "clauses.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == NOTICE_TITLES
+
+
+def test_a_title_line_with_a_bracket_left_open_goes_on() -> None:
+    """A line that opens a bracket and does not close it stops mid-title, as one ending on a comma or a joining
+    word does (a notice's "[Docket No. FAA–2020–0746; Product" over "Identifier 2019–CE–012–AD]" had been two
+    headings); a closed bracket, or none, says nothing."""
+    assert open_ended("[Docket No. FAA–2020–0746; Product")
+    assert open_ended("Installation of the Flight Control Computer (FCC) Software (Operational")
+    assert not open_ended("Installation of the Flight Control Computer (FCC) Operational Program Software")
+    assert not open_ended("[Docket No. FAA–2020–0746]")

@@ -97,10 +97,13 @@ def title_like(words: list[str]) -> bool:
 
 def open_ended(text: str) -> bool:
     """True when a heading's line stops mid-title: on a comma or a joining word ("… COMMON EQUITY,", "… PURSUANT
-    TO", "… and") or inside a hyphenated word ("Coercive Signature Match-"), so the line below in the same style
-    is the rest of the title, whatever it opens with."""
+    TO", "… and"), inside a hyphenated word ("Coercive Signature Match-") or inside a bracket it opened ("[Docket
+    No. FAA–2020–0746; Product"), so the line below in the same style is the rest of the title, whatever it opens
+    with."""
     if text.endswith((",", "&", " -", " –", " —")) or _HYPHENATED.search(text):
         return True
+    if text.count("[") > text.count("]") or text.count("(") > text.count(")"):
+        return True  # a bracket left open, closed on the next line ("Identifier 2019–CE–012–AD]")
     last = text.rsplit(" ", 1)[-1]
     # one letter is a label's ("Part A", "Appendix A"), not the article
     return (2 <= len(last) <= 4 and last.lower() in _SMALL_WORDS or last.lower() in _OPEN_PREPOSITIONS) and " " in text
