@@ -54,13 +54,14 @@ RAISED_NUMBER = 0.4  # share of its height a number may sit above the text left 
 HEADER_SHARE = 0.25  # most share of the page's width a label above a two-column page's first pass spans (page_rows)
 
 
-def _reading_order(lines: list[Line]) -> list[Line]:
+def _reading_order(lines: list[Line], entries: bool) -> list[Line]:
     """Lines top to bottom, those whose bottoms lie within BASELINE_SLACK of a line height left to right: a
     fixed 1 pt grid (`round(y1)`) sorted a bold "ITEM 9C." after the title beside it, 0.05 pt higher, once
-    a cell boundary fell between them (a 97 % copy), and the title then opened the row alone."""
+    a cell boundary fell between them (a 97 % copy), and the title then opened the row alone. Read as a
+    contents page (`entries`), a page number printed a little high reads with its title (`_raised_numbers`)."""
     heights = sorted(ln.y1 - ln.y0 for ln in lines)
     reach = BASELINE_SLACK * heights[len(heights) // 2] if heights else 0.0
-    raised = _raised_numbers(lines)
+    raised = _raised_numbers(lines) if entries else {}
     bottom: Callable[[Line], float] = (lambda ln: raised.get(id(ln), ln.y1)) if raised else (lambda ln: ln.y1)
     return [ln for run in near_runs(lines, bottom, reach) for ln in sorted(run, key=lambda ln: ln.x0)]
 
@@ -95,7 +96,7 @@ def page_rows(page: PageData, merge_all: bool) -> list[Row]:
     a line joins only when the row so far is a bare section number or the line is a bare page number, so two
     text columns that share a baseline stay apart.
     """
-    lines = _reading_order(page.lines)
+    lines = _reading_order(page.lines, merge_all)
     mid = page.width / 2
     edges = None if merge_all else column_edges(lines, page.width)  # columns found by their edges (text_columns.py)
     rows, breaks = _joined(lines, page, merge_all, edges, gutter=False)

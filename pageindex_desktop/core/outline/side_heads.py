@@ -37,6 +37,8 @@ PARAGRAPH_GAP = 0.6  # line heights of space above the paragraph a side head ope
 def side_heads(rows: list[Row]) -> tuple[dict[int, Row], set[int]]:
     """The page's side heads: the index of each head's first row mapped to the head as one uncrowded row (its
     wrapped lines joined), and the indices of the further lines it took in."""
+    if not any(row.crowded and row.text[:1].isupper() and not row.text[-1:].isdigit() for row in rows):
+        return {}, set()  # no title-like row beside another: most pages (a table's cells end in figures)
     edge = _text_edge(rows)
     if edge is None:
         return {}, set()
@@ -64,7 +66,7 @@ def side_heads(rows: list[Row]) -> tuple[dict[int, Row], set[int]]:
 
 def _text_edge(rows: list[Row]) -> float | None:
     """The left edge most of the page's lines of words start at, when most do."""
-    words = [row for row in rows if len(row.text.split()) >= 4]
+    words = [row for row in rows if row.text.count(" ") >= 3]  # four words or more
     if len(words) < 6:
         return None
     edge, count = Counter(round(row.x0 / EDGE_SNAP) for row in words).most_common(1)[0]

@@ -79,12 +79,14 @@ def column_rights(lines: Sequence[Box], edges: list[float]) -> list[float]:
     """Right text edge of each column: the furthest a word line opening in it reaches short of the next edge
     (a row spanning the gutter is no column's). A line fills its column when it reaches this edge, which is how
     a wrapped sentence is told from a heading on a page of three columns (`heading_lines.sentence_goes_on`)."""
-    rights: list[float] = []
-    for k, edge in enumerate(edges):
-        stop = edges[k + 1] if k + 1 < len(edges) else float("inf")
-        reach = [ln.x1 for ln in lines if _word_line(ln) and column_of(ln.x0, edges) == k and ln.x1 < stop]
-        rights.append(max(reach, default=stop if k + 1 < len(edges) else edge))
-    return rights
+    reach = [float("-inf")] * len(edges)
+    for line in lines:
+        if _word_line(line):
+            k = column_of(line.x0, edges)
+            if (k + 1 == len(edges) or line.x1 < edges[k + 1]) and line.x1 > reach[k]:
+                reach[k] = line.x1
+    # a column without a line of words ends at the next one's edge (the last at its own)
+    return [found if found > float("-inf") else edges[min(k + 1, len(edges) - 1)] for k, found in enumerate(reach)]
 
 
 def column_range(x0: float, edges: list[float]) -> tuple[float, float]:
