@@ -143,8 +143,8 @@ def text_column_of(row: Row, columns: tuple[float, float, float, float] | None, 
 def row_column(row: Row, edges: list[float] | None, rights: list[float] | None,
                columns: tuple[float, float, float, float] | None, left: float, right: float) -> tuple[float, float]:
     """The left and right text edges of the column `row` lies in: from the page's column edges and their right
-    text edges (`text_columns.column_edges`, `column_rights`) when it has three columns or more as well, else as
-    `text_column_of` gives them. A body-size heading goes on only in its own indented block, measured from the
+    text edges when its columns are found by their edges (`text_columns.column_edges`, `column_rights`; three
+    columns or more too), else as `text_column_of` gives them. A body-size heading goes on only in its own indented block, measured from the
     left edge, so a right column is no indent (`heading_lines.continues`); a line that reaches the right edge
     filled its column (`heading_lines.sentence_goes_on`)."""
     if not edges or rights is None or spans_gutter(row.x0, row.x1, edges):
