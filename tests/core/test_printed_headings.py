@@ -265,3 +265,24 @@ def test_a_sub_heading_at_one_spot_under_each_pages_own_title_is_a_section(tmp_p
     found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
     assert found == [(title, level) for name in names
                      for title, level in [(f"Function {name}", 1), ("Summary", 2), ("Parameters", 2)]]
+
+
+def test_a_title_of_short_words_is_a_heading_and_a_short_label_is_not(tmp_path: Path) -> None:
+    """A sub-heading with no word of four letters ("Oil and Gas", "Ice Age") at the body's size in bold is a
+    section like its siblings; it had been dropped with the short labels the four-letter rule keeps out, which
+    stay out ("N/A", "USD", "Q1 Q2")."""
+    doc = pymupdf.open()
+    _prose(doc.new_page(width=612, height=792), 90, 8)
+    segments = {"Energy Segments": ["Oil and Gas", "Power Generation", "Renewables"],
+                "Climate Records": ["Ice Age", "Modern Period"]}
+    for chapter, subs in segments.items():
+        page = doc.new_page(width=612, height=792)
+        y = _prose(page, _write(page, 90, chapter, 16, True) + 6, 2)
+        for sub in subs:
+            y = _prose(page, _write(page, y + 6, sub, 10, True), 2)
+        for label in ("N/A", "USD", "Q1 Q2"):
+            y = _prose(page, _write(page, y + 6, label, 10, True), 1)
+    path = tmp_path / "short.pdf"
+    doc.save(path)
+    assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == [
+        (title, level) for chapter, subs in segments.items() for title, level in [(chapter, 1), *((s, 2) for s in subs)]]

@@ -246,7 +246,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     # a sentence set larger over its paragraph (a filing's risk factor) reads as one once its lines are joined
     candidates = [c for c in candidates if not _joined_sentence(c, body)]
     # a word of four letters, unless the line is clearly set as a heading ("Tax", "Art" in large type)
-    candidates = [c for c in candidates if WORD4.search(c.text) or analysis.sizes.larger_by(c.row.size, body, 2.0)]
+    candidates = [c for c in candidates if WORD4.search(c.text) or _short_words_title(c.text)
+                  or analysis.sizes.larger_by(c.row.size, body, 2.0)]
     candidates = drop_list_items(drop_repeated_runs(italic_under_upright(analysis.sizes.restyled(candidates))), body)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
@@ -276,6 +277,15 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     levels = after_statements(candidates, levels, analysis.rows)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
+
+
+def _short_words_title(text: str) -> bool:
+    """A title of short words only, two of three letters or more, capitalised ("Oil and Gas", "Ice Age"): no
+    word of four letters, yet no label or abbreviation ("N/A", "Q1", "USD") either."""
+    words = text.split()
+    capitalised = [w for w in words if len(w) >= 3 and w[0].isupper()]
+    return all(w.isalpha() for w in words) and words[0][0].isupper() and len(capitalised) >= 2 \
+        and not text.isupper()
 
 
 def _text_top(rows: list[Row], analysis: Analysis) -> float:
