@@ -98,18 +98,15 @@ def _under_notes_heading(toc: list[Heading], by_key: dict[tuple[str, int], Headi
         if not (_FINANCIAL_ITEM.search(entry.title) and _is_item(entry.title)):
             continue
         end = next((j for j in range(i + 1, len(toc)) if toc[j].level <= entry.level), len(toc))
-        under: dict[int, list[int]] = {}  # id(notes heading) -> the listed entries layout nests under it
-        heads: dict[int, Heading] = {}
+        under: dict[int, tuple[Heading, list[int]]] = {}  # id(notes heading) -> it, the entries nested under it
         for j in range(i + 1, end):
             hit = printing_heading(toc[j], by_key, by_page) if toc[j].level == entry.level + 1 else None
             parent = parent_of.get(id(hit)) if hit is not None else None
             if parent is not None and NOTES_TO.match(parent.title):
-                under.setdefault(id(parent), []).append(j)
-                heads[id(parent)] = parent
+                under.setdefault(id(parent), (parent, []))[1].append(j)
         if not under:
             continue
-        key, notes = max(under.items(), key=lambda item: len(item[1]))
-        head = heads[key]
+        head, notes = max(under.values(), key=lambda item: len(item[1]))
         if len(notes) < NOTES_AT_LEAST or any(title_key(h.title) == title_key(head.title) for h in toc[i + 1:end]):
             continue
         first, last = notes[0], notes[-1]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pageindex_desktop.core.outline.layout_filters import EXHIBIT_PAGE, UNNUMBERED, Candidate
+from pageindex_desktop.core.outline.layout_filters import EXHIBIT_PAGE, Candidate, counter_numbered
 from pageindex_desktop.core.outline.numbering import leading_number
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy, open_ended, qualifier, sentence_break
@@ -129,7 +129,7 @@ def sentence_goes_on(prev: Candidate, row: Row, index: int, column_right: float)
     per_char = (tail.x1 - tail.x0) / max(len(tail.text), 1)
     if tail.bold and not row.bold:
         aligned = abs(tail.x0 - row.x0) <= 2
-    elif not (tail.bold or row.bold) and _numbered_step(prev):
+    elif not (tail.bold or row.bold) and counter_numbered(prev):
         hang = per_char * (len(tail.text.split()[0]) + 2)  # the step's text after its number
         aligned = tail.x0 - PARAGRAPH_INDENT * tail.size <= row.x0 <= tail.x0 + hang  # or its paragraph's edge
     else:
@@ -139,13 +139,6 @@ def sentence_goes_on(prev: Candidate, row: Row, index: int, column_right: float)
         return False
     first = row.text.split()[0]
     return tail.x1 + per_char * (len(first) + 1) > column_right - FIT_SLACK * per_char  # the word did not fit
-
-
-def _numbered_step(cand: Candidate) -> bool:
-    """True when `cand` stands on a counter's number in the body's face ("2.", "(b)"), not a keyword's
-    ("Item 7"): a line a list can open with."""
-    kind = cand.style[2]
-    return kind not in UNNUMBERED and not kind.startswith("keyword") and not cand.row.bold
 
 
 def run_in_lead(prev: Candidate, row: Row) -> bool:

@@ -159,7 +159,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         emphasis = body + 1.0
         columns = column_extents(rows, left, right)  # a paper's "REFERENCES" is centred in its column
         edges = column_edges(rows, page.width)  # three columns or more too (text_columns.py)
-        rights: list[float] | None = None  # the columns' right edges, worked out beside a heading only
+        rights = column_rights(rows, edges) if edges else None  # how far each column's lines reach
         listed = listing_rows(rows, len(doc.pages))  # a contents page the contents parser did not read
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
@@ -191,9 +191,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
                 caption_bottom = row.y1  # second line of a figure or table caption
                 continue
-            # the text edges of the row's column, read only beside a heading: its indent, and how far a line fills
-            if candidates and edges and rights is None:
-                rights = column_rights(rows, edges)
+            # the text edges of the row's column, asked once a heading stands before it: its indent, and how far
+            # a line fills
             column = row_column(row, edges, rights, columns, left, right) if candidates else (left, right)
             if candidates and (
                 continues(candidates[-1], row, i, body, page.width, column[0])

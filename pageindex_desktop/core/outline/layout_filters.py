@@ -55,6 +55,13 @@ class Candidate:
     last_row: Row | None = None  # its last row once it has grown ("Annexe A" over a title in another style)
 
 
+def counter_numbered(cand: Candidate) -> bool:
+    """True when `cand` stands on a counter's number ("2.", "(b)", "3.1"), not a keyword's ("Item 7"), in regular
+    weight: a line a numbered list can open with (`list_items`, `heading_lines.sentence_goes_on`)."""
+    kind = cand.style[2]
+    return not cand.row.bold and kind not in UNNUMBERED and not kind.startswith("keyword")
+
+
 def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
     """Numbered candidates must continue a count ("C." after "A." or "B."; "(2)" after "(1)").
 

@@ -12,7 +12,7 @@ list): a heading set apart by weight or size is one whatever follows it.
 from __future__ import annotations
 
 from pageindex_desktop.core.outline.heading_colour import larger_than_body
-from pageindex_desktop.core.outline.layout_filters import UNNUMBERED, Candidate
+from pageindex_desktop.core.outline.layout_filters import Candidate, counter_numbered
 from pageindex_desktop.core.outline.numbering import leading_number, ordinal
 
 ITEM_GAP = 0.8  # line heights: the next item starts within this far under the last line of the one before
@@ -22,8 +22,7 @@ SAME_INDENT = 2.0  # points
 def _plain_numbered(cand: Candidate, body: float) -> int | None:
     """The item's count when `cand` is a row numbered by a counter, not a keyword, in the body's weight and
     size, else None."""
-    if cand.row.bold or larger_than_body(cand.row.size, body) or cand.style[2] in UNNUMBERED \
-            or cand.style[2].startswith("keyword"):
+    if larger_than_body(cand.row.size, body) or not counter_numbered(cand):
         return None
     num = leading_number(cand.text)
     return ordinal(num) if num is not None else None
