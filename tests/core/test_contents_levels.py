@@ -62,3 +62,45 @@ def test_one_entry_set_apart_makes_no_level(tmp_path: Path) -> None:
     chapters = [("Rivers of the North", ["Spring floods", "Summer levels", "Winter ice", "Algae blooms"])]
     levels = _report(tmp_path / "flat.pdf", 10, True, chapters)
     assert len(set(levels[t] for t in ["Rivers of the North", "Spring floods", "Algae blooms"])) == 1
+
+
+def _continued_contents(path: Path, second_page_shift: float, entries_on_second: int) -> dict[str, int]:
+    """A cover, a contents list of chapters (flush) and sections (indented 18 pt) with right-aligned numbers that
+    runs over two pages, the second holding the last `entries_on_second` rows with its whole list moved right by
+    `second_page_shift` (mirrored margins), then a page per entry; returns title -> contents level."""
+    plan = [row for chapter, sections in CHAPTERS for row in [(chapter, True)] + [(s, False) for s in sections]]
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    page, shift = doc.new_page(width=612, height=792), 0.0
+    y = write_line(page, 90, "Contents", size=18, bold=True) + 10
+    for number, (title, is_chapter) in enumerate(plan, start=4):
+        if number - 4 == len(plan) - entries_on_second:
+            page, shift, y = doc.new_page(width=612, height=792), second_page_shift, 90
+        x = 72 + shift + (0 if is_chapter else 18)
+        page.insert_text((x, y), title, fontsize=10, fontname="hebo" if is_chapter else "helv")
+        page.insert_text((530 + shift - pymupdf.get_text_length(str(number), "helv", 10), y), str(number),
+                         fontsize=10, fontname="helv")
+        y += 18
+    for number, (title, is_chapter) in enumerate(plan, start=4):
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, size=16 if is_chapter else 12, bold=True) + 6, 20)
+        write_line(page, 760, str(number), size=9, x=300)
+    doc.save(path)
+    return {h.title: h.level for h in find_toc_entries(extract(path)) or []}
+
+
+def test_a_continuation_page_of_sub_entries_keeps_their_level(tmp_path: Path) -> None:
+    """The list's last two sections run over to a page of their own, indented as on the first page and with the
+    page numbers in the same column: they stay sections of the last chapter, not chapters."""
+    levels = _continued_contents(tmp_path / "continued.pdf", 0.0, 2)
+    last_chapter, last_sections = CHAPTERS[-1]
+    assert levels[last_sections[0]] == levels[last_sections[1]] == levels[last_chapter] + 1
+
+
+def test_mirrored_margins_move_a_continuation_page_whole(tmp_path: Path) -> None:
+    """The second contents page set 30 pt further right, numbers too (a book's mirrored margins), and opening on a
+    chapter: its chapter stays a chapter and its sections stay sections."""
+    levels = _continued_contents(tmp_path / "mirrored.pdf", 30.0, 3)
+    last_chapter, last_sections = CHAPTERS[-1]
+    assert levels[last_chapter] == levels[CHAPTERS[0][0]]
+    assert levels[last_sections[0]] == levels[last_sections[1]] == levels[last_chapter] + 1

@@ -12,6 +12,7 @@ class _Indented(Protocol):
     """What level assignment needs from a contents entry."""
 
     x0: float
+    x1: float
     toc_page: int
     printed: tuple[int, bool] | None
     numbered: int
@@ -74,6 +75,22 @@ def mark_styled_heads(entries: Sequence[_Styled]) -> None:
             entries[i].part = True
 
 
+def _facing_margin(entries: Sequence[_Indented], page: int, first_page: int, base: dict[int, float]) -> float:
+    """The left margin of contents `page`, of the other parity than `first_page`: its leftmost entry, unless the
+    page numbers' column stands where the first page's does while that entry is indented past the first page's
+    margin. Mirrored margins move the whole list, numbers too; a continuation page that holds only a few
+    sub-entries ("Overview  14" after "Health and Safety" and its first sub-entries) moves only its left edge,
+    and taking that edge for the margin would lift those sub-entries to the top level."""
+    rights: dict[int, float] = {}
+    for entry in entries:
+        if entry.printed is not None and entry.x1 > 0:
+            rights[entry.toc_page] = max(rights.get(entry.toc_page, entry.x1), entry.x1)
+    if page in rights and first_page in rights and abs(rights[page] - rights[first_page]) <= CLUSTER_TOLERANCE \
+            and base[page] - base[first_page] > CLUSTER_TOLERANCE:
+        return base[first_page]
+    return base[page]
+
+
 def assign_levels(entries: Sequence[_Indented]) -> None:
     """Set `level` on each entry: rank of its (page-shifted) indentation, never more than one below the previous."""
     if not entries:
@@ -94,7 +111,7 @@ def assign_levels(entries: Sequence[_Indented]) -> None:
     for page in sorted(base):
         parity = page % 2
         if parity not in reference:
-            reference[parity] = base[page]
+            reference[parity] = _facing_margin(entries, page, first_page, base)
         # pages of one parity share a margin; the other parity's margin is its own leftmost entry
         shift[page] = reference[parity] - reference[first_page % 2]
     # "PART I" centred or indented past its items (10-K contents): a part is a division above the items whatever

@@ -59,6 +59,7 @@ class Entry:
     size: float
     bold: bool
     toc_page: int
+    x1: float = 0.0  # right edge of the row that ends it (its page number's, when right-aligned)
     y_toc: float = 0.0
     numbered: int = 0  # depth of its leading section number, 0 when none
     part: bool = False  # "PART II", "Book 3": a division above chapters and items
@@ -243,7 +244,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
             value = None  # a year or a figure, not a page of this document
         num = leading_number(title)
         entries.append(Entry(title=title, printed=value, x0=first.x0, size=first.size, bold=first.bold,
-                             toc_page=first.page, y_toc=row.y1, numbered=num.depth if num else 0,
+                             toc_page=first.page, x1=row.x1, y_toc=row.y1, numbered=num.depth if num else 0,
                              part=num is not None and num.kind in PART_KINDS,
                              chapter_page=chapter[1] if chapter is not None else None))
     return entries
