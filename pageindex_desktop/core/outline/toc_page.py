@@ -228,9 +228,9 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
                 entries[-1].y_toc = row.y1
                 continue
             after = rows[i + 2] if i + 2 < len(rows) else None
-            if nxt is not None and first is row and not headed and _wraps(
+            if nxt is not None and not headed and _wraps(
                     row, nxt, _column_right(on_page[row.page], row, right), after):
-                pending, pending_text = row, title
+                pending, pending_text = first, title  # a title wrapped over three lines goes on once more
                 continue
         value = parse_page_number(printed) if printed is not None else None
         if printed is None and dots and chapter is None and i + 1 < len(rows):
@@ -326,7 +326,8 @@ def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
     nxt_title, nxt_printed, nxt_dots = split_trailing_page(nxt_text)
     chapter = split_chapter_page(nxt_text)
     if nxt_printed is None and not nxt_dots and chapter is None:
-        return False
+        # a middle line: the title runs on over `nxt` to the number on the line after it
+        return after is not None and _runs_on(row, nxt, right) and _wraps(nxt, after, right)
     if not (chapter[0] if chapter is not None else nxt_title.strip(" .…·_")):
         return True  # only the leaders and the number: the line above ran out of room for them
     if leading_number(nxt_text) is not None:
@@ -342,6 +343,18 @@ def _wraps(row: Row, nxt: Row, right: float, after: Row | None = None) -> bool:
     if row.x1 >= right - 0.2 * width:
         return True
     return nxt.x0 > row.x0 + 3 and nxt.size <= row.size and not (row.bold and not nxt.bold)
+
+
+def _runs_on(row: Row, nxt: Row, right: float) -> bool:
+    """True when `nxt`, a line without a page number right under `row` in its style, carries on `row`'s title:
+    `row` ends on a joining word or fills its column, or `nxt` opens in lower case (a contents entry wrapped over
+    three lines in a narrow column: "1. Governance and the quality" | "inspection expenditure audit report" |
+    "residual leakage  3"). A short row over another is a group label over its first entry, not a wrap."""
+    if nxt.page != row.page or nxt.y0 - row.y1 > 1.5 * (row.y1 - row.y0) or abs(nxt.size - row.size) > 0.5 \
+            or nxt.bold != row.bold or nxt.x0 < row.x0 - 3 or leading_number(nxt.text.strip()) is not None:
+        return False
+    width = max(right - row.x0, 1.0)
+    return bool(_JOINERS.search(row.text.strip())) or nxt.text.strip()[:1].islower() or row.x1 >= right - 0.2 * width
 
 
 def _monotonic(entries: list[Entry]) -> bool:
