@@ -1,18 +1,30 @@
-"""Issue 11 class 5 (contents pages), on PDFs built here: a contents entry wrapped over three lines of a narrow
-column is one entry."""
+"""Issue 11 class 5 (contents pages) and class 6 (hierarchy), on PDFs built here: a contents entry wrapped over
+three lines of a narrow column is one entry, and the layout headings hung under a contents list keep their
+reading order on a page set in two columns."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pymupdf
+import pytest
 
 from pageindex_desktop.core.ingest.pdf import extract
+from pageindex_desktop.core.outline.build import build_outline
 from pageindex_desktop.core.outline.toc_page import find_toc_entries
-from tests.core.built_pages import paragraph, write_line
+from pageindex_desktop.core.outline.tree import Node
+from tests.core.built_pages import FILLER, paragraph, write_line
 
 WRAPPED = [("1. Governance and the quality", "inspection of the supply network", "and its reservoirs"),
            ("2. Financial review of the", "capital programme and the renewal", "of the older mains")]
+
+
+def _column_lines(page: pymupdf.Page, x: float, y: float, count: int) -> float:
+    """`count` body lines of a 230-pt column from (x, y); returns the y below them."""
+    for i in range(count):
+        page.insert_text((x, y), (FILLER.capitalize() if i == 0 else FILLER)[:46], fontsize=10, fontname="helv")
+        y += 13
+    return y + 6
 
 
 def test_a_title_wrapped_over_three_lines_of_a_narrow_column_is_one_entry(tmp_path: Path) -> None:
@@ -37,3 +49,48 @@ def test_a_title_wrapped_over_three_lines_of_a_narrow_column_is_one_entry(tmp_pa
     entries = find_toc_entries(extract(path)) or []
     assert [(h.title, h.page) for h in entries if h.title != "Contents"] == [
         (" ".join(WRAPPED[0]), 3), (" ".join(WRAPPED[1]), 4), ("3. Outlook", 5)]
+
+
+def _flat(nodes: list[Node], depth: int = 1) -> list[tuple[str, int]]:
+    """(title, depth) of every node in reading order."""
+    out: list[tuple[str, int]] = []
+    for node in nodes:
+        out.append((node.title, depth))
+        out.extend(_flat(node.children, depth + 1))
+    return out
+
+
+@pytest.mark.parametrize("numbered", [True, False])
+def test_sub_headings_of_a_two_column_page_keep_their_reading_order_under_the_contents(
+        tmp_path: Path, numbered: bool) -> None:
+    """A contents page lists only the chapters; each chapter page is set in two columns, its second section
+    opening at the top of the right column, above where its first section opens in the left one. The
+    sections hang under their chapter in reading order: left column first."""
+    chapters = {"Rivers of the North": ["Spring floods", "Summer levels"],
+                "Lakes of the South": ["Winter ice", "Algae blooms"],
+                "Coasts of the West": ["Cliff erosion", "Tidal flats"]}
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for number, chapter in enumerate(chapters, start=1):
+        contents.insert_text((72, y), f"{number}. {chapter}" if numbered else chapter, fontsize=11, fontname="helv")
+        contents.insert_text((530, y), str(number + 2), fontsize=11, fontname="helv")
+        y += 18
+    expected: list[tuple[str, int]] = []
+    for number, (chapter, sections) in enumerate(chapters.items(), start=1):
+        page = doc.new_page(width=612, height=792)
+        title = f"{number}. {chapter}" if numbered else chapter
+        names = [f"{number}.{k} {s}" if numbered else s for k, s in enumerate(sections, start=1)]
+        expected += [(title, 1)] + [(name, 2) for name in names]
+        y = _column_lines(page, 72, write_line(page, 90, title, size=16, bold=True) + 6, 20)
+        page.insert_text((72, y + 8), names[0], fontsize=12, fontname="hebo")
+        _column_lines(page, 72, y + 28, 18)
+        page.insert_text((320, 90), names[1], fontsize=12, fontname="hebo")
+        _column_lines(page, 320, 110, 44)
+        write_line(page, 760, str(number + 2), size=9, x=300)
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    outline = build_outline(extract(path), use_bookmarks=False)
+    assert outline.source == "toc_page"
+    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected

@@ -513,11 +513,11 @@ def test_what_the_tail_after_the_contents_adds() -> None:
 
     listed = [Heading("Results", 2, 8)]
     two = listed + [Heading("Signatures", 2, 10), Heading("Officers", 3, 10), Heading("Exhibit 21.1", 2, 11)]
-    assert [(h.title, h.level) for h in _tail_headings(two, 8, 12, 2)] == [("Signatures", 1), ("Exhibit 21.1", 1)]
+    assert [(h.title, h.level) for _p, h in _tail_headings(two, 8, 12, 2)] == [("Signatures", 1), ("Exhibit 21.1", 1)]
     assert _tail_headings(two, 8, 12, 1) == []  # set below the contents' top entries: the last one's sub-headings
     assert _tail_headings(listed + [Heading("Questions?", 1, 11)], 8, 12, 1) == []
     assert _tail_headings(two, 8, 9, 2) == []  # the contents reaches the end
-    assert [(h.title, h.level) for h in _tail_headings(two, 8, 30, 2)] == [
+    assert [(h.title, h.level) for _p, h in _tail_headings(two, 8, 30, 2)] == [
         ("Signatures", 1), ("Officers", 2), ("Exhibit 21.1", 1)]
 
 

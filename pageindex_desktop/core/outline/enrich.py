@@ -46,7 +46,10 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
     if not listed_kinds and doc.page_count - last_page < SHORT_TAIL:
         return toc  # an unnumbered contents list gives no scheme to go deeper from, and it reaches the end
     layout = find_layout_headings(doc)
-    tail = _tail_headings(layout, last_page, doc.page_count, _top_layout_level(toc, layout))
+    tail_of = _tail_headings(layout, last_page, doc.page_count, _top_layout_level(toc, layout))
+    tail = [heading for _printed, heading in tail_of]
+    at = reading_keys(toc, layout, *index_layout(layout))
+    source: dict[int, Heading] = {id(heading): printed for printed, heading in tail_of}  # extra -> layout heading
     extra: list[Heading] = list(tail)
     order: list[str] = []
     for heading in layout if listed_kinds else []:
@@ -63,13 +66,14 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
                 continue
             order.append(kind)
         extra.append(Heading(title=heading.title, level=order.index(kind) + 1, page=heading.page, y=heading.y))
+        source[id(extra[-1])] = heading
     if not extra:
         return toc
     merged: list[tuple[int, float, int, Heading, bool]] = []
-    for i, (h, (page, y)) in enumerate(zip(toc, toc_positions(toc))):
-        merged.append((page, y, i, h, True))
+    for i, h in enumerate(toc):
+        merged.append((*at[id(h)], i, h, True))
     for i, h in enumerate(extra):
-        merged.append((h.page, h.y if h.y is not None else 0.0, len(toc) + i, h, False))
+        merged.append((*at[id(source[id(h)])], len(toc) + i, h, False))
     merged.sort(key=lambda m: (m[0], m[1], m[2]))
     out: list[Heading] = []
     base = 0
@@ -85,8 +89,10 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
     return out
 
 
-def _tail_headings(layout: list[Heading], last_page: int, page_count: int, top: int | None) -> list[Heading]:
-    """The layout headings after the contents list's last entry's page, at their own top level (level 1 up).
+def _tail_headings(layout: list[Heading], last_page: int, page_count: int,
+                   top: int | None) -> list[tuple[Heading, Heading]]:
+    """The layout headings after the contents list's last entry's page, each with its copy at its own top level
+    (level 1 up).
 
     A long tail (five pages or more and over 40 % of the document: annexes the list leaves out) gives all its
     headings. A short one (SHORT_TAIL pages or more: a filing's signatures, power of attorney and exhibits after
@@ -104,7 +110,7 @@ def _tail_headings(layout: list[Heading], last_page: int, page_count: int, top: 
         if len(tail) < SHORT_TAIL_SECTIONS:
             return []
     highest = min(h.level for h in tail)
-    return [Heading(title=h.title, level=h.level - highest + 1, page=h.page, y=h.y) for h in tail]
+    return [(h, Heading(title=h.title, level=h.level - highest + 1, page=h.page, y=h.y)) for h in tail]
 
 
 def _top_layout_level(toc: list[Heading], layout: list[Heading]) -> int | None:
@@ -140,6 +146,34 @@ def toc_positions(toc: list[Heading]) -> list[tuple[int, float]]:
     for heading in toc:
         key = _position(heading)
         keys.append(max(key, keys[-1]) if keys else key)
+    return keys
+
+
+def reading_keys(toc: list[Heading], layout: list[Heading],
+                 by_key: dict[tuple[str, int], Heading], by_page: dict[int, list[tuple[str, Heading]]]
+                 ) -> dict[int, tuple[int, float]]:
+    """Merge keys, by id(), of contents entries and layout headings in reading order: (page, rank), a layout
+    heading's rank being its place in the layout list (read column by column), a contents entry's that of the
+    layout heading printing it on its page, else its place by height among its page's layout headings; never
+    before the entry listed above it (`toc_positions`). By height alone, a sub-heading at the top of a
+    two-column page's right column went before the section that opens low in its left column."""
+    keys: dict[int, tuple[int, float]] = {id(h): (h.page, float(i)) for i, h in enumerate(layout)}
+    heights: dict[int, list[tuple[float, int]]] = {}
+    for i, heading in enumerate(layout):
+        heights.setdefault(heading.page, []).append((-1.0 if heading.y is None else heading.y, i))
+    last: tuple[int, float] | None = None
+    for entry in toc:
+        hit = printing_heading(entry, by_key, by_page)
+        if hit is not None and hit.page == entry.page:
+            key = keys[id(hit)]
+        else:
+            y = -1.0 if entry.y is None else entry.y
+            on_page = heights.get(entry.page, [])
+            below = [i for hy, i in on_page if hy > y]
+            rank = min(below) - 0.5 if below else max((i for _hy, i in on_page), default=-1) + 0.5
+            key = (entry.page, rank)
+        key = max(key, last) if last is not None else key
+        keys[id(entry)] = last = key
     return keys
 
 
@@ -186,11 +220,12 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     deepest_listed = max(layout_level.values())
     below = min((h.level for h in layout if h.level > deepest_listed), default=deepest_listed + 1)
     listed = {(title_key(h.title), h.page) for h in toc}
-    first = _position(entries[0])
+    at = reading_keys(toc, layout, by_key, by_page)
+    first = at[id(entries[0])]
     extra: list[Heading] = []
     parent_entry: dict[int, Heading] = {}  # id(extra heading) -> the contents entry layout nests it under
     for heading, parent in zip(layout, layout_parents(layout)):
-        if heading.level != below or id(heading) in matched or _position(heading) <= first:
+        if heading.level != below or id(heading) in matched or at[id(heading)] <= first:
             continue
         key = title_key(heading.title)
         if any((key, heading.page + d) in listed for d in (-1, 0, 1)):
@@ -201,9 +236,8 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         parent_entry[id(heading)] = matched[id(parent)]
     if not extra:
         return toc
-    at = {id(h): position for h, position in zip(toc, toc_positions(toc))}
     merged = sorted([(h, True) for h in toc] + [(h, False) for h in extra],
-                    key=lambda item: (*at.get(id(item[0]), _position(item[0])), 0 if item[1] else 1))
+                    key=lambda item: (*at[id(item[0])], 0 if item[1] else 1))
     spans: list[tuple[Heading, list[Heading]]] = []  # each frame entry and the candidates of its span
     for heading, from_toc in merged:
         if from_toc:
@@ -219,7 +253,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     _hang_divided(groups, hung)
     _hang_deeper(layout, listed, hung)
     out = sorted([(h, True) for h in toc] + [(h, False) for h in layout if id(h) in hung],
-                 key=lambda item: (*at.get(id(item[0]), _position(item[0])), 0 if item[1] else 1))
+                 key=lambda item: (*at[id(item[0])], 0 if item[1] else 1))
     return [h if from_toc else Heading(h.title, hung[id(h)], h.page, h.y) for h, from_toc in out]
 
 
