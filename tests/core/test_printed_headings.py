@@ -286,3 +286,48 @@ def test_a_title_of_short_words_is_a_heading_and_a_short_label_is_not(tmp_path: 
     doc.save(path)
     assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == [
         (title, level) for chapter, subs in segments.items() for title, level in [(chapter, 1), *((s, 2) for s in subs)]]
+
+
+def _numbered_report(path: Path, chapters: list[list[tuple[str, int]]], notes: list[str]) -> None:
+    """Chapters "N. Chapter N" (16 pt bold), each with (title, depth) sections numbered under it (13 pt bold at
+    depth 2, 11 pt bold at depth 3), a page each; then, when `notes` is given, a "Notes" page that repeats those
+    titles in 10 pt bold, a note under each (endnotes grouped by chapter)."""
+    doc = pymupdf.open()
+    for c, sections in enumerate(chapters, start=1):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, _write(page, 90, f"{c}. Chapter {c}", 16, True) + 4, 6)
+        counters = [0, 0]
+        for title, depth in sections:
+            counters[depth - 2] += 1
+            if depth == 2:
+                counters[1] = 0
+            number = ".".join(str(n) for n in [c, *counters[:depth - 1]])
+            y = _paragraph(page, _write(page, y + 6, f"{number} {title}", 13 if depth == 2 else 11, True), 5)
+    if notes:
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, "Notes", 16, True) + 4
+        for title in notes:
+            y = _paragraph(page, _write(page, y + 4, title, 10, True), 2)
+    doc.save(path)
+
+
+def test_sub_sections_named_like_earlier_ones_under_new_numbers_are_sections(tmp_path: Path) -> None:
+    """A report names its sub-sections alike from chapter to chapter, at whichever level ("4.2.2 Targets", then
+    "5.1 Targets"): three such in a row, each in another style than its namesake, are new sections under new
+    numbers, not a back-matter index of the earlier ones."""
+    chapters = [[("Monitoring Arrangements", 2), ("Pressure Management", 2), ("Targets", 3)],
+                [("Targets", 2), ("Monitoring Arrangements", 3), ("Pressure Management", 3)]]
+    path = tmp_path / "renumbered.pdf"
+    _numbered_report(path, chapters, [])
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles[-4:] == ["2. Chapter 2", "2.1 Targets", "2.1.1 Monitoring Arrangements", "2.1.2 Pressure Management"]
+
+
+def test_endnotes_repeating_the_section_titles_are_no_sections(tmp_path: Path) -> None:
+    """Endnotes grouped under the sections they annotate, the section titles repeated in the notes' own style
+    with their numbers: a back-matter index of the sections, not three more sections."""
+    chapters = [[("Monitoring Arrangements", 2), ("Pressure Management", 2), ("Targets", 2)]]
+    path = tmp_path / "endnotes.pdf"
+    _numbered_report(path, chapters, ["1.1 Monitoring Arrangements", "1.2 Pressure Management", "1.3 Targets"])
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles == ["1. Chapter 1", "1.1 Monitoring Arrangements", "1.2 Pressure Management", "1.3 Targets", "Notes"]

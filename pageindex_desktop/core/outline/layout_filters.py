@@ -153,15 +153,19 @@ PARENT_SHARE = 0.8
 def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
     """Three or more headings in a row that repeat earlier titles in another style (endnotes grouped by
     chapter, per-chapter figure lists) are a back-matter index of the sections, not new sections. Repeats in
-    the same style ("(1) Initial Costs" under each obligation) are real sections."""
-    seen: dict[str, tuple[str, tuple[float, bool]]] = {}
+    the same style ("(1) Initial Costs" under each obligation) are real sections, and so are repeats under
+    another section number than the first's ("5.1 Targets" after "4.2.2 Targets": a report that names the
+    sub-sections of each chapter alike, its levels in styles of their own)."""
+    seen: dict[str, tuple[str, tuple[float, bool], str | None]] = {}
     repeats: list[bool] = []
     for cand in candidates:
         key = title_key(cand.text)
         num = leading_number(cand.text)
         words = num.rest if num is not None and num.rest else cand.text
-        first = seen.setdefault(key, (words, cand.style[:2]))
-        repeats.append(first[0] != words or first[1] != cand.style[:2])
+        token = num.token if num is not None and num.rest else None
+        first = seen.setdefault(key, (words, cand.style[:2], token))
+        renumbered = token is not None and first[2] is not None and token != first[2]
+        repeats.append((first[0] != words or first[1] != cand.style[:2]) and not renumbered)
     drop: set[int] = set()
     i = 0
     while i < len(candidates):
