@@ -94,3 +94,34 @@ def test_sub_headings_of_a_two_column_page_keep_their_reading_order_under_the_co
     outline = build_outline(extract(path), use_bookmarks=False)
     assert outline.source == "toc_page"
     assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+
+
+def test_a_deeper_section_named_like_a_listed_one_under_another_number_is_added(tmp_path: Path) -> None:
+    """The contents lists chapters and their "1.2"-numbered sections; the text numbers one level further, and
+    one such sub-section bears its parent's or a neighbour's name under its own number ("2.2.1 Funding" under
+    "2.2 Funding"). It is a section of its own, added under its parent like the others."""
+    listed = [("1. Rivers", 1), ("1.1 Spring floods", 2), ("1.2 Summer levels", 2),
+              ("2. Lakes", 1), ("2.1 Winter ice", 2), ("2.2 Funding", 2), ("3. Coasts", 1), ("3.1 Cliffs", 2)]
+    deeper = {"1.2 Summer levels": ["1.2.1 Gauges", "1.2.2 Spring floods"], "2.2 Funding": ["2.2.1 Funding",
+                                                                                           "2.2.2 Grants"]}
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for number, (title, level) in enumerate(listed, start=3):
+        contents.insert_text((72 + 18 * (level - 1), y), title, fontsize=11, fontname="helv")
+        contents.insert_text((530, y), str(number), fontsize=11, fontname="helv")
+        y += 18
+    expected: list[tuple[str, int]] = []
+    for title, level in listed:
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 90, title, size=16 if level == 1 else 13, bold=True) + 6, 10)
+        expected.append((title, level))
+        for sub in deeper.get(title, []):
+            y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 4, 6)
+            expected.append((sub, 3))
+    path = tmp_path / "deeper.pdf"
+    doc.save(path)
+    outline = build_outline(extract(path), use_bookmarks=False)
+    assert outline.source == "toc_page"
+    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected

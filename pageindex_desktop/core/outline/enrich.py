@@ -35,12 +35,41 @@ def _kind(title: str) -> str | None:
     return f"{num.kind}{num.depth}" if num.kind in ("decimal", "letter-decimal") else num.kind
 
 
+Listed = dict[tuple[str, int], set[str | None]]  # (title key, page) of contents entries -> their section numbers
+
+
+def listed_titles(toc: list[Heading]) -> Listed:
+    """The contents entries by (title key, page), with the section number each carries (None when it has none)."""
+    listed: Listed = {}
+    for heading in toc:
+        listed.setdefault((title_key(heading.title), heading.page), set()).add(_number(heading.title))
+    return listed
+
+
+def _number(title: str) -> str | None:
+    """A title's leading section number ("6.2"), None when it has none."""
+    num = leading_number(title)
+    return num.token.rstrip(".") if num is not None and num.rest else None
+
+
+def is_listed(heading: Heading, listed: Listed) -> bool:
+    """True when the contents lists `heading` itself: an entry of its title on its page or a neighbouring one
+    (a title repeated from an entry), unless both carry section numbers and they differ: "6.2.1 Funding" printed
+    under the listed "6.2 Funding" is a section of its own."""
+    key, number = title_key(heading.title), _number(heading.title)
+    for d in (-1, 0, 1):
+        numbers = listed.get((key, heading.page + d))
+        if numbers and (number is None or None in numbers or number in numbers):
+            return True
+    return False
+
+
 def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Heading]:
     """`toc` with numbered layout headings of schemes the contents list does not use, in reading order, and the
     sections after its last entry that it does not reach (`_tail_headings`).
     """
     listed_kinds = {k for k in (_kind(h.title) for h in toc) if k}
-    listed = {(title_key(h.title), h.page) for h in toc}
+    listed = listed_titles(toc)
     first_page = min((h.page for h in toc[1:]), default=1)
     last_page = max((h.page for h in toc), default=1)
     if not listed_kinds and doc.page_count - last_page < SHORT_TAIL:
@@ -58,8 +87,7 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
         kind = _kind(heading.title)
         if kind is None or kind in listed_kinds or kind.startswith("keyword") or heading.page < first_page:
             continue
-        key = title_key(heading.title)
-        if any((key, heading.page + d) in listed for d in (-1, 0, 1)):
+        if is_listed(heading, listed):
             continue
         if kind not in order:
             if len(order) >= MAX_EXTRA_DEPTH:
@@ -219,7 +247,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         return toc
     deepest_listed = max(layout_level.values())
     below = min((h.level for h in layout if h.level > deepest_listed), default=deepest_listed + 1)
-    listed = {(title_key(h.title), h.page) for h in toc}
+    listed = listed_titles(toc)
     at = reading_keys(toc, layout, by_key, by_page)
     first = at[id(entries[0])]
     extra: list[Heading] = []
@@ -227,8 +255,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     for heading, parent in zip(layout, layout_parents(layout)):
         if heading.level != below or id(heading) in matched or at[id(heading)] <= first:
             continue
-        key = title_key(heading.title)
-        if any((key, heading.page + d) in listed for d in (-1, 0, 1)):
+        if is_listed(heading, listed):
             continue
         if parent is None or id(parent) not in matched:
             continue  # its layout parent is a heading the contents leaves out: the contents chose its depth
@@ -274,14 +301,14 @@ def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int],
                 hung[id(heading)] = level + 1
 
 
-def _hang_deeper(layout: list[Heading], listed: set[tuple[str, int]], hung: dict[int, int]) -> None:
+def _hang_deeper(layout: list[Heading], listed: Listed, hung: dict[int, int]) -> None:
     """The levels under the hung headings, one by one (up to MAX_EXTRA_DEPTH): a hung heading's own layout
     children at the next layout level found, neither listed nor repeating a sibling's title, divide it as the
     first hung level divides a contents entry (`_hang_divided`)."""
     parents = layout_parents(layout)
     for _ in range(MAX_EXTRA_DEPTH - 1):
         deeper = [(h, p) for h, p in zip(layout, parents) if id(h) not in hung and p is not None
-                  and id(p) in hung and not any((title_key(h.title), h.page + d) in listed for d in (-1, 0, 1))]
+                  and id(p) in hung and not is_listed(h, listed)]
         if not deeper:
             return
         level = min(h.level for h, _p in deeper)
