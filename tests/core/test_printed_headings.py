@@ -288,21 +288,24 @@ def test_a_title_of_short_words_is_a_heading_and_a_short_label_is_not(tmp_path: 
         (title, level) for chapter, subs in segments.items() for title, level in [(chapter, 1), *((s, 2) for s in subs)]]
 
 
-def _numbered_report(path: Path, chapters: list[list[tuple[str, int]]], notes: list[str]) -> None:
+def _numbered_report(path: Path, chapters: list[list[tuple[str, int]]], notes: list[str],
+                     numbered: bool = True) -> None:
     """Chapters "N. Chapter N" (16 pt bold), each with (title, depth) sections numbered under it (13 pt bold at
     depth 2, 11 pt bold at depth 3), a page each; then, when `notes` is given, a "Notes" page that repeats those
-    titles in 10 pt bold, a note under each (endnotes grouped by chapter)."""
+    titles in 10 pt bold, a note under each (endnotes grouped by chapter). Unless `numbered`, the sections carry
+    no numbers."""
     doc = pymupdf.open()
     for c, sections in enumerate(chapters, start=1):
         page = doc.new_page(width=612, height=792)
-        y = _paragraph(page, _write(page, 90, f"{c}. Chapter {c}", 16, True) + 4, 6)
+        y = _paragraph(page, _write(page, 90, f"{c}. Chapter {c}" if numbered else f"Chapter {c}", 16, True) + 4, 6)
         counters = [0, 0]
         for title, depth in sections:
             counters[depth - 2] += 1
             if depth == 2:
                 counters[1] = 0
             number = ".".join(str(n) for n in [c, *counters[:depth - 1]])
-            y = _paragraph(page, _write(page, y + 6, f"{number} {title}", 13 if depth == 2 else 11, True), 5)
+            text = f"{number} {title}" if numbered else title
+            y = _paragraph(page, _write(page, y + 6, text, 13 if depth == 2 else 11, True), 5)
     if notes:
         page = doc.new_page(width=612, height=792)
         y = _write(page, 90, "Notes", 16, True) + 4
@@ -331,3 +334,24 @@ def test_endnotes_repeating_the_section_titles_are_no_sections(tmp_path: Path) -
     _numbered_report(path, chapters, ["1.1 Monitoring Arrangements", "1.2 Pressure Management", "1.3 Targets"])
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert titles == ["1. Chapter 1", "1.1 Monitoring Arrangements", "1.2 Pressure Management", "1.3 Targets", "Notes"]
+
+
+def test_sub_sections_named_like_earlier_ones_out_of_their_order_are_sections(tmp_path: Path) -> None:
+    """Unnumbered sub-sections named alike from chapter to chapter at whichever level: three in a row in new
+    styles, but not in the order their names first came, are sections, not an index of the earlier ones."""
+    chapters = [[("Overview", 2), ("Funding", 3), ("Data Sources", 2), ("Treatment Works", 3)],
+                [("Treatment Works", 2), ("Funding", 2), ("Overview", 3)]]
+    path = tmp_path / "reordered.pdf"
+    _numbered_report(path, chapters, [], numbered=False)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles[-4:] == ["Chapter 2", "Treatment Works", "Funding", "Overview"]
+
+
+def test_endnotes_repeating_unnumbered_titles_in_their_order_are_no_sections(tmp_path: Path) -> None:
+    """Endnotes under the unnumbered section titles they annotate, in the sections' order: no sections."""
+    chapters = [[("Monitoring Arrangements", 2), ("Pressure Management", 2), ("Targets", 2)]]
+    path = tmp_path / "endnotes.pdf"
+    _numbered_report(path, chapters, ["Monitoring Arrangements", "Pressure Management", "Targets"], numbered=False)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert titles[-4:] == ["Monitoring Arrangements", "Pressure Management", "Targets", "Notes"]
+    assert titles.count("Targets") == 1

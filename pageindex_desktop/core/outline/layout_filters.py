@@ -151,30 +151,42 @@ PARENT_SHARE = 0.8
 
 
 def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
-    """Three or more headings in a row that repeat earlier titles in another style (endnotes grouped by
-    chapter, per-chapter figure lists) are a back-matter index of the sections, not new sections. Repeats in
-    the same style ("(1) Initial Costs" under each obligation) are real sections, and so are repeats under
-    another section number than the first's ("5.1 Targets" after "4.2.2 Targets": a report that names the
-    sub-sections of each chapter alike, its levels in styles of their own)."""
-    seen: dict[str, tuple[str, tuple[float, bool], str | None]] = {}
-    repeats: list[bool] = []
-    for cand in candidates:
+    """Three or more headings in a row that repeat earlier titles in another style, in the order those titles
+    first came (endnotes grouped by chapter, per-chapter figure lists), are a back-matter index of the sections,
+    not new sections. A repeat in a style one of its namesakes had ("(1) Initial Costs" under each obligation)
+    is a real section, and so is one under another section number than the first's ("5.1 Targets" after
+    "4.2.2 Targets"), and a run that names them out of their first order: a report that names the sub-sections
+    of each chapter alike, at whichever level ("Treatment Works", "Data Sources", "Funding" under one chapter,
+    met before at other levels and in another order)."""
+    first_at: dict[str, int] = {}  # title key -> index of its first heading
+    looks: dict[str, set[tuple[str, tuple[float, bool]]]] = {}  # title key -> (words, style) it has come in
+    numbers: dict[str, str | None] = {}  # title key -> its first heading's section number
+    origin: list[int | None] = []  # per candidate: first_at of the title it repeats in a new look, else None
+    for index, cand in enumerate(candidates):
         key = title_key(cand.text)
         num = leading_number(cand.text)
         words = num.rest if num is not None and num.rest else cand.text
         token = num.token if num is not None and num.rest else None
-        first = seen.setdefault(key, (words, cand.style[:2], token))
-        renumbered = token is not None and first[2] is not None and token != first[2]
-        repeats.append((first[0] != words or first[1] != cand.style[:2]) and not renumbered)
+        look = (words, cand.style[:2])
+        if key not in first_at:
+            first_at[key], looks[key], numbers[key] = index, {look}, token
+            origin.append(None)
+            continue
+        renumbered = token is not None and numbers[key] is not None and token != numbers[key]
+        origin.append(None if look in looks[key] or renumbered else first_at[key])
+        looks[key].add(look)
     drop: set[int] = set()
     i = 0
     while i < len(candidates):
-        j = i
-        while j < len(candidates) and repeats[j]:
-            j += 1
+        j, last = i, -1
+        while j < len(candidates):
+            at = origin[j]
+            if at is None or at <= last:
+                break
+            j, last = j + 1, at
         if j - i >= 3:
             drop.update(range(i, j))
-        i = j + 1 if j == i else j
+        i = max(j, i + 1)
     return [c for k, c in enumerate(candidates) if k not in drop]
 
 
