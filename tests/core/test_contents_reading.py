@@ -125,3 +125,39 @@ def test_a_deeper_section_named_like_a_listed_one_under_another_number_is_added(
     outline = build_outline(extract(path), use_bookmarks=False)
     assert outline.source == "toc_page"
     assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+
+
+def test_a_sub_section_named_like_the_entry_listed_on_the_next_page_is_hung(tmp_path: Path) -> None:
+    """The contents lists chapters and sections, a page per chapter; the text divides some sections once more
+    in a smaller bold face. One such sub-section, low on a chapter's page, bears the name of the section listed
+    at the top of the next chapter's page ("Approach"): it reads before that section's heading, so it is no
+    repeat of the listed title but a sub-section of its own."""
+    chapters = {"Rivers": ["Spring floods", "Summer levels"], "Lakes": ["Approach", "Winter ice"],
+                "Coasts": ["Cliffs", "Tidal flats"]}
+    deeper = {"Summer levels": ["Gauges", "Approach"], "Winter ice": ["Thickness", "Break-up"],
+              "Tidal flats": ["Birds", "Silt"]}
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for number, (chapter, sections) in enumerate(chapters.items(), start=3):
+        for title, indent in [(chapter, 0)] + [(s, 18) for s in sections]:
+            contents.insert_text((72 + indent, y), title, fontsize=11, fontname="helv")
+            contents.insert_text((530, y), str(number), fontsize=11, fontname="helv")
+            y += 18
+    expected: list[tuple[str, int]] = []
+    for chapter, sections in chapters.items():
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 90, chapter, size=16, bold=True) + 6, 5)
+        expected.append((chapter, 1))
+        for section in sections:
+            y = paragraph(page, write_line(page, y + 6, section, size=13, bold=True) + 4, 5)
+            expected.append((section, 2))
+            for sub in deeper.get(section, []):
+                y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 4, 4)
+                expected.append((sub, 3))
+    path = tmp_path / "namesake.pdf"
+    doc.save(path)
+    outline = build_outline(extract(path), use_bookmarks=False)
+    assert outline.source == "toc_page"
+    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected

@@ -8,6 +8,7 @@ are those deeper sections; they are slotted under the contents entry they follow
 from __future__ import annotations
 
 from collections import Counter
+from typing import Callable
 
 from rapidfuzz import fuzz
 
@@ -35,14 +36,14 @@ def _kind(title: str) -> str | None:
     return f"{num.kind}{num.depth}" if num.kind in ("decimal", "letter-decimal") else num.kind
 
 
-Listed = dict[tuple[str, int], set[str | None]]  # (title key, page) of contents entries -> their section numbers
+Listed = dict[tuple[str, int], list[Heading]]  # contents entries by (title key, page)
 
 
 def listed_titles(toc: list[Heading]) -> Listed:
-    """The contents entries by (title key, page), with the section number each carries (None when it has none)."""
+    """The contents entries by (title key, page)."""
     listed: Listed = {}
     for heading in toc:
-        listed.setdefault((title_key(heading.title), heading.page), set()).add(_number(heading.title))
+        listed.setdefault((title_key(heading.title), heading.page), []).append(heading)
     return listed
 
 
@@ -52,14 +53,21 @@ def _number(title: str) -> str | None:
     return num.token.rstrip(".") if num is not None and num.rest else None
 
 
-def is_listed(heading: Heading, listed: Listed) -> bool:
+def is_listed(heading: Heading, listed: Listed, before: Callable[[Heading], bool] | None = None) -> bool:
     """True when the contents lists `heading` itself: an entry of its title on its page or a neighbouring one
-    (a title repeated from an entry), unless both carry section numbers and they differ: "6.2.1 Funding" printed
-    under the listed "6.2 Funding" is a section of its own."""
+    (a title repeated from an entry), unless both carry section numbers and they differ ("6.2.1 Funding"
+    printed under the listed "6.2 Funding" is a section of its own), or `heading` reads before the heading
+    that prints the entry (`before(entry)`): a title repeated from an entry comes after it (a section
+    "continued" overleaf), one before it is a namesake of its own ("Approach" closing one chapter's page, over
+    the listed "Approach" that opens the next chapter's)."""
     key, number = title_key(heading.title), _number(heading.title)
     for d in (-1, 0, 1):
-        numbers = listed.get((key, heading.page + d))
-        if numbers and (number is None or None in numbers or number in numbers):
+        for entry in listed.get((key, heading.page + d), []):
+            other = _number(entry.title)
+            if number is not None and other is not None and number != other:
+                continue
+            if before is not None and before(entry):
+                continue
             return True
     return False
 
@@ -236,11 +244,13 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     by_key, by_page = index_layout(layout)
     layout_level: dict[int, int] = {}  # id(entry) -> level of the layout heading that prints it
     matched: dict[int, Heading] = {}  # id() of layout headings that are contents entries -> the entry
+    printing: dict[int, Heading] = {}  # id(entry) -> the layout heading that prints it
     for entry in entries:
         hit = printing_heading(entry, by_key, by_page)
         if hit is not None:
             layout_level[id(entry)] = hit.level
             matched[id(hit)] = entry
+            printing[id(entry)] = hit
     if len(layout_level) < FRAME_FOUND_SHARE * len(entries):
         return toc
     if not _levels_agree(entries, layout_level):
@@ -255,7 +265,8 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     for heading, parent in zip(layout, layout_parents(layout)):
         if heading.level != below or id(heading) in matched or at[id(heading)] <= first:
             continue
-        if is_listed(heading, listed):
+        if is_listed(heading, listed, lambda entry: id(entry) in printing
+                     and at[id(heading)] < at[id(printing[id(entry)])]):
             continue
         if parent is None or id(parent) not in matched:
             continue  # its layout parent is a heading the contents leaves out: the contents chose its depth
