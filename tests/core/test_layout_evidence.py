@@ -269,3 +269,39 @@ def test_a_plans_numbered_strategies_are_headings_and_bare_labels_are_not(tmp_pa
     path = tmp_path / "plan.pdf"
     doc.save(path)
     assert [h.title for h in find_layout_headings(extract(path))] == titles
+
+
+CHAPTER_TITLES = ["Water Supply", "Asset Condition", "Customer Service", "Capital Programme"]
+
+
+def _chapter_beside(path: Path, beside: list[tuple[float, str]], size: float) -> list[str]:
+    """Four chapters, a page each: the title (16 pt bold) at the page's top left over a column of prose, and right
+    of it the lines of `beside` ((dy from the title's baseline, text) at x 318, in `size` pt, italic when
+    smaller), too few for the page to read as two columns; returns the layout titles."""
+    doc = pymupdf.open()
+    for number, title in enumerate(CHAPTER_TITLES, start=1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((78, 92), f"{number}. {title}", fontsize=16, fontname="hebo")
+        for dy, text in beside:
+            page.insert_text((318, 86 + dy), text, fontsize=size, fontname="heit" if size < 16 else "hebo")
+        y = 120.0
+        for i in range(30):
+            page.insert_text((78, y), (FILLER.capitalize() if i == 0 else FILLER)[:46], fontsize=10, fontname="helv")
+            y += 13
+    doc.save(path)
+    return [h.title for h in find_layout_headings(extract(path))]
+
+
+def test_a_chapter_title_beside_a_small_two_line_caption_is_a_heading(tmp_path: Path) -> None:
+    """A 16 pt chapter title meets both lines of a 9 pt figure caption wrapped beside it in the other column:
+    one text beside it, not a table row's cells."""
+    titles = _chapter_beside(tmp_path / "caption.pdf", [(0, "Figure 1. Service district residual service"),
+                                                        (13, "maintenance of the pipes")], 9)
+    assert titles == [f"{n}. {t}" for n, t in enumerate(CHAPTER_TITLES, start=1)]
+
+
+def test_a_row_beside_a_cell_wrapped_in_its_own_type_is_a_table_row(tmp_path: Path) -> None:
+    """The same title beside a text in its own type wrapped over two lines that both meet its baseline (a
+    table's cell, "Changes in and Disagreements" | "with Accountants" by "Item 9."): a table's row, no heading."""
+    titles = _chapter_beside(tmp_path / "cells.pdf", [(-1, "Changes in and Disagreements"), (13, "with Accountants")], 16)
+    assert titles == []

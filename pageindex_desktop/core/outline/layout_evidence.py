@@ -34,6 +34,7 @@ ABOVE_HEIGHTS = 4.0
 BELOW_BASELINES = 3
 BELOW_WITH_FIGURES = 2
 BELOW_HEIGHTS = 8.0  # how far below the candidate those baselines are looked for
+SMALLER = 1.0  # points: a line set this much smaller than a heading is not in its type (`_side_by_side`)
 
 
 def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths: list[float]) -> list[Candidate]:
@@ -58,12 +59,32 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
         lo, hi = column_range(row.x0, columns) if columns else _column(row, mid, slack, paged[row.page])
         level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
         others = [r for r in level if r.x0 < hi and r.x1 > lo]
-        if len(others) >= 2 or any(_FIGURE.match(r.text) for r in others):
+        if _side_by_side(others, row) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
         if paged[row.page] and not columns and _beside(row, level):
             continue  # a table whose cells straddle the middle, its label column read as a text column
         kept.append(cand)
     return kept
+
+
+def _side_by_side(rows: list[Row], row: Row) -> int:
+    """How many texts stand side by side among `rows`, the rows meeting `row`'s baseline: lines set smaller than
+    `row` and stacked in one place count once. A heading's tall row meets both wrapped lines of a small
+    caption or paragraph beside it ("Figure 1. Service district ..." | "maintenance" by a 16 pt "1. Outlook");
+    a table's cells stand apart across the line, and a cell wrapped over two lines in the row's own size
+    ("Changes in and Disagreements ..." | "Disclosure" by "Item 9.") is still two texts beside it."""
+    placed: list[Row] = []
+    for other in sorted(rows, key=lambda r: r.x0):
+        if other.size < row.size - SMALLER and any(_stacked(other, seen) for seen in placed):
+            continue
+        placed.append(other)
+    return len(placed)
+
+
+def _stacked(a: Row, b: Row) -> bool:
+    """`a` over or under `b`: not on one line, and across half the narrower one's width or more."""
+    overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+    return not same_baseline(a, b) and overlap >= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
 
 def _level_with(row: Row, near: list[Row]) -> list[Row]:
