@@ -161,3 +161,38 @@ def test_a_sub_section_named_like_the_entry_listed_on_the_next_page_is_hung(tmp_
     outline = build_outline(extract(path), use_bookmarks=False)
     assert outline.source == "toc_page"
     assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+
+
+def test_a_running_head_naming_the_chapter_is_no_place_of_its_entry(tmp_path: Path) -> None:
+    """Each chapter's long title wraps over three lines of its first page, so it does not read as the title;
+    the first two chapters' second pages name them whole in a small running head (too few to be found as
+    furniture), and only the chapters' first pages print their folios. Each entry stays on the page the
+    contents gives: the running heads, agreeing with each other, had moved every entry a page on."""
+    chapters = [("1. Operations and the", "storage audit of the", "supply network"),
+                ("2. Governance and the", "register of tenders", "for chlorine"),
+                ("3. Energy use and the", "residual tender for", "the laboratories"),
+                ("4. Capital plan and the", "renewal of the older", "mains")]
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "District Water Plan", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for k, lines in enumerate(chapters):
+        contents.insert_text((72, y), " ".join(lines), fontsize=11, fontname="helv")
+        contents.insert_text((530, y), str(3 + 2 * k), fontsize=11, fontname="helv")
+        y += 18
+    for k, lines in enumerate(chapters):
+        first = doc.new_page(width=612, height=792)
+        y = 90.0
+        for line in lines:
+            y = write_line(first, y, line, size=18, bold=True)
+        paragraph(first, y + 6, 20)
+        write_line(first, 770, f"Page {3 + 2 * k}", size=8, x=500)
+        second = doc.new_page(width=612, height=792)
+        if k < 2:
+            write_line(second, 40, " ".join(lines), size=8, x=72)
+        paragraph(second, 90, 30)
+    path = tmp_path / "running.pdf"
+    doc.save(path)
+    entries = find_toc_entries(extract(path)) or []
+    assert [(h.title, h.page) for h in entries if h.title != "Contents"] == [
+        (" ".join(lines), 3 + 2 * k) for k, lines in enumerate(chapters)]

@@ -74,8 +74,21 @@ def _hits(analysis: Analysis, entry: MappedEntry, skip: set[int]) -> list[Hit]:
     for page, _y, index in found:
         largest[page] = max(largest.get(page, 0.0), analysis.rows[page - 1][index].size)
     return [(page, y, index) for page, y, index in found
-            if index not in (0, len(analysis.rows[page - 1]) - 1)
-            or analysis.rows[page - 1][index].size >= largest[page] - 0.5]
+            if (index not in (0, len(analysis.rows[page - 1]) - 1)
+                or analysis.rows[page - 1][index].size >= largest[page] - 0.5)
+            and not _in_margin(analysis, page, index)]
+
+
+def _in_margin(analysis: Analysis, page: int, index: int) -> bool:
+    """True when row `index` of `page` is set smaller than the body, above all of the page's body-size text or
+    below all of it: a running head or foot. One that names the chapter ("1. Operations and the storage audit
+    ...", small at the top of each of its pages) took the entry to the chapter's second page when its own
+    heading, wrapped over four lines of a narrow column, did not read as the title."""
+    rows = analysis.rows[page - 1]
+    small = analysis.body_size - 0.5
+    if rows[index].size >= small:
+        return False
+    return not any(r.size >= small for r in rows[:index]) or not any(r.size >= small for r in rows[index + 1:])
 
 
 def _label_pages(doc: ExtractedDocument) -> dict[str, int]:
