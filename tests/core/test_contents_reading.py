@@ -196,3 +196,38 @@ def test_a_running_head_naming_the_chapter_is_no_place_of_its_entry(tmp_path: Pa
     entries = find_toc_entries(extract(path)) or []
     assert [(h.title, h.page) for h in entries if h.title != "Contents"] == [
         (" ".join(lines), 3 + 2 * k) for k, lines in enumerate(chapters)]
+
+
+def test_a_section_printed_after_a_sub_section_of_its_name_is_the_listed_one(tmp_path: Path) -> None:
+    """The contents lists chapters and sections; the text divides sections once more in a smaller bold face.
+    On one page the sub-section "Key Findings" of "Summary of Results" comes right before the listed section
+    "Key Findings": the listed entry is the section, set like the other sections, and the sub-sections of
+    every section still hang under them."""
+    chapters = {"Rivers": ["Spring floods", "Summary of Results", "Key Findings"], "Lakes": ["Winter ice", "Outlook"]}
+    deeper = {"Spring floods": ["Gauges", "Levels"], "Summary of Results": ["Key Findings", "Methods"],
+              "Winter ice": ["Thickness", "Break-up"]}
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for number, (chapter, sections) in enumerate(chapters.items(), start=3):
+        for title, indent in [(chapter, 0)] + [(s, 18) for s in sections]:
+            contents.insert_text((72 + indent, y), title, fontsize=11, fontname="helv")
+            contents.insert_text((530, y), str(number), fontsize=11, fontname="helv")
+            y += 18
+    expected: list[tuple[str, int]] = []
+    for chapter, sections in chapters.items():
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 90, chapter, size=16, bold=True) + 6, 4)
+        expected.append((chapter, 1))
+        for section in sections:
+            y = paragraph(page, write_line(page, y + 6, section, size=13, bold=True) + 4, 3)
+            expected.append((section, 2))
+            for sub in deeper.get(section, []):
+                y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 4, 3)
+                expected.append((sub, 3))
+    path = tmp_path / "twice.pdf"
+    doc.save(path)
+    outline = build_outline(extract(path), use_bookmarks=False)
+    assert outline.source == "toc_page"
+    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected

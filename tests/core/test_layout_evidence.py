@@ -303,5 +303,6 @@ def test_a_chapter_title_beside_a_small_two_line_caption_is_a_heading(tmp_path: 
 def test_a_row_beside_a_cell_wrapped_in_its_own_type_is_a_table_row(tmp_path: Path) -> None:
     """The same title beside a text in its own type wrapped over two lines that both meet its baseline (a
     table's cell, "Changes in and Disagreements" | "with Accountants" by "Item 9."): a table's row, no heading."""
-    titles = _chapter_beside(tmp_path / "cells.pdf", [(-1, "Changes in and Disagreements"), (13, "with Accountants")], 16)
+    cell = [(-1.0, "Changes in and Disagreements"), (13.0, "with Accountants")]
+    titles = _chapter_beside(tmp_path / "cells.pdf", cell, 16)
     assert titles == []

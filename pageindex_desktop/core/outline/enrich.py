@@ -85,7 +85,7 @@ def add_deeper_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Head
     layout = find_layout_headings(doc)
     tail_of = _tail_headings(layout, last_page, doc.page_count, _top_layout_level(toc, layout))
     tail = [heading for _printed, heading in tail_of]
-    at = reading_keys(toc, layout, *index_layout(layout))
+    at = reading_keys(toc, layout, printing_headings(toc, *index_layout(layout)))
     source: dict[int, Heading] = {id(heading): printed for printed, heading in tail_of}  # extra -> layout heading
     extra: list[Heading] = list(tail)
     order: list[str] = []
@@ -185,8 +185,7 @@ def toc_positions(toc: list[Heading]) -> list[tuple[int, float]]:
     return keys
 
 
-def reading_keys(toc: list[Heading], layout: list[Heading],
-                 by_key: dict[tuple[str, int], Heading], by_page: dict[int, list[tuple[str, Heading]]]
+def reading_keys(toc: list[Heading], layout: list[Heading], printing: dict[int, Heading]
                  ) -> dict[int, tuple[int, float]]:
     """Merge keys, by id(), of contents entries and layout headings in reading order: (page, rank), a layout
     heading's rank being its place in the layout list (read column by column), a contents entry's that of the
@@ -199,7 +198,7 @@ def reading_keys(toc: list[Heading], layout: list[Heading],
         heights.setdefault(heading.page, []).append((-1.0 if heading.y is None else heading.y, i))
     last: tuple[int, float] | None = None
     for entry in toc:
-        hit = printing_heading(entry, by_key, by_page)
+        hit = printing.get(id(entry))
         if hit is not None and hit.page == entry.page:
             key = keys[id(hit)]
         else:
@@ -244,13 +243,12 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     by_key, by_page = index_layout(layout)
     layout_level: dict[int, int] = {}  # id(entry) -> level of the layout heading that prints it
     matched: dict[int, Heading] = {}  # id() of layout headings that are contents entries -> the entry
-    printing: dict[int, Heading] = {}  # id(entry) -> the layout heading that prints it
+    printing = printing_headings(entries, by_key, by_page)  # id(entry) -> the layout heading that prints it
     for entry in entries:
-        hit = printing_heading(entry, by_key, by_page)
+        hit = printing.get(id(entry))
         if hit is not None:
             layout_level[id(entry)] = hit.level
             matched[id(hit)] = entry
-            printing[id(entry)] = hit
     if len(layout_level) < FRAME_FOUND_SHARE * len(entries):
         return toc
     if not _levels_agree(entries, layout_level):
@@ -258,7 +256,7 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     deepest_listed = max(layout_level.values())
     below = min((h.level for h in layout if h.level > deepest_listed), default=deepest_listed + 1)
     listed = listed_titles(toc)
-    at = reading_keys(toc, layout, by_key, by_page)
+    at = reading_keys(toc, layout, printing)
     first = at[id(entries[0])]
     extra: list[Heading] = []
     parent_entry: dict[int, Heading] = {}  # id(extra heading) -> the contents entry layout nests it under
@@ -337,15 +335,34 @@ def _hang_deeper(layout: list[Heading], listed: Listed, hung: dict[int, int]) ->
             return
 
 
+def printing_headings(entries: list[Heading], by_key: dict[tuple[str, int], Heading],
+                      by_page: dict[int, list[tuple[str, Heading]]]) -> dict[int, Heading]:
+    """id(entry) -> the layout heading that prints it (`printing_heading`). Where its page prints the title
+    twice (a section "Key Findings" right after a sub-section of that name), the one at the layout level that
+    prints most entries of its contents level: the first one had made the sub-section's level the deepest
+    listed, and no layout heading was hung under the contents."""
+    first = {id(e): hit for e in entries if (hit := printing_heading(e, by_key, by_page)) is not None}
+    by_level: dict[int, Counter[int]] = {}
+    for entry in entries:
+        if id(entry) in first:
+            by_level.setdefault(entry.level, Counter())[first[id(entry)].level] += 1
+    usual = {level: counts.most_common(1)[0][0] for level, counts in by_level.items()}
+    found = ((e, printing_heading(e, by_key, by_page, usual.get(e.level))) for e in entries)
+    return {id(e): hit for e, hit in found if hit is not None}
+
+
 def printing_heading(entry: Heading, by_key: dict[tuple[str, int], Heading],
-                     by_page: dict[int, list[tuple[str, Heading]]]) -> Heading | None:
-    """The layout heading that prints a contents entry on its page (±1): the same title, else one that reads
-    nearly the same ("Notes to the Consolidated Financial Statements" listed, "Notes to Consolidated Financial
-    Statements" printed)."""
+                     by_page: dict[int, list[tuple[str, Heading]]], level: int | None = None) -> Heading | None:
+    """The layout heading that prints a contents entry on its page (±1): the same title (the one at layout
+    `level` when given and the page prints the title more than once), else one that reads nearly the same
+    ("Notes to the Consolidated Financial Statements" listed, "Notes to Consolidated Financial Statements"
+    printed)."""
     key = title_key(entry.title)
     for d in (0, -1, 1):
         hit = by_key.get((key, entry.page + d))
         if hit is not None:
+            if level is not None and hit.level != level:
+                return next((h for k, h in by_page.get(entry.page + d, []) if k == key and h.level == level), hit)
             return hit
     for d in (0, -1, 1):
         for other, heading in by_page.get(entry.page + d, []):
