@@ -355,3 +355,42 @@ def test_endnotes_repeating_unnumbered_titles_in_their_order_are_no_sections(tmp
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert titles[-4:] == ["Monitoring Arrangements", "Pressure Management", "Targets", "Notes"]
     assert titles.count("Targets") == 1
+
+
+def _guide(path: Path, under: str) -> list[str]:
+    """A guide numbering its chapters ("1. Rent", 16 pt bold) and three sections each ("1.1 Time limits", 13 pt
+    bold), the first two sections of each chapter holding a bold body-size line, "Joint tenants" then
+    "Agents", with `under` right below it: "prose" (a paragraph) or "figures" (a row of a table's cells).
+    Returns the layout titles."""
+    doc = pymupdf.open()
+    for c, chapter in enumerate(["Rent", "Repairs", "Deposits"], start=1):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, _write(page, 90, f"{c}. {chapter}", 16, True) + 4, 3)
+        for s, section in enumerate(["Time limits", "Costs and fees", "Advice"], start=1):
+            y = _paragraph(page, _write(page, y + 6, f"{c}.{s} {section}", 13, True), 3)
+            if s == 3:
+                continue
+            y = _write(page, y + 4, ["Joint tenants", "Agents"][s - 1], 10, True)
+            if under == "prose":
+                y = _paragraph(page, y, 3)
+            else:
+                for x, cell in ((72, "Fee"), (250, "120"), (350, "45"), (450, "F12")):
+                    _write(page, y, cell, 10, x=x)
+                y += 19
+    doc.save(path)
+    return [h.title for h in find_layout_headings(extract(path))]
+
+
+def test_unnumbered_body_size_heads_over_prose_in_a_numbered_guide_are_sections(tmp_path: Path) -> None:
+    """Bold body-size lines, each over a paragraph, under numbered sections: the sections' parts, kept though
+    the document numbers its other headings."""
+    titles = _guide(tmp_path / "prose.pdf", "prose")
+    assert titles[:6] == ["1. Rent", "1.1 Time limits", "Joint tenants", "1.2 Costs and fees", "Agents", "1.3 Advice"]
+    assert titles.count("Joint tenants") == titles.count("Agents") == 3
+
+
+def test_unnumbered_body_size_heads_over_table_cells_in_a_numbered_guide_are_labels(tmp_path: Path) -> None:
+    """The same lines, each over a row of a table's cells: labels, dropped in a numbered document."""
+    titles = _guide(tmp_path / "cells.pdf", "figures")
+    assert "Joint tenants" not in titles and "Agents" not in titles
+    assert titles[:4] == ["1. Rent", "1.1 Time limits", "1.2 Costs and fees", "1.3 Advice"]

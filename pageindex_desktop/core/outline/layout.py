@@ -253,7 +253,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), is_slide_deck(doc, analysis),
                                    [p.height for p in doc.pages])
     candidates = drop_title_pages(candidates, analysis, body)
-    candidates = numbered_system(candidates, body)
+    candidates = numbered_system(candidates, body, analysis.rows)
     by_top = PagesByTop(analysis.rows)  # the rows near a candidate, for the table and signature rules
     candidates = drop_table_rows(candidates, by_top, [p.width for p in doc.pages])
     candidates = drop_table_labels(candidates, by_top, body)

@@ -16,7 +16,7 @@ from pageindex_desktop.core.outline.capital_styles import capitals_above
 from pageindex_desktop.core.outline.numbering import (Numbering, decimal_parts, leading_number, ordinal, sequence_kind,
                                                       title_key)
 from pageindex_desktop.core.outline.rows import Row
-from pageindex_desktop.core.outline.title_shape import running_text, titled_label
+from pageindex_desktop.core.outline.title_shape import prose, running_text, titled_label
 from pageindex_desktop.core.outline.toc_levels import PART_KINDS
 
 _NUMBERS = re.compile(r"\([^)]*\)|[0-9]+(?:\.[0-9]+)*|\b[a-z]\)")
@@ -303,8 +303,11 @@ def _readings(num: Numbering) -> list[tuple[str, int]]:
     return readings
 
 
-def numbered_system(candidates: list[Candidate], body: float) -> list[Candidate]:
-    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them.
+def numbered_system(candidates: list[Candidate], body: float, rows: list[list[Row]]) -> list[Candidate]:
+    """In a document that numbers its headings, body-size unnumbered "headings" are labels: drop them, unless
+    a paragraph of prose opens right under one (`_over_prose`): a guide numbering its chapters and sections
+    ("2.1 Time limits") heads the parts of a section in bold at body size, unnumbered ("Joint tenants"), where
+    a table's or chart's heads ("PASCAL VOC", "MS COCO") stand over cells and figures.
 
     Numbered by an outline scheme ("1.2", "A.", "(iv)"), that is: keyword divisions ("Item 7.", "Chapter 3")
     number only the top of a document, and a 10-K sets its items' unnumbered sub-heads bold at body size. A title
@@ -318,10 +321,25 @@ def numbered_system(candidates: list[Candidate], body: float) -> list[Candidate]
     for cand in candidates:
         if cand.style[2] == "centred" and cand.text.isupper() and cand.style[:2] in capitals:
             cand.style = (*cand.style[:2], "none")  # ranked with the numbered style of its face (style_levels)
-        elif cand.style[2] in UNNUMBERED and cand.style[0] < body + max(1.0, 0.12 * body):
+        elif cand.style[2] in UNNUMBERED and cand.style[0] < body + max(1.0, 0.12 * body) \
+                and not _over_prose(cand.row, rows[cand.row.page - 1], body):
             continue
         kept.append(cand)
     return kept
+
+
+def _over_prose(head: Row, page_rows: list[Row], body: float) -> bool:
+    """True when the row right under `head` in its page's reading order opens a paragraph of prose at its left
+    edge or a first-line indent from it: plain body-size text reading as a sentence (`title_shape.prose`),
+    within two lines' height."""
+    for i, row in enumerate(page_rows):
+        if (row.x0, row.y0) == (head.x0, head.y0):
+            if i + 1 == len(page_rows):
+                return False
+            below = page_rows[i + 1]
+            return (not below.bold and abs(below.size - body) <= 0.5 and -2.0 <= below.x0 - head.x0 <= 2.5 * body
+                    and 0 <= below.y0 - head.y1 <= 2 * (head.y1 - head.y0) and prose(below.text))
+    return False
 
 
 def style_levels(candidates: list[Candidate]) -> dict[tuple[float, bool, str], int]:
