@@ -394,3 +394,24 @@ def test_unnumbered_body_size_heads_over_table_cells_in_a_numbered_guide_are_lab
     titles = _guide(tmp_path / "cells.pdf", "figures")
     assert "Joint tenants" not in titles and "Agents" not in titles
     assert titles[:4] == ["1. Rent", "1.1 Time limits", "1.2 Costs and fees", "1.3 Advice"]
+
+
+def test_unnumbered_heads_under_numbered_sections_of_chapters_sit_below_them(tmp_path: Path) -> None:
+    """"Chapter 1: ..." over its "1.1"-numbered sections, and under one section unnumbered bold heads at body
+    size over their paragraphs: those heads are the third level, not a second one above the numbered
+    sections (the numbered schemes nest and give the levels; the heads are in no scheme's face)."""
+    doc = pymupdf.open()
+    expected: list[tuple[str, int]] = []
+    for c, chapter in enumerate(["Health and Safety", "Appeals", "Deposits"], start=1):
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, _write(page, 80, f"Chapter {c}: {chapter}", 20, True) + 4, 3)
+        expected.append((f"Chapter {c}: {chapter}", 1))
+        for s, section in enumerate(["Time limits", "Inspections"], start=1):
+            y = _paragraph(page, _write(page, y + 6, f"{c}.{s} {section}", 13, True), 3)
+            expected.append((f"{c}.{s} {section}", 2))
+            for sub in (["Agents", "Forms"] if (c, s) == (1, 2) else []):
+                y = _paragraph(page, _write(page, y + 4, sub, 10, True), 3)
+                expected.append((sub, 3))
+    path = tmp_path / "chapters.pdf"
+    doc.save(path)
+    assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == expected

@@ -466,7 +466,8 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
     scheme that restarts at its first number ("1.", "a.", "(1)") right after headings of one other scheme, at
     least twice and nearly always after that same scheme, is nested in it. When such nesting accounts for most
     headings, a numbered heading's level is its scheme's depth in that nest, and every other heading takes the
-    level of the nested scheme set in its size and weight (top level when none is).
+    level of the nested scheme set in its size and weight, else, unnumbered, the level below the deepest nested
+    scheme its style ranks under (top level when none is).
     """
     after: dict[str, Counter[str]] = {}
     previous: str | None = None
@@ -514,8 +515,22 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
     if not parent or nested < NEST_COVER_SHARE * len(candidates):
         return [levels[c.style] for c in candidates]
     by_face: dict[tuple[float, bool], int] = {}
+    face_rank: dict[tuple[float, bool], int] = {}  # a nested face -> the best style rank of its headings
     for cand in candidates:
         if cand.style[2] in depth:
             face = cand.style[:2]
             by_face[face] = min(by_face.get(face, depth[cand.style[2]]), depth[cand.style[2]])
-    return [1 + depth.get(c.style[2], by_face.get(c.style[:2], 0)) for c in candidates]
+            face_rank[face] = min(face_rank.get(face, levels[cand.style]), levels[cand.style])
+
+    def unnested(cand: Candidate) -> int:
+        """The depth of a heading of no nested scheme: its face's, else, unnumbered, one below the deepest
+        nested face its style ranks under ("Joint tenants" in bold at body size under "1.1" sections under
+        "CHAPTER 1"), else the top (an "Appendix A" division among the chapters)."""
+        if cand.style[:2] in by_face:
+            return by_face[cand.style[:2]]
+        if cand.style[2] not in UNNUMBERED:
+            return 0
+        above = [by_face[face] for face, rank in face_rank.items() if rank < levels[cand.style]]
+        return max(above) + 1 if above else 0
+
+    return [1 + (depth[c.style[2]] if c.style[2] in depth else unnested(c)) for c in candidates]
