@@ -415,3 +415,44 @@ def test_unnumbered_heads_under_numbered_sections_of_chapters_sit_below_them(tmp
     path = tmp_path / "chapters.pdf"
     doc.save(path)
     assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == expected
+
+
+def _protocol(path: Path, under_section: str) -> list[str]:
+    """Sections ("Eligibility", 14 pt bold) over a paragraph, then, under each, bold body-size lines shaped by
+    `under_section`: "terms" (three terms, each over its definition indented 40 pt as a block), "bullets" (two
+    heads, each over an indented bulleted list) or "quote" (one head over an indented quotation, then prose at
+    the edge). Returns the layout titles."""
+    doc = pymupdf.open()
+    for section in ["Eligibility", "Recruitment", "Assessments"]:
+        page = doc.new_page(width=612, height=792)
+        y = _paragraph(page, _write(page, 90, section, 14, True) + 4, 4)
+        if under_section == "terms":
+            for term in ("Visit window", "Baseline visit", "Adverse event"):
+                y = _write(page, y + 2, term, 10, True)
+                for line in PROSE[:2]:
+                    y = _write(page, y, line, 10, x=112)
+        elif under_section == "bullets":
+            for head in ("Inclusion criteria", "Exclusion criteria"):
+                y = _write(page, y + 6, head, 10, True)
+                for line in PROSE:
+                    y = _write(page, y, f"• {line}", 10, x=90)
+        else:
+            y = _write(page, y + 6, "Statement of purpose", 10, True)
+            for line in PROSE:
+                y = _write(page, y, line, 10, x=112)
+            _paragraph(page, y + 4, 3)
+    doc.save(path)
+    return [h.title for h in find_layout_headings(extract(path))]
+
+
+def test_the_terms_of_a_definition_list_are_no_sections(tmp_path: Path) -> None:
+    """Bold body-size terms, each over its definition set as an indented block, one after another: a
+    definition list's entries, not three sections under each section."""
+    assert _protocol(tmp_path / "terms.pdf", "terms") == ["Eligibility", "Recruitment", "Assessments"]
+
+
+def test_heads_over_indented_lists_or_a_quotation_stay_sections(tmp_path: Path) -> None:
+    """Bold body-size heads over indented bulleted lists, or a single one over an indented quotation, are
+    sections: a list's bullets and a lone indented block make no definition list."""
+    assert _protocol(tmp_path / "bullets.pdf", "bullets").count("Inclusion criteria") == 3
+    assert _protocol(tmp_path / "quote.pdf", "quote").count("Statement of purpose") == 3

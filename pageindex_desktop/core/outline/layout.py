@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.capital_styles import capitals_apart
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
+from pageindex_desktop.core.outline.definition_terms import drop_definition_terms
 from pageindex_desktop.core.outline.divisions import division_levels
 from pageindex_desktop.core.outline.contents import contents_bands, find_contents
 from pageindex_desktop.core.outline.emphasis import Emphasis
@@ -254,6 +255,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                                    [p.height for p in doc.pages])
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body, analysis.rows)
+    candidates = drop_definition_terms(candidates, analysis.rows, body)
     by_top = PagesByTop(analysis.rows)  # the rows near a candidate, for the table and signature rules
     candidates = drop_table_rows(candidates, by_top, [p.width for p in doc.pages])
     candidates = drop_table_labels(candidates, by_top, body)
