@@ -360,19 +360,23 @@ def test_endnotes_repeating_unnumbered_titles_in_their_order_are_no_sections(tmp
 def _guide(path: Path, under: str) -> list[str]:
     """A guide numbering its chapters ("1. Rent", 16 pt bold) and three sections each ("1.1 Time limits", 13 pt
     bold), the first two sections of each chapter holding a bold body-size line, "Joint tenants" then
-    "Agents", with `under` right below it: "prose" (a paragraph) or "figures" (a row of a table's cells).
-    Returns the layout titles."""
+    "Agents", with `under` right below it: "prose" (a paragraph), "figures" (a row of a table's cells) or
+    "aside" (two lines of prose, the line and its prose inset 8 pt as in a box). Returns the layout titles."""
     doc = pymupdf.open()
     for c, chapter in enumerate(["Rent", "Repairs", "Deposits"], start=1):
         page = doc.new_page(width=612, height=792)
-        y = _paragraph(page, _write(page, 90, f"{c}. {chapter}", 16, True) + 4, 3)
+        y = _paragraph(page, _write(page, 80, f"{c}. {chapter}", 16, True) + 4, 5)
         for s, section in enumerate(["Time limits", "Costs and fees", "Advice"], start=1):
-            y = _paragraph(page, _write(page, y + 6, f"{c}.{s} {section}", 13, True), 3)
+            y = _paragraph(page, _write(page, y + 6, f"{c}.{s} {section}", 13, True), 5)
             if s == 3:
                 continue
-            y = _write(page, y + 4, ["Joint tenants", "Agents"][s - 1], 10, True)
+            inset = 8 if under == "aside" else 0
+            y = _write(page, y + 4, ["Joint tenants", "Agents"][s - 1], 10, True, x=72 + inset)
             if under == "prose":
                 y = _paragraph(page, y, 3)
+            elif under == "aside":
+                for line in PROSE[:2]:
+                    y = _write(page, y, line, 10, x=72 + inset)
             else:
                 for x, cell in ((72, "Fee"), (250, "120"), (350, "45"), (450, "F12")):
                     _write(page, y, cell, 10, x=x)
@@ -387,6 +391,13 @@ def test_unnumbered_body_size_heads_over_prose_in_a_numbered_guide_are_sections(
     titles = _guide(tmp_path / "prose.pdf", "prose")
     assert titles[:6] == ["1. Rent", "1.1 Time limits", "Joint tenants", "1.2 Costs and fees", "Agents", "1.3 Advice"]
     assert titles.count("Joint tenants") == titles.count("Agents") == 3
+
+
+def test_a_boxed_asides_title_in_a_numbered_guide_is_no_section(tmp_path: Path) -> None:
+    """The same lines and their sentences inset from the text's edge, as a box's padding sets them: an aside's
+    title, no part of the outline, though prose follows it."""
+    titles = _guide(tmp_path / "aside.pdf", "aside")
+    assert "Joint tenants" not in titles and "Agents" not in titles
 
 
 def test_unnumbered_body_size_heads_over_table_cells_in_a_numbered_guide_are_labels(tmp_path: Path) -> None:

@@ -148,6 +148,9 @@ def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeat
 
 
 PARENT_SHARE = 0.8
+# _text_edge: a text edge of the page is where this share of its plain body lines start, within EDGE_SLACK points
+EDGE_SHARE = 0.2
+EDGE_SLACK = 2.0
 
 
 def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
@@ -328,10 +331,19 @@ def numbered_system(candidates: list[Candidate], body: float, rows: list[list[Ro
     return kept
 
 
+def _text_edge(x0: float, page_rows: list[Row], body: float) -> bool:
+    """True when a fifth or more of the page's plain body-size lines start within EDGE_SLACK of `x0`."""
+    plain = [r for r in page_rows if not r.bold and abs(r.size - body) <= 0.5]
+    return bool(plain) and sum(1 for r in plain if abs(r.x0 - x0) <= EDGE_SLACK) >= EDGE_SHARE * len(plain)
+
+
 def _over_prose(head: Row, page_rows: list[Row], body: float) -> bool:
     """True when the row right under `head` in its page's reading order opens a paragraph of prose at its left
     edge or a first-line indent from it: plain body-size text reading as a sentence (`title_shape.prose`),
-    within two lines' height."""
+    within two lines' height; and `head` stands at an edge the page's text keeps (`_text_edge`): a boxed
+    aside's title ("Key facts" over its sentence, inset by the box's padding) is no part of the outline."""
+    if not _text_edge(head.x0, page_rows, body):
+        return False
     for i, row in enumerate(page_rows):
         if (row.x0, row.y0) == (head.x0, head.y0):
             if i + 1 == len(page_rows):
