@@ -155,3 +155,30 @@ def test_a_memo_that_opens_on_its_first_numbered_section_keeps_it(tmp_path: Path
     doc.save(path)
     assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == [
         (title, level) for top, subs in sections.items() for title, level in [(top, 1), *((s, 2) for s in subs)]]
+
+
+LONG_WORDS = ["Randomisation procedures require independent", "investigators throughout recruitment periods.",
+              "Participants' eligibility assessments precede", "randomisation whenever practicable."]
+
+
+def test_a_first_chapter_over_a_narrow_column_of_long_words_is_a_section(tmp_path: Path) -> None:
+    """The title, a version line, then the first chapter ("Background", 22 pt) over a narrow column whose
+    lines of long words hold five words or fewer: the column's lines open the body, so the chapter under the
+    title is a section, not part of the title block."""
+    doc = pymupdf.open()
+    chapters = ["Background", "Participants", "Interventions"]
+    for number, chapter in enumerate(chapters):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        if number == 0:
+            y = write_line(page, y, "Clinical Study Protocol 993", size=26, bold=True)
+            y = write_line(page, y, "Version 1.0", size=10) + 6
+        y = write_line(page, y, chapter, size=22, bold=True)
+        for k in range(30):
+            page.insert_text((72, y), LONG_WORDS[k % 4], fontsize=10, fontname="helv")
+            page.insert_text((320, y), LONG_WORDS[(k + 1) % 4], fontsize=10, fontname="helv")
+            y += 13
+    path = tmp_path / "narrow.pdf"
+    doc.save(path)
+    assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [
+        (chapter, page) for page, chapter in enumerate(chapters, start=1)]

@@ -24,6 +24,7 @@ TITLE_LARGER = 0.5  # a row above it is set at least this much larger: the block
 WRAPPED = 2  # lines of one style a heading at the foot of the block may run to
 GAP_HEIGHTS = 3.0  # the body starts within this many of its line heights under it
 NARROW_LINES = 3  # lines of a paragraph in a narrow column that show the body has started
+NARROW_CHARS = 35  # characters of a narrow column's line of prose that make it a paragraph's, whatever its words
 # with no larger title above it, the block's top row is the first chapter's heading when later pages print
 # this many headings in its style (the document opens on a chapter); a title's style is its own
 CHAPTER_STYLE_PAGES = 2
@@ -41,9 +42,11 @@ def _plain(row: Row, body: float) -> bool:
 
 def _narrow_paragraph(rows: list[Row], i: int, body: float) -> bool:
     """True when rows[i] opens a paragraph set in a narrow column (a tax form's three, whose lines hold about
-    40 characters): a body line of prose, six words or more, over NARROW_LINES - 1 more body lines of words.
-    A subtitle or a date is one line; an author list does not read as prose."""
-    if not (_plain(rows[i], body) and len(rows[i].text.split()) >= 6 and prose(rows[i].text)):
+    40 characters): a body line of prose, six words or more (or NARROW_CHARS characters: long words, a
+    protocol's "randomisation", German compounds, leave a narrow line five), over NARROW_LINES - 1 more body
+    lines of words. A subtitle or a date is one line; an author list does not read as prose."""
+    text = rows[i].text
+    if not (_plain(rows[i], body) and (len(text.split()) >= 6 or len(text) >= NARROW_CHARS) and prose(text)):
         return False
     below = rows[i + 1:i + NARROW_LINES]
     return len(below) == NARROW_LINES - 1 and all(_plain(r, body) and len(r.text.split()) >= 4 for r in below)
