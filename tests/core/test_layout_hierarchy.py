@@ -210,3 +210,27 @@ def test_a_specifications_point_zero_sections_hold_their_sub_sections(tmp_path: 
     headings = find_toc_headings(extract(tmp_path / "listed.pdf"))
     assert headings is not None
     assert [(h.title, h.level) for h in headings if h.title != "TABLE OF CONTENTS"] == expected
+
+
+def test_a_sections_number_says_its_level_when_its_chapter_heading_is_not_found(tmp_path: Path) -> None:
+    """Chapters "1." to "4." over "N.1"-numbered sections over "N.1.1" sub-sections, chapter 3's own heading not
+    printed as text (an opener set as a picture): "3.1" comes right after "2.1.2", yet its number puts it at
+    the sections' level, and every section stays one level under the chapters."""
+    doc = pymupdf.open()
+    for chapter, title in enumerate(["Participants", "Interventions", "Outcomes", "Monitoring"], start=1):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        if chapter != 3:
+            y = paragraph(page, write_line(page, y, f"{chapter}. {title}", size=20, bold=True) + 4, 4)
+        for section in (1, 2):
+            y = paragraph(page, write_line(page, y + 4, f"{chapter}.{section} Section {chapter}{section} of the plan",
+                                           size=14, bold=True) + 2, 4)
+            for sub in (1, 2):
+                y = paragraph(page, write_line(page, y + 2, f"{chapter}.{section}.{sub} Detail of the plan",
+                                               size=11, bold=True) + 2, 2)
+    path = tmp_path / "decimal.pdf"
+    doc.save(path)
+    levels = [(h.title.split()[0], h.level) for h in find_layout_headings(extract(path))]
+    depth = {1: 1, 2: 2, 3: 3}
+    assert levels == [(number, depth[number.rstrip(".").count(".") + 1]) for number, _level in levels]
+    assert ("3.1", 2) in levels and ("3.1.1", 3) in levels

@@ -148,6 +148,7 @@ def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeat
 
 
 PARENT_SHARE = 0.8
+_DEPTH_KIND = re.compile(r"^(decimal|letter-decimal)([0-9]+)$")  # a numbering kind that carries its depth
 # _text_edge: a text edge of the page is where this share of its plain body lines start, within EDGE_SLACK points
 EDGE_SHARE = 0.2
 EDGE_SLACK = 2.0
@@ -497,6 +498,14 @@ def outline_levels(candidates: list[Candidate], levels: dict[tuple[float, bool, 
         outer, times = counts.most_common(1)[0]
         if times >= 2 and times >= RESTART_AGREE_SHARE * sum(counts.values()):
             parent[kind] = outer
+    # a decimal number says its own depth: "3.1" sits under "3." whatever came before it (a "3." lost, or set
+    # where layout does not find it, made "3.1" restart after "2.1.3" and broke the count above)
+    kinds = {c.style[2] for c in candidates}
+    for kind in kinds:
+        m = _DEPTH_KIND.match(kind)
+        if m and kind not in parent and int(m.group(2)) > 1 and f"{m.group(1)}{int(m.group(2)) - 1}" in kinds \
+                and after.get(kind, Counter()).get(f"{m.group(1)}{int(m.group(2)) - 1}", 0) >= 2:
+            parent[kind] = f"{m.group(1)}{int(m.group(2)) - 1}"
     # a scheme that restarts once, right after a scheme already in the nest and after no other ("1." under
     # "C." in a short release numbered "I." > "A." > "1."), goes on the nest's end: one restart is all a short
     # document gives its deepest scheme
