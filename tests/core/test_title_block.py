@@ -182,3 +182,30 @@ def test_a_first_chapter_over_a_narrow_column_of_long_words_is_a_section(tmp_pat
     doc.save(path)
     assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [
         (chapter, page) for page, chapter in enumerate(chapters, start=1)]
+
+
+def test_a_justified_first_line_split_into_words_still_opens_the_body(tmp_path: Path) -> None:
+    """The same report with the column justified: its first line's words stand 9 pt apart and come out of the
+    page as a row each. Joined back along their baseline they open the body, so the first chapter is kept."""
+    doc = pymupdf.open()
+    chapters = ["Background", "Participants", "Interventions"]
+    words = ["Randomisation", "procedures", "require", "independent"]
+    for number, chapter in enumerate(chapters):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        if number == 0:
+            y = write_line(page, y, "Clinical Study Protocol 993", size=26, bold=True)
+            y = write_line(page, y, "Version 1.0", size=10) + 6
+        y = write_line(page, y, chapter, size=22, bold=True)
+        x = 72.0
+        for word in words:
+            page.insert_text((x, y), word, fontsize=10, fontname="helv")
+            x += pymupdf.get_text_length(word, "helv", 10) + 9
+        y += 13
+        for k in range(30):
+            page.insert_text((72, y), LONG_WORDS[(k + 1) % 4], fontsize=10, fontname="helv")
+            y += 13
+    path = tmp_path / "justified.pdf"
+    doc.save(path)
+    assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [
+        (chapter, page) for page, chapter in enumerate(chapters, start=1)]

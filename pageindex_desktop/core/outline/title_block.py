@@ -45,11 +45,35 @@ def _narrow_paragraph(rows: list[Row], i: int, body: float) -> bool:
     40 characters): a body line of prose, six words or more (or NARROW_CHARS characters: long words, a
     protocol's "randomisation", German compounds, leave a narrow line five), over NARROW_LINES - 1 more body
     lines of words. A subtitle or a date is one line; an author list does not read as prose."""
-    text = rows[i].text
-    if not (_plain(rows[i], body) and (len(text.split()) >= 6 or len(text) >= NARROW_CHARS) and prose(text)):
+    if not _plain(rows[i], body):
         return False
-    below = rows[i + 1:i + NARROW_LINES]
-    return len(below) == NARROW_LINES - 1 and all(_plain(r, body) and len(r.text.split()) >= 4 for r in below)
+    lines = _printed_lines(rows, i, NARROW_LINES)
+    text = lines[0]
+    if not ((len(text.split()) >= 6 or len(text) >= NARROW_CHARS) and prose(text)):
+        return False
+    return len(lines) == NARROW_LINES and all(len(line.split()) >= 4 for line in lines[1:])
+
+
+def _printed_lines(rows: list[Row], i: int, count: int) -> list[str]:
+    """The texts of up to `count` printed lines from rows[i], each joined from the rows in the body's size and
+    weight that share its baseline, word gap by word gap (a justified narrow column stretches its gaps, and its
+    first line came out as four rows of a word each: "Statistical" | "outcome" | "analysis" | "baseline"); a
+    line not in that size and weight ends them."""
+    lines: list[str] = []
+    j = i
+    while j < len(rows) and len(lines) < count and _plain(rows[j], rows[i].size):
+        parts = [rows[j]]
+        while j + 1 < len(rows) and _plain(rows[j + 1], rows[i].size) and _same_line(parts[-1], rows[j + 1]):
+            j += 1
+            parts.append(rows[j])
+        lines.append(" ".join(r.text for r in parts))
+        j += 1
+    return lines
+
+
+def _same_line(left: Row, right: Row) -> bool:
+    """`right` goes on `left`'s printed line: the same baseline, a stretched word gap (two ems at most) after it."""
+    return abs(right.y1 - left.y1) <= 0.3 * (left.y1 - left.y0) and 0 <= right.x0 - left.x1 <= 2 * left.size
 
 
 def block_end(rows: list[Row], body: float) -> int:
@@ -57,7 +81,7 @@ def block_end(rows: list[Row], body: float) -> int:
     table of figures is body too, from its column heads, and so is a figure's caption: a chapter that opens on
     one has no paragraph under its heading."""
     for i, row in enumerate(rows):
-        if _plain(row, body) and len(row.text) >= 60 or _narrow_paragraph(rows, i, body):
+        if _plain(row, body) and len(_printed_lines(rows, i, 1)[0]) >= 60 or _narrow_paragraph(rows, i, body):
             return i
         if _opens_table(rows, i):
             return _table_top(rows, i)
