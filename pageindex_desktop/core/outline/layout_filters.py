@@ -149,9 +149,8 @@ def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeat
 
 PARENT_SHARE = 0.8
 _DEPTH_KIND = re.compile(r"^(decimal|letter-decimal)([0-9]+)$")  # a numbering kind that carries its depth
-# _text_edge: a text edge of the page is where this share of its plain body lines start, within EDGE_SLACK points
-EDGE_SHARE = 0.2
-EDGE_SLACK = 2.0
+EDGE_SLACK = 2.0  # points by which a line starts left of a head to set it inset (`_inset`)
+PARAGRAPH_GAP = 0.3  # line heights: a wider gap between two lines ends a paragraph
 
 
 def drop_repeated_runs(candidates: list[Candidate]) -> list[Candidate]:
@@ -332,26 +331,36 @@ def numbered_system(candidates: list[Candidate], body: float, rows: list[list[Ro
     return kept
 
 
-def _text_edge(x0: float, page_rows: list[Row], body: float) -> bool:
-    """True when a fifth or more of the page's plain body-size lines start within EDGE_SLACK of `x0`."""
-    plain = [r for r in page_rows if not r.bold and abs(r.size - body) <= 0.5]
-    return bool(plain) and sum(1 for r in plain if abs(r.x0 - x0) <= EDGE_SLACK) >= EDGE_SHARE * len(plain)
+def _inset(head: Row, page_rows: list[Row], at: int, body: float) -> bool:
+    """True when `head` stands right of the edge its column's text keeps: the leftmost edge two or more of the
+    page's other plain body-size lines in its column start at (the paragraph right under it, from row `at`, its
+    plain lines each set close under the one above, not counted; a list's lines stand right of that edge)
+    lies more than EDGE_SLACK left of it: a boxed aside's padding. A section's head stands at that edge."""
+    own = at + 1
+    while own < len(page_rows) and not page_rows[own].bold and \
+            page_rows[own].y0 - page_rows[own - 1].y1 < PARAGRAPH_GAP * (page_rows[own - 1].y1 - page_rows[own - 1].y0):
+        own += 1
+    edges = [r.x0 for r in page_rows[:at - 1] + page_rows[own:]
+             if not r.bold and abs(r.size - body) <= 0.5 and r.x0 < head.x1 and r.x1 > head.x0]
+    if not edges:
+        return False
+    shared = [x for x in edges if sum(1 for other in edges if abs(other - x) <= EDGE_SLACK) >= 2]
+    return bool(shared) and head.x0 > min(shared) + EDGE_SLACK
 
 
 def _over_prose(head: Row, page_rows: list[Row], body: float) -> bool:
     """True when the row right under `head` in its page's reading order opens a paragraph of prose at its left
     edge or a first-line indent from it: plain body-size text reading as a sentence (`title_shape.prose`),
-    within two lines' height; and `head` stands at an edge the page's text keeps (`_text_edge`): a boxed
-    aside's title ("Key facts" over its sentence, inset by the box's padding) is no part of the outline."""
-    if not _text_edge(head.x0, page_rows, body):
-        return False
+    within two lines' height; and `head` is not inset from the text around it (`_inset`): a boxed aside's title
+    ("Key facts" over its sentence, inset by the box's padding) is no part of the outline."""
     for i, row in enumerate(page_rows):
         if (row.x0, row.y0) == (head.x0, head.y0):
             if i + 1 == len(page_rows):
                 return False
             below = page_rows[i + 1]
             return (not below.bold and abs(below.size - body) <= 0.5 and -2.0 <= below.x0 - head.x0 <= 2.5 * body
-                    and 0 <= below.y0 - head.y1 <= 2 * (head.y1 - head.y0) and prose(below.text))
+                    and 0 <= below.y0 - head.y1 <= 2 * (head.y1 - head.y0) and prose(below.text)
+                    and not _inset(head, page_rows, i + 1, body))
     return False
 
 
