@@ -9,6 +9,7 @@ import pymupdf
 
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.ingest.pdf import extract
+from tests.bench.synthetic_docs import build
 from tests.core.built_pages import FILLER, paragraph, write_line
 
 
@@ -306,3 +307,14 @@ def test_a_row_beside_a_cell_wrapped_in_its_own_type_is_a_table_row(tmp_path: Pa
     cell = [(-1.0, "Changes in and Disagreements"), (13.0, "with Accountants")]
     titles = _chapter_beside(tmp_path / "cells.pdf", cell, 16)
     assert titles == []
+
+
+def test_a_wrapped_title_beside_a_few_lines_of_the_other_column_is_one_title(tmp_path: Path) -> None:
+    """A synthetic report (`tests/bench/synthetic_docs.py`, seed 171) opens chapter 1 at the top of a page's
+    left column with a title wrapped over three lines, beside the last lines of the right column: too few for
+    the page to read as two columns, so its rows go by height and those lines come between the title's. The
+    title is read whole."""
+    path = tmp_path / "report.pdf"
+    build(171, path, True)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert "1. Federal trade schedule hazard and customer" in titles

@@ -9,6 +9,7 @@ The layout pass (layout.py) asks these for every row after a candidate heading; 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pageindex_desktop.core.outline.layout_filters import EXHIBIT_PAGE, Candidate, counter_numbered
 from pageindex_desktop.core.outline.numbering import leading_number
@@ -20,6 +21,8 @@ DISPLAY_STEP = 2.0  # points over the body from which a heading is display type,
 FIT_SLACK = 2  # characters of room a line may be left with and still have wrapped (word spacing, kerning)
 PARAGRAPH_INDENT = 2.5  # ems a paragraph's first line (a list item set as one) may be indented by
 TAIL_WORDS = 6  # most words of the line that finishes a body-size title its line left open (`continues`)
+COLUMN_GAP = 6.0  # points clear of a heading's lines that set a line read between them in another column
+COLUMN_EDGE = 4.0  # points within which the lines of that other column start
 _LEAD_STOPS = (".", ":", "—", "–")  # how a bold run-in lead closes before its paragraph goes on in regular type
 # the opening of a figure, table or listing caption ("Figure 3-4", "Listing 12"): never a heading
 CAPTION = re.compile(
@@ -59,10 +62,27 @@ def _in_label_face(label: Row, row: Row) -> bool:
             and row.text.isupper() and abs((label.x0 + label.x1) / 2 - (row.x0 + row.x1) / 2) <= height)
 
 
-def continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float) -> bool:
-    """True when `row` is the next line of the heading `prev` (same page and style, directly below it)."""
-    if prev.row.page != row.page or prev.last_index != index - 1 or row.crowded or prev.style[2] == EXHIBIT_PAGE:
+def _beside(other: Row, prev: Candidate, row: Row) -> bool:
+    """`other` stands clear of the heading's lines, left or right of them: another column's line."""
+    tail = prev.last_row or prev.row
+    span_left = min(prev.row.x0, row.x0)
+    span_right = max(prev.row.x1, tail.x1, row.x1)
+    return other.x0 >= span_right + COLUMN_GAP or other.x1 <= span_left - COLUMN_GAP
+
+
+def continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float,
+              between: Sequence[Row] = ()) -> bool:
+    """True when `row` is the next line of the heading `prev` (same page and style, directly below it). The rows
+    read between the two (`between`) may only be another column's body text, beside the heading and starting
+    at one edge: a page read by height, its columns not found, puts the other column's lines between a wrapped
+    title's lines (a syntax diagram's keywords, each with its small note beside it, are no wrapped title)."""
+    if prev.row.page != row.page or row.crowded or prev.style[2] == EXHIBIT_PAGE:
         return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
+    if prev.last_index != index - 1 and not (
+            prev.last_index < index - 1 and len(between) == index - 1 - prev.last_index
+            and all(_beside(other, prev, row) and not other.bold and abs(other.size - body) <= 0.5 for other in between)
+            and max(r.x0 for r in between) - min(r.x0 for r in between) <= COLUMN_EDGE):
+        return False
     tail = prev.last_row or prev.row  # a title under a bare label goes on in its own style, not the label's
     if abs(tail.size - row.size) > 0.3 or tail.bold != row.bold or (
             prev.text.endswith((".", ":", "?")) and not bare_label(prev.text)):

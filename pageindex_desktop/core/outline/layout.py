@@ -196,7 +196,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             # a line fills
             column = row_column(row, edges, rights, columns, left, right) if candidates else (left, right)
             if candidates and (
-                continues(candidates[-1], row, i, body, page.width, column[0])
+                continues(candidates[-1], row, i, body, page.width, column[0],
+                          rows[candidates[-1].last_index + 1:i] if candidates[-1].row.page == row.page else ())
                 or names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
