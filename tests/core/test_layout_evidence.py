@@ -310,7 +310,7 @@ def test_a_row_beside_a_cell_wrapped_in_its_own_type_is_a_table_row(tmp_path: Pa
 
 
 def test_a_wrapped_title_beside_a_few_lines_of_the_other_column_is_one_title(tmp_path: Path) -> None:
-    """A synthetic report (`tests/bench/synthetic_docs.py`, seed 171) opens chapter 1 at the top of a page's
+    """A synthetic report (`tests/bench/synthetic_docs.py`, seed 171; seed 146 its appendix) opens chapter 1 at the top of a page's
     left column with a title wrapped over three lines, beside the last lines of the right column: too few for
     the page to read as two columns, so its rows go by height and those lines come between the title's. The
     title is read whole."""
@@ -318,3 +318,5 @@ def test_a_wrapped_title_beside_a_few_lines_of_the_other_column_is_one_title(tmp
     build(171, path, True)
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert "1. Federal trade schedule hazard and customer" in titles
+    build(146, path, True)  # the other column's lines there are a numbered list's, hung from its numbers
+    assert "Appendix A: Secondary Option And Operation" in [h.title for h in find_layout_headings(extract(path))]

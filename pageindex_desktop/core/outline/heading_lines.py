@@ -22,7 +22,7 @@ FIT_SLACK = 2  # characters of room a line may be left with and still have wrapp
 PARAGRAPH_INDENT = 2.5  # ems a paragraph's first line (a list item set as one) may be indented by
 TAIL_WORDS = 6  # most words of the line that finishes a body-size title its line left open (`continues`)
 COLUMN_GAP = 6.0  # points clear of a heading's lines that set a line read between them in another column
-COLUMN_EDGE = 4.0  # points within which the lines of that other column start
+COLUMN_EDGE = 12.0  # points within which the lines of that other column start (a list's hanging indent too)
 _LEAD_STOPS = (".", ":", "—", "–")  # how a bold run-in lead closes before its paragraph goes on in regular type
 # the opening of a figure, table or listing caption ("Figure 3-4", "Listing 12"): never a heading
 CAPTION = re.compile(
