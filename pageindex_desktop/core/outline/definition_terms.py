@@ -23,23 +23,23 @@ BULLETS = frozenset("•·▪◦‣●○■□–—-*►▶✓✔➢➤")
 
 def drop_definition_terms(candidates: list[Candidate], rows: list[list[Row]], body: float) -> list[Candidate]:
     """The candidates without the terms of definition lists (see the module docstring)."""
-    terms: set[tuple[int, int]] = set()  # (page, row index) of every term-shaped row
+    ends: dict[tuple[int, int], int] = {}  # (page, row index) of every term-shaped row -> the row after its block
     for page_rows in rows:
         for i, row in enumerate(page_rows):
-            if _term_shaped(page_rows, i, body) is not None:
-                terms.add((row.page, i))
+            end = _term_shaped(page_rows, i, body)
+            if end is not None:
+                ends[(row.page, i)] = end
+    after_term = {(page, end) for (page, _i), end in ends.items()}  # rows right after a term's block
     dropped: set[int] = set()
     for k, cand in enumerate(candidates):
         if larger_than_body(cand.row.size, body):
             continue
-        page_rows = rows[cand.row.page - 1]
-        i = next((j for j, r in enumerate(page_rows) if (r.x0, r.y0) == (cand.row.x0, cand.row.y0)), None)
-        if i is None or (cand.row.page, i) not in terms:
+        page = cand.row.page
+        at = next((j for j, r in enumerate(rows[page - 1]) if (r.x0, r.y0) == (cand.row.x0, cand.row.y0)), None)
+        if at is None or (page, at) not in ends:
             continue
-        end = _term_shaped(page_rows, i, body)
-        before = any((cand.row.page, j) in terms and _term_shaped(page_rows, j, body) == i for j in range(i))
-        if before or (end is not None and (cand.row.page, end) in terms):
-            dropped.add(k)
+        if (page, at) in after_term or (page, ends[(page, at)]) in ends:
+            dropped.add(k)  # another term's block ends on it, or its own block ends on another term
     return [c for k, c in enumerate(candidates) if k not in dropped]
 
 
