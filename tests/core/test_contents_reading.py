@@ -60,6 +60,44 @@ def _flat(nodes: list[Node], depth: int = 1) -> list[tuple[str, int]]:
     return out
 
 
+def _chaptered(path: Path, chapters: dict[str, list[str]], deeper: dict[str, list[str]],
+               lines: tuple[int, int, int]) -> list[tuple[str, int]]:
+    """A cover, a contents page listing each chapter (flush) and its sections (indented 18 pt) at the chapter's
+    page, then a page per chapter: its title (16 pt bold), its sections (13 pt bold) and their sub-sections
+    from `deeper` (11 pt bold), each over `lines` (chapter, section, sub-section) lines of prose. Returns
+    (title, level) of every heading in reading order."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for number, (chapter, sections) in enumerate(chapters.items(), start=3):
+        for title, indent in [(chapter, 0)] + [(s, 18) for s in sections]:
+            contents.insert_text((72 + indent, y), title, fontsize=11, fontname="helv")
+            contents.insert_text((530, y), str(number), fontsize=11, fontname="helv")
+            y += 18
+    expected: list[tuple[str, int]] = []
+    for chapter, sections in chapters.items():
+        page = doc.new_page(width=612, height=792)
+        y = paragraph(page, write_line(page, 90, chapter, size=16, bold=True) + 6, lines[0])
+        expected.append((chapter, 1))
+        for section in sections:
+            y = paragraph(page, write_line(page, y + 6, section, size=13, bold=True) + 4, lines[1])
+            expected.append((section, 2))
+            for sub in deeper.get(section, []):
+                y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 4, lines[2])
+                expected.append((sub, 3))
+    doc.save(path)
+    return expected
+
+
+def _contents_tree(path: Path) -> list[tuple[str, int]]:
+    """(title, depth) of the tree built from the contents page of `path` (bookmarks ignored), in reading order,
+    without the front matter and the contents' own node."""
+    outline = build_outline(extract(path), use_bookmarks=False)
+    assert outline.source == "toc_page"
+    return [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")]
+
+
 @pytest.mark.parametrize("numbered", [True, False])
 def test_sub_headings_of_a_two_column_page_keep_their_reading_order_under_the_contents(
         tmp_path: Path, numbered: bool) -> None:
@@ -91,9 +129,7 @@ def test_sub_headings_of_a_two_column_page_keep_their_reading_order_under_the_co
         write_line(page, 760, str(number + 2), size=9, x=300)
     path = tmp_path / "columns.pdf"
     doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    assert outline.source == "toc_page"
-    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+    assert _contents_tree(path) == expected
 
 
 def test_a_deeper_section_named_like_a_listed_one_under_another_number_is_added(tmp_path: Path) -> None:
@@ -122,9 +158,7 @@ def test_a_deeper_section_named_like_a_listed_one_under_another_number_is_added(
             expected.append((sub, 3))
     path = tmp_path / "deeper.pdf"
     doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    assert outline.source == "toc_page"
-    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+    assert _contents_tree(path) == expected
 
 
 def test_a_sub_section_named_like_the_entry_listed_on_the_next_page_is_hung(tmp_path: Path) -> None:
@@ -136,31 +170,9 @@ def test_a_sub_section_named_like_the_entry_listed_on_the_next_page_is_hung(tmp_
                 "Coasts": ["Cliffs", "Tidal flats"]}
     deeper = {"Summer levels": ["Gauges", "Approach"], "Winter ice": ["Thickness", "Break-up"],
               "Tidal flats": ["Birds", "Silt"]}
-    doc = pymupdf.open()
-    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
-    contents = doc.new_page(width=612, height=792)
-    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
-    for number, (chapter, sections) in enumerate(chapters.items(), start=3):
-        for title, indent in [(chapter, 0)] + [(s, 18) for s in sections]:
-            contents.insert_text((72 + indent, y), title, fontsize=11, fontname="helv")
-            contents.insert_text((530, y), str(number), fontsize=11, fontname="helv")
-            y += 18
-    expected: list[tuple[str, int]] = []
-    for chapter, sections in chapters.items():
-        page = doc.new_page(width=612, height=792)
-        y = paragraph(page, write_line(page, 90, chapter, size=16, bold=True) + 6, 5)
-        expected.append((chapter, 1))
-        for section in sections:
-            y = paragraph(page, write_line(page, y + 6, section, size=13, bold=True) + 4, 5)
-            expected.append((section, 2))
-            for sub in deeper.get(section, []):
-                y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 4, 4)
-                expected.append((sub, 3))
     path = tmp_path / "namesake.pdf"
-    doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    assert outline.source == "toc_page"
-    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+    expected = _chaptered(path, chapters, deeper, (5, 5, 4))
+    assert _contents_tree(path) == expected
 
 
 def test_a_running_head_naming_the_chapter_is_no_place_of_its_entry(tmp_path: Path) -> None:
@@ -206,28 +218,6 @@ def test_a_section_printed_after_a_sub_section_of_its_name_is_the_listed_one(tmp
     chapters = {"Rivers": ["Spring floods", "Summary of Results", "Key Findings"], "Lakes": ["Winter ice", "Outlook"]}
     deeper = {"Spring floods": ["Gauges", "Levels"], "Summary of Results": ["Key Findings", "Methods"],
               "Winter ice": ["Thickness", "Break-up"]}
-    doc = pymupdf.open()
-    write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
-    contents = doc.new_page(width=612, height=792)
-    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
-    for number, (chapter, sections) in enumerate(chapters.items(), start=3):
-        for title, indent in [(chapter, 0)] + [(s, 18) for s in sections]:
-            contents.insert_text((72 + indent, y), title, fontsize=11, fontname="helv")
-            contents.insert_text((530, y), str(number), fontsize=11, fontname="helv")
-            y += 18
-    expected: list[tuple[str, int]] = []
-    for chapter, sections in chapters.items():
-        page = doc.new_page(width=612, height=792)
-        y = paragraph(page, write_line(page, 90, chapter, size=16, bold=True) + 6, 4)
-        expected.append((chapter, 1))
-        for section in sections:
-            y = paragraph(page, write_line(page, y + 6, section, size=13, bold=True) + 4, 3)
-            expected.append((section, 2))
-            for sub in deeper.get(section, []):
-                y = paragraph(page, write_line(page, y + 6, sub, size=11, bold=True) + 4, 3)
-                expected.append((sub, 3))
     path = tmp_path / "twice.pdf"
-    doc.save(path)
-    outline = build_outline(extract(path), use_bookmarks=False)
-    assert outline.source == "toc_page"
-    assert [row for row in _flat(outline.nodes) if row[0] not in ("Front matter", "Contents")] == expected
+    expected = _chaptered(path, chapters, deeper, (4, 3, 3))
+    assert _contents_tree(path) == expected

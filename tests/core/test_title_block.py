@@ -159,53 +159,46 @@ def test_a_memo_that_opens_on_its_first_numbered_section_keeps_it(tmp_path: Path
 
 LONG_WORDS = ["Randomisation procedures require independent", "investigators throughout recruitment periods.",
               "Participants' eligibility assessments precede", "randomisation whenever practicable."]
+PROTOCOL_CHAPTERS = ["Background", "Participants", "Interventions"]
+
+
+def _protocol(path: Path, justified: bool) -> list[tuple[str, int]]:
+    """A protocol of three chapters, a page each, the first under the title and a version line; each chapter
+    (22 pt) over two narrow columns of lines of long words, five words or fewer. When `justified`, the left
+    column's first line stands word by word 9 pt apart, as a justified line's stretched gaps set it. Returns
+    the layout headings as (title, page)."""
+    doc = pymupdf.open()
+    for number, chapter in enumerate(PROTOCOL_CHAPTERS):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        if number == 0:
+            y = write_line(page, y, "Clinical Study Protocol 993", size=26, bold=True)
+            y = write_line(page, y, "Version 1.0", size=10) + 6
+        y = write_line(page, y, chapter, size=22, bold=True)
+        if justified:
+            x = 72.0
+            for word in LONG_WORDS[0].split():
+                page.insert_text((x, y), word, fontsize=10, fontname="helv")
+                x += pymupdf.get_text_length(word, "helv", 10) + 9
+            y += 13
+        for k in range(30):
+            page.insert_text((72, y), LONG_WORDS[(k + justified) % 4], fontsize=10, fontname="helv")
+            page.insert_text((320, y), LONG_WORDS[(k + 1) % 4], fontsize=10, fontname="helv")
+            y += 13
+    doc.save(path)
+    return [(h.title, h.page) for h in find_layout_headings(extract(path))]
 
 
 def test_a_first_chapter_over_a_narrow_column_of_long_words_is_a_section(tmp_path: Path) -> None:
-    """The title, a version line, then the first chapter ("Background", 22 pt) over a narrow column whose
-    lines of long words hold five words or fewer: the column's lines open the body, so the chapter under the
-    title is a section, not part of the title block."""
-    doc = pymupdf.open()
-    chapters = ["Background", "Participants", "Interventions"]
-    for number, chapter in enumerate(chapters):
-        page = doc.new_page(width=612, height=792)
-        y = 80.0
-        if number == 0:
-            y = write_line(page, y, "Clinical Study Protocol 993", size=26, bold=True)
-            y = write_line(page, y, "Version 1.0", size=10) + 6
-        y = write_line(page, y, chapter, size=22, bold=True)
-        for k in range(30):
-            page.insert_text((72, y), LONG_WORDS[k % 4], fontsize=10, fontname="helv")
-            page.insert_text((320, y), LONG_WORDS[(k + 1) % 4], fontsize=10, fontname="helv")
-            y += 13
-    path = tmp_path / "narrow.pdf"
-    doc.save(path)
-    assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [
-        (chapter, page) for page, chapter in enumerate(chapters, start=1)]
+    """The title, a version line, then the first chapter ("Background") over a narrow column whose lines of
+    long words hold five words or fewer: the column's lines open the body, so the chapter under the title is
+    a section, not part of the title block."""
+    assert _protocol(tmp_path / "narrow.pdf", False) == [
+        (chapter, page) for page, chapter in enumerate(PROTOCOL_CHAPTERS, start=1)]
 
 
 def test_a_justified_first_line_split_into_words_still_opens_the_body(tmp_path: Path) -> None:
-    """The same report with the column justified: its first line's words stand 9 pt apart and come out of the
-    page as a row each. Joined back along their baseline they open the body, so the first chapter is kept."""
-    doc = pymupdf.open()
-    chapters = ["Background", "Participants", "Interventions"]
-    words = ["Randomisation", "procedures", "require", "independent"]
-    for number, chapter in enumerate(chapters):
-        page = doc.new_page(width=612, height=792)
-        y = 80.0
-        if number == 0:
-            y = write_line(page, y, "Clinical Study Protocol 993", size=26, bold=True)
-            y = write_line(page, y, "Version 1.0", size=10) + 6
-        y = write_line(page, y, chapter, size=22, bold=True)
-        x = 72.0
-        for word in words:
-            page.insert_text((x, y), word, fontsize=10, fontname="helv")
-            x += pymupdf.get_text_length(word, "helv", 10) + 9
-        y += 13
-        for k in range(30):
-            page.insert_text((72, y), LONG_WORDS[(k + 1) % 4], fontsize=10, fontname="helv")
-            y += 13
-    path = tmp_path / "justified.pdf"
-    doc.save(path)
-    assert [(h.title, h.page) for h in find_layout_headings(extract(path))] == [
-        (chapter, page) for page, chapter in enumerate(chapters, start=1)]
+    """The same protocol with the column justified: its first line's words come out of the page as a row each.
+    Joined back along their baseline they open the body, so the first chapter is kept."""
+    assert _protocol(tmp_path / "justified.pdf", True) == [
+        (chapter, page) for page, chapter in enumerate(PROTOCOL_CHAPTERS, start=1)]
