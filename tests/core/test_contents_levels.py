@@ -27,6 +27,17 @@ def _row(page: pymupdf.Page, y: float, title: str, printed: str, size: float, bo
     return y + 18
 
 
+def _entry_pages(doc: pymupdf.Document, path: Path, plan: list[tuple[str, bool]], first: int) -> dict[str, int]:
+    """A page per (title, is_chapter) of `plan` from page `first`, its title over prose and its folio; saves
+    the document and returns title -> contents level."""
+    for number, (title, is_chapter) in enumerate(plan, start=first):
+        page = doc.new_page(width=612, height=792)
+        paragraph(page, write_line(page, 90, title, size=16 if is_chapter else 12, bold=True) + 6, 20)
+        write_line(page, 760, str(number), size=9, x=300)
+    doc.save(path)
+    return {h.title: h.level for h in find_toc_entries(extract(path)) or []}
+
+
 def _report(path: Path, chapter_size: float, chapter_bold: bool, chapters: list[tuple[str, list[str]]]) -> dict[str, int]:
     """A cover, a contents page listing every chapter and section flush left, then one page per entry; returns
     title -> contents level."""
@@ -39,12 +50,7 @@ def _report(path: Path, chapter_size: float, chapter_bold: bool, chapters: list[
         plan += [(chapter, True)] + [(s, False) for s in sections]
     for number, (title, is_chapter) in enumerate(plan, start=3):
         y = _row(contents, y, title, str(number), chapter_size if is_chapter else 10, chapter_bold and is_chapter)
-    for number, (title, is_chapter) in enumerate(plan, start=3):
-        page = doc.new_page(width=612, height=792)
-        paragraph(page, write_line(page, 90, title, size=16 if is_chapter else 12, bold=True) + 6, 20)
-        write_line(page, 760, str(number), size=9, x=300)
-    doc.save(path)
-    return {h.title: h.level for h in find_toc_entries(extract(path)) or []}
+    return _entry_pages(doc, path, plan, 3)
 
 
 @pytest.mark.parametrize(("size", "bold"), [(10, True), (12, False)])
@@ -81,12 +87,7 @@ def _continued_contents(path: Path, second_page_shift: float, entries_on_second:
         page.insert_text((530 + shift - pymupdf.get_text_length(str(number), "helv", 10), y), str(number),
                          fontsize=10, fontname="helv")
         y += 18
-    for number, (title, is_chapter) in enumerate(plan, start=4):
-        page = doc.new_page(width=612, height=792)
-        paragraph(page, write_line(page, 90, title, size=16 if is_chapter else 12, bold=True) + 6, 20)
-        write_line(page, 760, str(number), size=9, x=300)
-    doc.save(path)
-    return {h.title: h.level for h in find_toc_entries(extract(path)) or []}
+    return _entry_pages(doc, path, plan, 4)
 
 
 def test_a_continuation_page_of_sub_entries_keeps_their_level(tmp_path: Path) -> None:
