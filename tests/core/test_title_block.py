@@ -202,3 +202,20 @@ def test_a_justified_first_line_split_into_words_still_opens_the_body(tmp_path: 
     Joined back along their baseline they open the body, so the first chapter is kept."""
     assert _protocol(tmp_path / "justified.pdf", True) == [
         (chapter, page) for page, chapter in enumerate(PROTOCOL_CHAPTERS, start=1)]
+
+
+def test_a_first_page_of_contents_rows_opens_no_paragraph_and_keeps_its_heading(tmp_path: Path) -> None:
+    """Two synthetic documents whose first page is their contents. A plan's wrapped entries ("model and
+    customer ...... 2-1") read as prose and had opened the body, so the contents rows became headings and hid
+    the sections they list (`tests/bench/synthetic_plans.py`, seed 149); a report's list of numbered chapters
+    is the page's body, and the "Contents" heading over it stays a section (`synthetic_docs.py`, seed 42)."""
+    from tests.bench.synthetic_docs import build
+    from tests.bench.synthetic_plans import build_plan
+
+    plan = tmp_path / "plan.pdf"
+    build_plan(149, plan)
+    titles = [h.title for h in find_layout_headings(extract(plan))]
+    assert {"Section 3.2 Technical Labour", "Section 3.3 New Provision", "ARTICLE IV Financial Output"} <= set(titles)
+    report = tmp_path / "report.pdf"
+    build(42, report, True)
+    assert ("Contents", 1) in [(h.title, h.page) for h in find_layout_headings(extract(report))]

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable
 
 from pageindex_desktop.core.outline.layout_filters import Candidate
-from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal
+from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.size_scale import SizeScale
 from pageindex_desktop.core.outline.title_shape import keyword_title, prose
@@ -30,6 +30,7 @@ NARROW_CHARS = 35  # characters of a narrow column's line of prose that make it 
 CHAPTER_STYLE_PAGES = 2
 # a figure's or table's caption ("Figure 1. Sources", "Table 3:"), never a line of a title block ("Exhibit 99.1"
 # over a press release's title is one)
+_LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")  # a contents row's dot leaders: no line of a paragraph
 _FIGURE_CAPTION = re.compile(r"^(?:fig(?:ure)?|table|chart|graph|map)\.?\s*[0-9]+[.:\s]", re.IGNORECASE)
 TABLE_ROWS = 6  # rows from a table's first cell within which one of its figures shows it is a table
 _FIGURE_CELL = re.compile(r"^[($€£]?\s?[0-9][0-9,.]*[0-9]\)?%?$")  # "19,901", "(12.5)", "$ 148": two digits or more
@@ -44,14 +45,32 @@ def _narrow_paragraph(rows: list[Row], i: int, body: float) -> bool:
     """True when rows[i] opens a paragraph set in a narrow column (a tax form's three, whose lines hold about
     40 characters): a body line of prose, six words or more (or NARROW_CHARS characters: long words, a
     protocol's "randomisation", German compounds, leave a narrow line five), over NARROW_LINES - 1 more body
-    lines of words. A subtitle or a date is one line; an author list does not read as prose."""
+    lines of words, none shaped like a contents row (`_entry_like`: "model and customer ...... 2-1" over
+    "Section 2.2 ..." reads as prose). A subtitle or a date is one line; an author list does not read as
+    prose."""
     if not _plain(rows[i], body):
         return False
     lines = _printed_lines(rows, i, NARROW_LINES)
     text = lines[0]
     if not ((len(text.split()) >= 6 or len(text) >= NARROW_CHARS) and prose(text)):
         return False
-    return len(lines) == NARROW_LINES and all(len(line.split()) >= 4 for line in lines[1:])
+    return len(lines) == NARROW_LINES and all(len(line.split()) >= 4 and not _entry_like(line) for line in lines)
+
+
+def _listed(rows: list[Row], i: int) -> bool:
+    """True when rows[i] opens a contents list: it and the NARROW_LINES - 1 rows under it each end on a page
+    number or dot leaders. The page's body is that list, and a "Contents" heading right over it is no line of
+    the title block."""
+    window = rows[i:i + NARROW_LINES]
+    return len(window) == NARROW_LINES and all(
+        split_trailing_page(r.text.strip())[1] is not None or _LEADERS.search(r.text) for r in window)
+
+
+def _entry_like(line: str) -> bool:
+    """A contents row's look: dot leaders, or a section number opening it ("2.1 External reserve client term
+    2-1"): no line of a paragraph."""
+    num = leading_number(line)
+    return bool(_LEADERS.search(line)) or num is not None and bool(num.rest)
 
 
 def _printed_lines(rows: list[Row], i: int, count: int) -> list[str]:
@@ -81,7 +100,7 @@ def block_end(rows: list[Row], body: float) -> int:
     table of figures is body too, from its column heads, and so is a figure's caption: a chapter that opens on
     one has no paragraph under its heading."""
     for i, row in enumerate(rows):
-        if _plain(row, body) and len(_printed_lines(rows, i, 1)[0]) >= 60 or _narrow_paragraph(rows, i, body):
+        if _plain(row, body) and len(row.text) >= 60 or _narrow_paragraph(rows, i, body) or _listed(rows, i):
             return i
         if _opens_table(rows, i):
             return _table_top(rows, i)
