@@ -219,3 +219,15 @@ def test_a_first_page_of_contents_rows_opens_no_paragraph_and_keeps_its_heading(
     report = tmp_path / "report.pdf"
     build(42, report, True)
     assert ("Contents", 1) in [(h.title, h.page) for h in find_layout_headings(extract(report))]
+
+
+def test_a_paragraph_opening_on_a_keyword_label_opens_the_body(tmp_path: Path) -> None:
+    """A synthetic plan (`tests/bench/synthetic_plans.py`, seed 143) opens on "ARTICLE I" / "Key audit" over a
+    paragraph whose first line starts "Exhibit 1. Internal resource and test": a keyword label in running
+    text is no contents row, so the paragraph opens the body and the article under the title stays a
+    section (taken for one, every heading of the plan had gone a level up)."""
+    from tests.bench.synthetic_plans import build_plan
+
+    plan = tmp_path / "plan.pdf"
+    build_plan(143, plan)
+    assert ("ARTICLE I Key audit", 1) in [(h.title, h.page) for h in find_layout_headings(extract(plan))]

@@ -70,7 +70,7 @@ def _entry_like(line: str) -> bool:
     """A contents row's look: dot leaders, or a section number opening it ("2.1 External reserve client term
     2-1"): no line of a paragraph."""
     num = leading_number(line)
-    return bool(_LEADERS.search(line)) or num is not None and bool(num.rest)
+    return bool(_LEADERS.search(line)) or num is not None and bool(num.rest) and not num.kind.startswith("keyword")
 
 
 def _printed_lines(rows: list[Row], i: int, count: int) -> list[str]:
