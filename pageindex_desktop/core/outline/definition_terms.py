@@ -2,7 +2,8 @@
 over its definition set as an indented block ("Visit analysis" | "    Endpoint site model ..."), read as
 headings, one per term, and filled the tree with a section per definition.
 
-What sets a term apart from a heading in the body's face: it carries no number ("ITEM 1B." over an indented
+What sets a term apart from a heading in the body's face: it stands over its definition, not beside it (a
+FrameMaker side head in the margin opens its paragraph's first line, `side_heads.py`), it carries no number ("ITEM 1B." over an indented
 "None." is a filing's division), what follows it is a block every line of which is indented past the term and
 that ends at a bold line or the page's end (a heading's paragraph opens at its edge, or a first-line indent
 from it, and its next line comes back to the edge in plain type), not opening on a list's bullet or number (a
@@ -56,6 +57,8 @@ def _term_shaped(page_rows: list[Row], i: int, body: float) -> int | None:
     block = page_rows[i + 1:j]
     if not block or any(r.bold or r.x0 < term.x0 + TERM_INDENT * body for r in block):
         return None
+    if block[0].y0 < term.y1 - 0.3 * (term.y1 - term.y0):
+        return None  # its text starts beside it, on its line: a side head in the margin (side_heads.py)
     if j < len(page_rows) and not page_rows[j].bold:
         return None  # a paragraph's first-line indent: its next line comes back to the edge
     first = block[0].text.lstrip()
