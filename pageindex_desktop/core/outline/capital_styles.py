@@ -1,6 +1,6 @@
 """Capitals over mixed case at one size: the rank of two unnumbered heading styles that differ in case.
 
-`layout_filters.style_levels` ranks styles of one size bold first. A document that sets its sections in plain
+`style_levels.style_levels` ranks styles of one size bold first. A document that sets its sections in plain
 capitals and their sub-sections in bold upper and lower case at the same size ("CAPITAL RISK MANAGEMENT" over
 "Capital actions", a bank's 10-Q; a government report's "BACKGROUND" over "Program History") then comes out
 upside down: every section hangs under the last bold sub-section before it. Capitals above mixed case is the

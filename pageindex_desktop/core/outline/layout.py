@@ -86,9 +86,8 @@ from pageindex_desktop.core.outline.layout_filters import (
     drop_title_pages,
     in_sequence,
     numbered_system,
-    outline_levels,
-    style_levels,
 )
+from pageindex_desktop.core.outline.style_levels import outline_levels, style_levels
 from pageindex_desktop.core.outline.tree import Heading
 
 log = logging.getLogger(__name__)

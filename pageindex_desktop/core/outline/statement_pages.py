@@ -13,7 +13,7 @@ size smaller than the prose headings and hang it under the last of them (a relea
 "Guidance and Outlook"). The stack gives it away: the entity line opens such a stack on two or more pages, and
 the title is what follows it up to the first qualifier. The statements, schedules and reconciliations are what
 an analyst opens a release or a filing at, so each title is a heading of its own kind (`STATEMENT_PAGE`), level
-with the document's top headings (`layout_filters.style_levels`) and, in a filing, under the item it stands in.
+with the document's top headings (`style_levels.style_levels`) and, in a filing, under the item it stands in.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Corrections to the levels of layout headings from where a heading falls in the sequence, not its look.
 
-`layout_filters.style_levels` ranks heading styles by their look (size, weight, numbering depth). A style used
+`style_levels.style_levels` ranks heading styles by their look (size, weight, numbering depth). A style used
 once misleads it: a one-off larger or bold title ranks above the sections around it and, by rank alone,
 would be the parent of every heading after it. The order of the headings shows when it cannot be.
 """
