@@ -71,18 +71,18 @@ def _beside(other: Row, prev: Candidate, row: Row) -> bool:
 
 
 def continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float,
-              between: Sequence[Row] = ()) -> bool:
+              page_rows: Sequence[Row] = ()) -> bool:
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it). The rows
-    read between the two (`between`) may only be another column's body text, beside the heading and starting
-    at one edge: a page read by height, its columns not found, puts the other column's lines between a wrapped
+    of its page (`page_rows`) read between the two may only be another column's body text, beside the heading
+    and starting at one edge: a page read by height, its columns not found, puts the other column's lines between a wrapped
     title's lines (a syntax diagram's keywords, each with its small note beside it, are no wrapped title)."""
     if prev.row.page != row.page or row.crowded or prev.style[2] == EXHIBIT_PAGE:
         return False  # an exhibit's title is its bare number; the line under it is that exhibit's own text
-    if prev.last_index != index - 1 and not (
-            prev.last_index < index - 1 and len(between) == index - 1 - prev.last_index
-            and all(_beside(other, prev, row) and not other.bold and abs(other.size - body) <= 0.5 for other in between)
-            and max(r.x0 for r in between) - min(r.x0 for r in between) <= COLUMN_EDGE):
-        return False
+    if prev.last_index != index - 1:
+        between = page_rows[prev.last_index + 1:index] if prev.last_index < index - 1 else ()
+        if not between or max(r.x0 for r in between) - min(r.x0 for r in between) > COLUMN_EDGE or not all(
+                _beside(other, prev, row) and not other.bold and abs(other.size - body) <= 0.5 for other in between):
+            return False
     tail = prev.last_row or prev.row  # a title under a bare label goes on in its own style, not the label's
     if abs(tail.size - row.size) > 0.3 or tail.bold != row.bold or (
             prev.text.endswith((".", ":", "?")) and not bare_label(prev.text)):

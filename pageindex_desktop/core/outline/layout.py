@@ -41,6 +41,7 @@ from pageindex_desktop.core.outline.nav_bar import find_nav_headings, is_slide_d
 from pageindex_desktop.core.outline.numbered_rank import numbered_above
 from pageindex_desktop.core.outline.outline_slides import find_outline_slides
 from pageindex_desktop.core.outline.numbering import (
+    LEADERS,
     PAGE_COLUMN_HEAD,
     STRONG_KINDS,
     Numbering,
@@ -95,7 +96,6 @@ log = logging.getLogger(__name__)
 SENTENCE_WORDS = 12  # an unnumbered heading longer than this must read as a title
 # A financial statement's note heading ("Note 4 – Debt", "NOTE 12: LEASES"): numbered like a caption, set as a head
 _NOTE_HEADING = re.compile(r"^notes?\s+[0-9]{1,2}[A-Z]?\s*[–—:.\-]\s*[A-Z“\"'‘]", re.IGNORECASE)
-_LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")
 _SENTENCE_END = re.compile(r"(?:[a-z\u00e0-\u00ff]{2}|\))[.;,]$|[,;]$|\w-$|\s\S{1,3}\.$")
 _WEAK_KINDS = frozenset({"lower-letter", "paren", "lower-roman"})
 _MATH = re.compile(r"[=<>∈∉⊂⊆⊇∀∃⇒⇔→≤≥±×∑∫√∞≠≈∆△]")
@@ -195,8 +195,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
             # a line fills
             column = row_column(row, edges, rights, columns, left, right) if candidates else (left, right)
             if candidates and (
-                continues(candidates[-1], row, i, body, page.width, column[0],
-                          rows[candidates[-1].last_index + 1:i] if candidates[-1].row.page == row.page else ())
+                continues(candidates[-1], row, i, body, page.width, column[0], rows)
                 or names_label(candidates[-1], row, i, body)
             ):
                 prev = candidates[-1]
@@ -335,7 +334,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     checked = text[:-1] if division_with_stop(text) else text  # "Item 4. Controls and Procedures."
     if division and checked.endswith(","):
         checked = checked[:-1]  # "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY," wraps on to its next line
-    if _SENTENCE_END.search(checked) or CAPTION.match(text) and not note or _LEADERS.search(text):
+    if _SENTENCE_END.search(checked) or CAPTION.match(text) and not note or LEADERS.search(text):
         return None
     if checked.endswith(".") and not larger and len(words) >= 3:
         return None  # a sentence, or a run-in head followed by its text

@@ -46,6 +46,7 @@ PAGE_NUMBER = re.compile(rf"^(?:[0-9]{{1,4}}|{_ROMAN_RE}|{_ROMAN_RE.lower()})$")
 TRAILING_PAGE = re.compile(
     rf"(?:\s*(?:\.\s?|…|·|_|-\s?){{2,}}\s*|\s+)(?P<page>[0-9]{{1,4}}|{_ROMAN_RE.lower()}|{_ROMAN_RE})\s*$"
 )
+LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")  # dot leaders anywhere in a line: a contents row's, no heading's or prose's
 LEADER_TAIL = re.compile(r"(?:\s*(?:\.\s?|…|·|_){2,})\s*$")
 _DIVISION_END = re.compile(r"(?i)\b(?:part|chapter|book|volume|vol\.|section|appendix|annex|schedule|exhibit|title|"
                            r"article|unit|module|lesson|teil|kapitel|anhang|partie|chapitre|annexe)\s*$")

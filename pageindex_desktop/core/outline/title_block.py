@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable
 
 from pageindex_desktop.core.outline.layout_filters import Candidate
-from pageindex_desktop.core.outline.numbering import STRONG_KINDS, leading_number, ordinal, split_trailing_page
+from pageindex_desktop.core.outline.numbering import LEADERS, STRONG_KINDS, leading_number, ordinal, split_trailing_page
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.size_scale import SizeScale
 from pageindex_desktop.core.outline.title_shape import keyword_title, prose
@@ -30,7 +30,6 @@ NARROW_CHARS = 35  # characters of a narrow column's line of prose that make it 
 CHAPTER_STYLE_PAGES = 2
 # a figure's or table's caption ("Figure 1. Sources", "Table 3:"), never a line of a title block ("Exhibit 99.1"
 # over a press release's title is one)
-_LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}")  # a contents row's dot leaders: no line of a paragraph
 _FIGURE_CAPTION = re.compile(r"^(?:fig(?:ure)?|table|chart|graph|map)\.?\s*[0-9]+[.:\s]", re.IGNORECASE)
 TABLE_ROWS = 6  # rows from a table's first cell within which one of its figures shows it is a table
 _FIGURE_CELL = re.compile(r"^[($€£]?\s?[0-9][0-9,.]*[0-9]\)?%?$")  # "19,901", "(12.5)", "$ 148": two digits or more
@@ -63,14 +62,14 @@ def _listed(rows: list[Row], i: int) -> bool:
     the title block."""
     window = rows[i:i + NARROW_LINES]
     return len(window) == NARROW_LINES and all(
-        split_trailing_page(r.text.strip())[1] is not None or _LEADERS.search(r.text) for r in window)
+        split_trailing_page(r.text.strip())[1] is not None or LEADERS.search(r.text) for r in window)
 
 
 def _entry_like(line: str) -> bool:
     """A contents row's look: dot leaders, or a section number opening it ("2.1 External reserve client term
     2-1"): no line of a paragraph."""
     num = leading_number(line)
-    return bool(_LEADERS.search(line)) or num is not None and bool(num.rest) and not num.kind.startswith("keyword")
+    return bool(LEADERS.search(line)) or num is not None and bool(num.rest) and not num.kind.startswith("keyword")
 
 
 def _printed_lines(rows: list[Row], i: int, count: int) -> list[str]:
