@@ -262,6 +262,27 @@ def test_every_level_layout_finds_hangs_under_a_contents_list_of_chapters_only(t
         ("Maintenance", 1), ("Cleaning the Sensor", 2)]
 
 
+def test_body_size_sub_heads_of_one_sub_section_hang_under_it(tmp_path: Path) -> None:
+    """A level that divides only one sub-section is hung when it is set at the body's size (10 pt bold, a
+    Word report's Heading 3): only the first level below the contents was hung where no other sub-section
+    was divided so. Small bold lines (9 pt) under one sub-section stay labels
+    (`test_layout_sub_heads_hang_under_a_contents_list_of_chapters_only`)."""
+    doc = _shallow_manual(tmp_path / "guide.pdf", {
+        3: [("Getting Started", 14), ("Unpacking the Device", 11), ("Checking the Contents", 10),
+            ("Registering the Warranty", 10)],
+        4: [("Connecting the Cables", 11)],
+        5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
+        6: [("Maintenance", 14), ("Cleaning the Sensor", 11), ("Replacing the Battery", 11)],
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        ("Getting Started", 1), ("Unpacking the Device", 2), ("Checking the Contents", 3),
+        ("Registering the Warranty", 3), ("Connecting the Cables", 2),
+        ("Daily Operation", 1), ("Switching On", 2), ("Reading the Display", 2),
+        ("Maintenance", 1), ("Cleaning the Sensor", 2), ("Replacing the Battery", 2)]
+
+
 def test_lone_labels_and_repeated_block_titles_are_not_hung_under_contents_entries(tmp_path: Path) -> None:
     """A span with one bold line, or bold lines that repeat ("Example" blocks), is not divided into sections."""
     doc = _shallow_manual(tmp_path / "guide.pdf", {

@@ -13,6 +13,7 @@ from typing import Callable
 from rapidfuzz import fuzz
 
 from pageindex_desktop.core.document import ExtractedDocument
+from pageindex_desktop.core.outline.analysis import analyse
 from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.numbering import leading_number, title_key
 from pageindex_desktop.core.outline.tree import Heading
@@ -287,33 +288,46 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         groups.append((frame.level, [h for h in under if counts[title_key(h.title)] == 1
                                      and parent_entry[id(h)] is frame]))
     _hang_divided(groups, hung)
-    _hang_deeper(layout, listed, hung)
+    _hang_deeper(layout, listed, hung, _below_body(doc))
     out = sorted([(h, True) for h in toc] + [(h, False) for h in layout if id(h) in hung],
                  key=lambda item: (*at[id(item[0])], 0 if item[1] else 1))
     return [h if from_toc else Heading(h.title, hung[id(h)], h.page, h.y) for h, from_toc in out]
 
 
-def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int], deeper: bool = False) -> None:
+def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int],
+                  small: Callable[[Heading], bool] | None = None) -> None:
     """Hang each group's headings one level under its parent's `level`, into `hung`, where they divide it:
     two or more, or one where the level is established (two or more groups hold two or more). A lone bold
-    line in a document no span of which is divided is a label, not a section level; below the first hung
-    level (`deeper`) only an established level is hung (small bold table heads under one sub-section's text
-    are a style layout ranks lower, not a level of the document)."""
+    line in a document no span of which is divided is a label, not a section level. Below the first hung
+    level (`small` given), a level that divides only one sub-section is hung there only when none of its
+    headings is `small` (set below the body text): a sub-section's few body-size sub-heads are its sections,
+    small bold table heads under its text are labels."""
     divided = sum(1 for _level, found in groups if len(found) >= 2)
     established = divided >= 2 or divided == 1 and sum(1 for _level, found in groups if found) >= 2 and \
         sum(len(found) for _level, found in groups) >= 3
-    if deeper and not established:
-        return
     for level, found in groups:
-        if len(found) >= 2 or found and established:
+        if found and established or len(found) >= 2 and (small is None or not any(small(h) for h in found)):
             for heading in found:
                 hung[id(heading)] = level + 1
 
 
-def _hang_deeper(layout: list[Heading], listed: Listed, hung: dict[int, int]) -> None:
+def _below_body(doc: ExtractedDocument) -> Callable[[Heading], bool]:
+    """Whether a layout heading's row is set in a size cluster below the body text's."""
+    analysis = analyse(doc)
+
+    def small(heading: Heading) -> bool:
+        rows = analysis.rows[heading.page - 1] if 0 < heading.page <= len(analysis.rows) else []
+        row = next((r for r in rows if r.y0 == heading.y), None)
+        return row is not None and analysis.sizes.key(row.size) < analysis.body_size
+    return small
+
+
+def _hang_deeper(layout: list[Heading], listed: Listed, hung: dict[int, int],
+                 small: Callable[[Heading], bool]) -> None:
     """The levels under the hung headings, one by one (up to MAX_EXTRA_DEPTH): a hung heading's own layout
     children at the next layout level found, neither listed nor repeating a sibling's title, divide it as the
-    first hung level divides a contents entry (`_hang_divided`)."""
+    first hung level divides a contents entry (`_hang_divided`, where a level under one sub-section only must
+    not be set below the body)."""
     parents = layout_parents(layout)
     for _ in range(MAX_EXTRA_DEPTH - 1):
         deeper = [(h, p) for h, p in zip(layout, parents) if id(h) not in hung and p is not None
@@ -330,7 +344,7 @@ def _hang_deeper(layout: list[Heading], listed: Listed, hung: dict[int, int]) ->
             counts = Counter(title_key(h.title) for h in found)
             groups.append((hung[parent_id], [h for h in found if counts[title_key(h.title)] == 1]))
         before = len(hung)
-        _hang_divided(groups, hung, deeper=True)
+        _hang_divided(groups, hung, small)
         if len(hung) == before:
             return
 
