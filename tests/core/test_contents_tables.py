@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
+import pytest
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
@@ -277,3 +278,45 @@ def test_an_entry_not_found_on_its_page_keeps_its_contents_order(tmp_path: Path)
         ("PART I", 1, 3), ("ITEM 1. Business", 2, 3), ("ITEM 2. Properties", 2, 4), ("PART II", 1, 5),
         ("ITEM 5. Market for Common Equity", 2, 5), ("ITEM 6. Selected Financial Data", 2, 5),
         ("ITEM 7. Management's Discussion", 2, 6)]
+
+
+# (label, title lines, printed page, where the label and page sit: "top", "middle" or "bottom" of the title)
+CELLS = [("Item 1.", ["Business"], 1, "top"), ("Item 1A.", ["Risk Factors"], 2, "top"),
+         ("Item 2.", ["Properties"], 2, "top"), ("Item 3.", ["Legal Proceedings"], 2, "top"),
+         ("Item 5.", ["Market for Common Equity and", "Related Stockholder Matters"], 3, "middle"),
+         ("Item 6.", ["Selected Data"], 3, "top"),
+         ("Item 7.", ["Discussion and Analysis of", "Results of Operations"], 4, "bottom"),
+         ("Item 8.", ["Financial Statements"], 5, "top"),
+         ("Item 9.", ["Changes in and Disagreements", "with Accountants on Accounting", "and Financial Disclosure"],
+          6, "middle"),
+         ("Item 10.", ["Directors and Officers"], 7, "top")]
+
+
+@pytest.mark.parametrize("step, gap", [(10.5, 4.5), (12.5, 8.0), (12.5, 3.0)])
+def test_label_and_page_cells_level_with_the_middle_or_last_line_of_a_wrapped_title(tmp_path: Path, step: float,
+                                                                                     gap: float) -> None:
+    """A contents table printed from HTML aligns its cells to the middle (browsers' default) or the bottom: the
+    label and page of a wrapped title print between its two lines, beside its middle line, or beside its last
+    line. Each such row is one entry with the whole title: the first line had gone to the entry above or stood
+    alone, and the label had kept only the last line. Wrapped lines set solid (`step` 10.5 for 9 pt) or with
+    leading, entries set apart by more (`gap`) or barely more."""
+    doc = pymupdf.open()
+    for _ in range(FIRST_BODY_PAGE - 1 + 7):
+        doc.new_page(width=WIDTH, height=HEIGHT)
+    write_line(doc[0], 200, "Example Corporation Annual Report", size=24, bold=True)
+    page = doc[1]
+    y = write_line(page, 72, "TABLE OF CONTENTS", size=16, bold=True) + 10
+    for label, lines, printed, align in CELLS:
+        for k, line in enumerate(lines):
+            write_line(page, y + step * k, line, size=9, x=120)
+        at = {"top": 0.0, "middle": step * (len(lines) - 1) / 2, "bottom": step * (len(lines) - 1)}[align]
+        write_line(page, y + at, label, size=9, x=72)
+        _right(page, y + at, str(printed), 540)
+        y += step * (len(lines) - 1) + step + gap
+    listed = [(f"{label} {' '.join(lines)}", printed) for label, lines, printed, _align in CELLS]
+    _body_pages(doc, listed)
+    path = tmp_path / "filing.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(t, p + FIRST_BODY_PAGE - 1) for t, p in listed]

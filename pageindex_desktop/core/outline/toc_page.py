@@ -30,6 +30,7 @@ from pageindex_desktop.core.outline.numbering import (
     split_trailing_page,
     without_column_head,
 )
+from pageindex_desktop.core.outline.contents_cells import join_cell_lines
 from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_period
@@ -183,6 +184,7 @@ def _parse_entries(rows: list[Row], limit: int) -> list[Entry]:
     right = max((r.x1 for r in rows), default=0.0)
     rows = split_pairs(rows, limit)
     pitch = _entry_pitch(rows)
+    rows = join_cell_lines(rows, pitch)
     on_page: dict[int, list[Row]] = {}  # for _column_right
     for row in rows:
         on_page.setdefault(row.page, []).append(row)
