@@ -424,3 +424,25 @@ def test_a_two_column_page_and_an_exhibit_label_keep_their_reading_order(tmp_pat
                            "Part II - Other Information", "Item 1. Legal Proceedings", "Item 1A. Risk Factors",
                            "Item 2. Unregistered Sales of Equity Securities", "Item 6. Exhibits", "Exhibit 21",
                            "Subsidiaries of Example Bancorp"], titles
+
+
+def test_a_bold_category_head_over_bold_italic_risk_headlines_keeps_its_own_title(tmp_path: Path) -> None:
+    """A 10-K's risk factors: a bold category head ("Risks Related to Our Business") right over a risk's
+    headline, a bold-italic sentence over two lines, then its paragraph. The head is a section of its own; its
+    line had been joined with the headline below it as a wrapped title, and the joined text was no heading.
+    A wrapped title goes on in its own slant."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = paragraph(page, write_line(page, 90, "Item 1A. Risk Factors", bold=True) + 4, 4)
+    for category in ("Risks Related to Our Business", "Risks Related to Our Industry"):
+        y = write_line(page, y + 6, category, bold=True)
+        y = write_line(page, y, "The loss of one of our largest suppliers or a failure of their plants to meet "
+                       "our standards could", bold=True, italic=True)
+        y = write_line(page, y, "reduce our sales and harm our results of operations.", bold=True, italic=True)
+        y = paragraph(page, y, 5)
+    page = doc.new_page(width=612, height=792)
+    paragraph(page, write_line(page, 90, "Item 2. Properties", bold=True) + 4, 10)
+    path = tmp_path / "risks.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert "Risks Related to Our Business" in titles and "Risks Related to Our Industry" in titles, titles

@@ -84,7 +84,7 @@ def continues(prev: Candidate, row: Row, index: int, body: float, width: float, 
                 _beside(other, prev, row) and not other.bold and abs(other.size - body) <= 0.5 for other in between):
             return False
     tail = prev.last_row or prev.row  # a title under a bare label goes on in its own style, not the label's
-    if abs(tail.size - row.size) > 0.3 or tail.bold != row.bold or (
+    if abs(tail.size - row.size) > 0.3 or tail.bold != row.bold or tail.italic != row.italic or (
             prev.text.endswith((".", ":", "?")) and not bare_label(prev.text)):
         return False  # a stop ends a title, except after a bare "Chapter 2:" whose title wrapped to the next line
     if len(prev.text) + len(row.text) > 2 * MAX_CHARS or CAPTION.match(row.text):
