@@ -320,3 +320,23 @@ def test_a_wrapped_title_beside_a_few_lines_of_the_other_column_is_one_title(tmp
     assert "1. Federal trade schedule hazard and customer" in titles
     build(146, path, True)  # the other column's lines there are a numbered list's, hung from its numbers
     assert "Appendix A: Secondary Option And Operation" in [h.title for h in find_layout_headings(extract(path))]
+
+
+def test_boxed_note_labels_on_several_pages_open_no_sections(tmp_path: Path) -> None:
+    """A manual or a printed web page labels its boxed notes with a bare "Note" or "Warning:", set bold at the
+    body's size like its sub-heads: on different pages, twice or more, they are labels, while a sub-head
+    repeated under each section ("Overview") stays a section."""
+    pages = [[("Installing the Service", 14), ("Overview", 11), ("Note", 10), ("Requirements", 11)],
+             [("Configuring the Service", 14), ("Overview", 11), ("Warning:", 10), ("Options", 11)],
+             [("Running the Service", 14), ("Overview", 11), ("Note", 10), ("Logs", 11)]]
+    doc = pymupdf.open()
+    for titles in pages:
+        page = doc.new_page(width=612, height=792)
+        y = 90.0
+        for title, size in titles:
+            y = write_line(page, y + 8, title, size=size, bold=True, x=80 if size == 10 else 72) + 4
+            y = paragraph(page, y, 3 if size == 10 else 6)
+    path = tmp_path / "manual.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == [title for titles in pages for title, size in titles if size > 10]

@@ -82,12 +82,18 @@ def in_sequence(candidates: list[Candidate], body: float) -> list[Candidate]:
     return kept
 
 
+# the words a manual's or a web page's boxed notes open with ("Note", "Warning:"): repeated, they label boxes
+ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "attention", "notice",
+                         "remark"})
+
+
 def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> list[Candidate]:
     """Labels that repeat ("Definition 4", "Beispiel 12", "Solution to exercise 3") are environments, not sections.
 
     A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
     a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too,
-    unless each repeat sits under its own higher heading (`_under_distinct_parents`).
+    unless each repeat sits under its own higher heading (`_under_distinct_parents`); a bare admonition word
+    ("Note", "Warning:", ADMONITIONS) twice or more is a boxed note's label (a printed web page's or a manual's).
     A label word counted 4 times or more drops its rows, except rows where an outline number ("1.1.1", "2.3")
     is followed by a title: a plan's "Strategy 1.1.1 Improve the Trail Network" is a division, not a label.
     """
@@ -108,6 +114,8 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
     kept = []
     for cand, key in zip(candidates, keys):
         if key and counts[key] >= (8 if key.startswith("=") else 4) and key not in per_parent:
+            continue
+        if key.startswith("=") and key[1:].rstrip(" :") in ADMONITIONS and counts[key] >= 2:
             continue
         m = LABEL_WORD.match(cand.text) if cand.style[2] != NOTE_KIND else None
         if m and m.group(1).lower() not in _SECTION_WORDS and label_counts.get(m.group(1).lower(), 0) >= 4 \
