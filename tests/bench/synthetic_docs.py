@@ -346,7 +346,7 @@ def _printed(sections: list[Section], path: Path) -> list[Section]:
     last line, where the frame had no room, is reported but never drawn, so it is no section of the PDF."""
     doc = pymupdf.open(path)
     flags = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "finance", not "ﬁnance"
-    texts = ["".join(page.get_text(flags=flags).split()).lower() for page in doc]
+    texts = ["".join(page.get_text(flags=flags).split()).lower() for page in doc.pages()]
     doc.close()
     return [s for s in sections if s.title and "".join(s.title.split()).lower() in texts[s.page - 1]]
 
@@ -356,7 +356,7 @@ def _stamp_running_text(path: Path, name: str, margin: float, front: int = 0,
     """A running header and a page-number footer on every body page, as offices print them: the header is the
     document's name, or the current chapter's (`chapters`); the folio counts from the first body page."""
     doc = pymupdf.open(path)
-    for number, page in enumerate(doc, start=1):
+    for number, page in enumerate(doc.pages(), start=1):
         if number <= front:
             continue
         header = name
@@ -388,20 +388,22 @@ class Measured:
 
 def measure(seeds: range, folder: Path, kind: str = "plain", restyle: Restyle | None = None) -> list[Measured]:
     """Build each seed's document in `folder` ("plain", as a "report": `build`, restyled by `restyle` if given;
-    a "filing": `synthetic_filings.build_filing`; a "plan": `synthetic_plans.build_plan`) and score the trees
-    built from it (bookmarks: none are written)."""
+    a "filing": `synthetic_filings.build_filing`; a "plan": `synthetic_plans.build_plan`; a "protocol":
+    `synthetic_protocols.build_protocol`) and score the trees built from it (bookmarks: none are written)."""
     from tests.bench.synthetic_filings import build_filing  # they build on this module
     from tests.bench.synthetic_plans import build_plan, plan_of
+    from tests.bench.synthetic_protocols import build_protocol, protocol_of
 
     results = []
     for seed in seeds:
         path = folder / f"synthetic-{seed}-{kind}.pdf"
-        builders = {"filing": build_filing, "plan": build_plan}
+        builders = {"filing": build_filing, "plan": build_plan, "protocol": build_protocol}
         printed = builders[kind](seed, path) if kind in builders else build(seed, path, kind == "report", restyle)
         truth = nested((s.level, s.title, s.page) for s in printed)
         doc = extract(path)
         look = draw_look(random.Random(seed))
-        variant = {"filing": "10-K", "plan": plan_of(seed).scheme}.get(kind, look.numbering)
+        variant = {"filing": "10-K", "plan": plan_of(seed).scheme,
+                   "protocol": "numbered" if protocol_of(seed).numbered else "unnumbered"}.get(kind, look.numbering)
         results.append(Measured(seed, look, score(truth, pipeline_entries(doc)[1]), score(truth, layout_entries(doc)),
                                 score(truth, font_size_baseline(doc)), variant))
     return results
