@@ -124,3 +124,27 @@ def test_a_long_document_is_read_past_the_sample_whatever_the_workers(tmp_path: 
     for workers in (1, 2):
         marked = [line.text for page in extract(path, workers=workers).pages for line in page.lines if line.underlined]
         assert marked == [f"Findings of Survey {n}" for n in range(1, 25)]
+
+
+def test_underlined_heads_rank_under_the_bold_sub_heads_of_their_size(tmp_path: Path) -> None:
+    """A filing's or a memo's three levels: bold chapters, bold sub-heads at the body's size, and under them
+    heads marked by an underline alone. Read as bold, the underlined heads had ranked with the bold sub-heads,
+    one flat level; an underline alone marks the level below."""
+    outline = [("Business Overview", 1), ("Segments", 2), ("Retail", 3), ("Wholesale", 3), ("Competition", 2),
+               ("Risk Management", 1), ("Credit Risk", 2), ("Consumer", 3), ("Commercial", 3), ("Market Risk", 2)]
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), 80, 30)  # a page of text before: no title block
+    page = doc.new_page(width=612, height=792)
+    y = 80.0
+    for title, level in outline:
+        if level == 1 and y > 80:
+            page, y = doc.new_page(width=612, height=792), 80.0
+        if level == 3:
+            y = _underlined(page, y + 6, title) - 4
+        else:
+            y = write_line(page, y + 6, title, size=14 if level == 1 else 10, bold=True) - 4
+        y = paragraph(page, y + 6, 3)
+    path = tmp_path / "levels.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    assert found == outline

@@ -37,6 +37,7 @@ class Row:
     underlined: bool = False  # a drawn rule runs under the whole row (Line.underlined: every part of it)
     italic: bool = False  # its first line is set in italic (Line.italic)
     marked_italic: bool = False  # a regular italic row read as bold (heading_italic.py): ranks under upright bold
+    marked_underlined: bool = False  # a regular underlined row read as bold (heading_underline.py): ranks under bold
 
 
 def _same_row(a: Line | Row, b: Line) -> bool:
