@@ -467,3 +467,62 @@ def test_heads_over_indented_lists_or_a_quotation_stay_sections(tmp_path: Path) 
     sections: a list's bullets and a lone indented block make no definition list."""
     assert _protocol(tmp_path / "bullets.pdf", "bullets").count("Inclusion criteria") == 3
     assert _protocol(tmp_path / "quote.pdf", "quote").count("Statement of purpose") == 3
+
+
+def test_a_definition_list_ending_on_prose_or_going_on_over_a_page_is_no_sections(tmp_path: Path) -> None:
+    """The last term of a definition list whose text goes on in a paragraph at the edge, and the first term of
+    a page the list goes on onto (the definition before it carried over, indented, at the page's top), are
+    terms like the rest; they had stayed sections, one or two per list. A bold head over a paragraph whose
+    first line alone is indented, full width, is still a section."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)  # a page of text first: no title block
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, _write(page, 90, "Definitions", 14, True) + 4, 3)
+    for term in ("Visit window", "Baseline visit", "Adverse event", "Serious event"):
+        y = _write(page, y + 2, term, 10, True)
+        for line in PROSE[:2]:
+            y = _write(page, y, line, 10, x=112)
+    while y < 700:  # the last definition runs on to the page's foot
+        y = _write(page, y, PROSE[2], 10, x=112)
+    page = doc.new_page(width=612, height=792)
+    y = _write(page, 90, PROSE[0], 10, x=112)  # carried over from the page before
+    for term in ("Study day", "End of study"):
+        y = _write(page, y + 2, term, 10, True)
+        for line in PROSE[:2]:
+            y = _write(page, y, line, 10, x=112)
+    y = _paragraph(page, y + 6, 4)  # the list ends: prose at the edge
+    y = _write(page, y + 8, "Visit Timing", 10, True)
+    y = _write(page, y, FILLER[: len(FILLER) * 9 // 10], 10, x=92)  # a first-line indent, full width
+    _paragraph(page, y, 3)
+    path = tmp_path / "definitions.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == ["Definitions", "Visit Timing"]
+
+
+def test_a_term_at_a_page_foot_over_a_definition_overleaf_is_no_section(tmp_path: Path) -> None:
+    """A definition list broken between a term, the last line of its page, and its definition, the first of
+    the next: the term had no block under it and stayed a section, with the one before it. A definition
+    opening on a word that can label a heading ("Schedule visits agreed ...") opens text, not a list item."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, _write(page, 90, "Definitions", 14, True) + 4, 3)
+    for term in ("Visit window", "Baseline visit", "Adverse event", "Allocation", "Blinding", "Cohort",
+                 "Data cut-off", "Dose level", "Endpoint"):
+        y = _write(page, y + 2, term, 10, True)
+        y = _write(page, y, "Schedule visits agreed with the site before the first participant is enrolled,",
+                   10, x=112)
+        for line in PROSE[:2]:
+            y = _write(page, y, line, 10, x=112)
+    _write(page, y + 2, "Serious event", 10, True)  # the page's last line
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for line in PROSE:
+        y = _write(page, y, line, 10, x=112)
+    y = _write(page, y + 2, "End of study", 10, True)
+    for line in PROSE:
+        y = _write(page, y, line, 10, x=112)
+    _paragraph(page, _write(page, y + 8, "Procedures", 14, True) + 4, 4)
+    path = tmp_path / "definitions.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == ["Definitions", "Procedures"]

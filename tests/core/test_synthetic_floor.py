@@ -80,8 +80,10 @@ def test_synthetic_plans_stay_above_the_floor(tmp_path: Path) -> None:
 # body size, definition lists whose bold terms are set as the h3 are, pull quotes as large as h2, a title
 # paragraph over the first h1), FLOOR_SEEDS: measured full F1 0.972, level 0.995, parent 0.993, page 1.000
 # (numbered 0.986, unnumbered 0.958: what is lost is definition terms taken for sections, and a first h1 set at
-# the title's size under it)
-FLOOR_PROTOCOL_F1 = 0.965
+# the title's size under it); a list's last term over prose and its first term on a page it goes on onto are
+# terms too, and so is a term at a page's foot whose definition begins overleaf (definition_terms): F1 0.995,
+# level 0.995, parent 0.993
+FLOOR_PROTOCOL_F1 = 0.985
 FLOOR_PROTOCOL_LEVEL = 0.985
 FLOOR_PROTOCOL_PARENT = 0.985
 

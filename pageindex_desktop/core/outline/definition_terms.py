@@ -8,7 +8,9 @@ FrameMaker side head in the margin opens its paragraph's first line, `side_heads
 that ends at a bold line or the page's end (a heading's paragraph opens at its edge, or a first-line indent
 from it, and its next line comes back to the edge in plain type), not opening on a list's bullet or number (a
 heading over an indented list of points keeps its list), and another term of that shape stands right before
-or after it: a definition list has entries, one bold line over an indented quotation is no list.
+or after it: a definition list has entries, one bold line over an indented quotation is no list. The block
+may end at a plain paragraph back at the edge unless it is a single full line (a first-line indent), and a
+list goes on over a page break (`_continued_lists`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ def drop_definition_terms(candidates: list[Candidate], rows: list[list[Row]], bo
             end = _term_shaped(page_rows, i, body)
             if end is not None:
                 ends[(row.page, i)] = end
+    ends.update(_terms_over_the_break(rows, body))
     after_term = {(page, end) for (page, _i), end in ends.items()}  # rows right after a term's block
+    after_term |= _continued_lists(rows, ends, body)
     dropped: set[int] = set()
     for k, cand in enumerate(candidates):
         if larger_than_body(cand.row.size, body):
@@ -59,9 +63,49 @@ def _term_shaped(page_rows: list[Row], i: int, body: float) -> int | None:
         return None
     if block[0].y0 < term.y1 - 0.3 * (term.y1 - term.y0):
         return None  # its text starts beside it, on its line: a side head in the margin (side_heads.py)
-    if j < len(page_rows) and not page_rows[j].bold:
-        return None  # a paragraph's first-line indent: its next line comes back to the edge
-    first = block[0].text.lstrip()
-    if first[:1] in BULLETS or leading_number(first) is not None:
-        return None
-    return j
+    if j < len(page_rows) and not page_rows[j].bold and len(block) == 1 and \
+            block[0].x1 >= max(r.x1 for r in page_rows) - body:
+        return None  # a paragraph's first-line indent: its full first line, then the next back at the edge
+    return j if _opens_text(block[0]) else None
+
+
+def _opens_text(row: Row) -> bool:
+    """A definition's first line: no list item's bullet or number ("Schedule" alone, a keyword with no number,
+    opens a sentence)."""
+    first = row.text.lstrip()
+    number = leading_number(first)
+    return first[:1] not in BULLETS and (number is None or not number.token)
+
+
+def _continued_lists(rows: list[list[Row]], ends: dict[tuple[int, int], int], body: float) -> set[tuple[int, int]]:
+    """(page, row index) of each page's first term-shaped row when a definition list goes on from the page
+    before: that page's last term has its block run to the page's end, and every row above this one on its
+    own page is plain and indented past it (the definition's last lines carried over)."""
+    found: set[tuple[int, int]] = set()
+    for page_rows in rows[1:]:
+        if not page_rows:
+            continue
+        page = page_rows[0].page
+        before = [i for (p, i) in ends if p == page - 1]
+        if not before or ends[(page - 1, max(before))] != len(rows[page - 2]):
+            continue
+        first = min((i for (p, i) in ends if p == page), default=None)
+        if first is not None and all(not r.bold and r.x0 >= page_rows[first].x0 + TERM_INDENT * body
+                                     for r in page_rows[:first]):
+            found.add((page, first))
+    return found
+
+
+def _terms_over_the_break(rows: list[list[Row]], body: float) -> dict[tuple[int, int], int]:
+    """(page, row index) -> the page's row count for each page's last row that is a term whose definition
+    begins on the next page: bold, at the body's size, unnumbered, with the next page's first row plain,
+    indented past it as a definition is, and opening text."""
+    found: dict[tuple[int, int], int] = {}
+    for page_rows, next_rows in zip(rows, rows[1:]):
+        if not page_rows or not next_rows:
+            continue
+        term, first = page_rows[-1], next_rows[0]
+        if term.bold and not larger_than_body(term.size, body) and leading_number(term.text) is None \
+                and not first.bold and first.x0 >= term.x0 + TERM_INDENT * body and _opens_text(first):
+            found[(term.page, len(page_rows) - 1)] = len(page_rows)
+    return found
