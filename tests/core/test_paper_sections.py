@@ -94,6 +94,24 @@ def test_small_capitals_read_at_their_capitals_size(tmp_path: Path) -> None:
     assert sizes == {"VI. DISCUSSION OF RESULTS": 10.0, "NASA AND ESA": 10.0}
 
 
+def test_a_browsers_small_capitals_keep_the_texts_case_and_read_at_the_capitals_size(tmp_path: Path) -> None:
+    """A browser prints CSS small-caps as each word's capital at the heading's size and its lower-case letters as
+    smaller capitals, and the text keeps its case ("1. Discussion of results"): read by its most-used size the
+    heading had been smaller than the body, and was lost. A line of capitals at one size, or of ordinary words
+    at one size, keeps its size."""
+    pieces: list[Piece] = []
+    x = 72.0
+    for text, size in (("1. D", 11.0), ("iscussion ", 7.5), ("of ", 7.5), ("r", 7.5), ("esults", 7.5)):
+        pieces.append((x, 100, text, size, "hebo"))
+        x += pymupdf.get_text_length(text, fontname="hebo", fontsize=size)
+    doc = pymupdf.open()
+    _print(doc.new_page(), pieces + [(72, 130, "the model was trained", 10, "helv")])
+    path = tmp_path / "cased.pdf"
+    doc.save(path)
+    sizes = {line.text: line.size for line in extract(path).pages[0].lines}
+    assert sizes == {"1. Discussion of results": 11.0, "the model was trained": 10.0}
+
+
 def test_a_papers_sections_in_small_capitals_hold_their_sub_sections(tmp_path: Path) -> None:
     found = [(h.title, h.level) for h in find_layout_headings(extract(_paper(tmp_path / "paper.pdf")))]
     assert found == [("I. INTRODUCTION", 1), ("A. Earlier Work", 2), ("B. Our Approach", 2),

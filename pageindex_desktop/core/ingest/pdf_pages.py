@@ -133,7 +133,7 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
     text = clean_text("".join(parts))
     if not text:
         return None
-    if text.isupper():
+    if text.isupper() or _cased_small_caps(spans):
         size = _small_caps_size(spans) or size
     runs = _color_runs(spans) if mixed else ()
     lead = _bold_lead(spans) if 0 < bold_chars < chars else ""
@@ -191,7 +191,7 @@ def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, floa
 def _small_caps_size(spans: list[dict[str, Any]]) -> float | None:
     """The size of a line set in small capitals, else None. A face's small capitals, and a word processor's or
     TeX's made-up ones, print each word's first letter at the line's size and the rest as capitals SMALL_CAPS
-    of it ("R" at 10 pt, "EFERENCES" at 8): the line's most-used size is the smaller one, so a section heading
+    of it ("R" at 10 pt, "EFERENCES" at 8; a browser's keep the text's case, `_cased_small_caps`): the line's most-used size is the smaller one, so a section heading
     ("VI. DISCUSSION", "REFERENCES") read as a line set smaller than the body. Capitals at two sizes only,
     three letters or more at the smaller, and a larger span's letters each opening a word (or a number: "II.")."""
     sizes = {round(span["size"], 1) for span in spans if span["text"].strip()}
@@ -212,6 +212,19 @@ def _small_caps_size(spans: list[dict[str, Any]]) -> float | None:
             return None  # a larger capital inside a word
         previous = text
     return large if small_letters >= 3 else None
+
+
+def _cased_small_caps(spans: list[dict[str, Any]]) -> bool:
+    """Small capitals that keep the text's own case: a browser prints CSS small-caps as each word's capital at
+    the line's size and its lower-case letters as smaller capitals, and the text still reads "1. Discussion" (a
+    word processor's and TeX's read "DISCUSSION"). Two sizes, every letter at the larger one a capital, every
+    letter at the smaller one lower case, and one of each at least: `_small_caps_size` then checks the rest."""
+    sizes = sorted({round(span["size"], 1) for span in spans if span["text"].strip()})
+    if len(sizes) != 2:
+        return False
+    small = [ch for span in spans if round(span["size"], 1) == sizes[0] for ch in span["text"] if ch.isalpha()]
+    large = [ch for span in spans if round(span["size"], 1) == sizes[1] for ch in span["text"] if ch.isalpha()]
+    return bool(small) and bool(large) and all(ch.islower() for ch in small) and all(ch.isupper() for ch in large)
 
 
 def _is_marker(span: dict[str, Any], size: float) -> bool:
