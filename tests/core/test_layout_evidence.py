@@ -340,3 +340,41 @@ def test_boxed_note_labels_on_several_pages_open_no_sections(tmp_path: Path) -> 
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
     assert found == [title for titles in pages for title, size in titles if size > 10]
+
+
+def test_a_heading_beside_a_table_row_set_in_the_other_column_is_a_heading(tmp_path: Path) -> None:
+    """A two-column paper or newsletter whose right column holds a small table where the left column prints a
+    section heading: the row beside the heading has a label of its own ("Cash market") before its figures, so
+    it is a row of the other column's table, not the heading's cells. A table straddling the middle, whose
+    figures follow its bold row label with no other text between ("Accumulated benefit obligation  $ 4,429"),
+    still makes its label a table row."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((190, 60), "Cash Pricing and Cost Margins", fontsize=17, fontname="hebo")
+    y = paragraph(page, 90, 4)  # the abstract, across both columns
+    for column_x in (60, 320):
+        y = 160.0
+        for i in range(36):
+            if column_x == 60 and i == 16:
+                page.insert_text((60, y), "3. Results", fontsize=13, fontname="hebo")
+            elif column_x == 320 and 15 <= i <= 17:
+                page.insert_text((320, y), ("Cash market", "Net income", "Total assets")[i - 15], fontsize=8.5,
+                                 fontname="helv")
+                for x, figure in ((450, "34,902"), (510, "86,101")):
+                    page.insert_text((x, y), figure, fontsize=8.5, fontname="helv")
+            else:
+                page.insert_text((column_x, y), FILLER[:44], fontsize=10, fontname="helv")
+            y += 15
+    page = doc.new_page(width=612, height=792)
+    y = 80.0
+    for number in range(16):  # a page of a table: its labels in the left half, its figures in the right
+        bold = number in (7, 15)
+        label = "Accumulated benefit obligation" if number == 15 else f"Plan item {number + 1} of the year"
+        page.insert_text((72, y), label, fontsize=10, fontname="hebo" if bold else "helv")
+        for x, cell in ((420, "$"), (450, "4,429"), (500, "$"), (530, "3,862")):
+            page.insert_text((x, y), cell, fontsize=10, fontname="helv")
+        y += 15
+    path = tmp_path / "columns.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert "3. Results" in titles and "Accumulated benefit obligation" not in titles, titles

@@ -106,14 +106,17 @@ def same_baseline(a: Row, b: Row) -> bool:
 
 
 def _beside(row: Row, level: list[Row]) -> bool:
-    """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it ("Total equity ...
-    81,038 $ 77,504", an exhibit row's "10.3 8/3/2009") or two or more other texts in `row`'s own size and
+    """`row`'s baseline, anywhere on the page, carries two or more figure cells right of it, before any other
+    text ("Total equity ... 81,038 $ 77,504", an exhibit row's "10.3 8/3/2009") or two or more other texts in `row`'s own size and
     weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column):
     the other column of a text page holds one line of prose there, not a row of amounts or of short column
     heads set alike. `level` holds the other rows on
     `row`'s baseline (`_level_with`)."""
-    # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009")
-    cells = [r.text.split() for r in level if r.x0 >= row.x1 and figure_cell(r.text)]
+    # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009"); figures
+    # past a label of their own ("Cash market 34,902 86,101") are a row of a table in the other column
+    label = min((r.x0 for r in level if r.x0 >= row.x1 and any(ch.isalpha() for ch in r.text)
+                 and not figure_cell(r.text)), default=float("inf"))
+    cells = [r.text.split() for r in level if row.x1 <= r.x0 < label and figure_cell(r.text)]
     if sum(1 for tokens in cells for token in tokens if _FIGURE.match(token)) >= 2:
         return True
     return sum(1 for r in level if r.bold == row.bold and abs(r.size - row.size) <= 0.3
