@@ -55,12 +55,28 @@ def _body_pages(doc: pymupdf.Document, listed: list[tuple[str, int]]) -> None:
         write_line(page, 760, str(printed), size=9, x=300)
 
 
-def _filing(tmp_path: Path) -> Path:
-    """A 10-K-like document whose contents page is a table with a right column of page numbers."""
+def _assert_listed_on_their_pages(doc: pymupdf.Document, listed: list[tuple[str, int]], path: Path) -> None:
+    """Print the `listed` sections on their pages (`_body_pages`), save `doc` to `path` and check that the
+    contents gives every entry, title whole, on the physical page of its printed number."""
+    _body_pages(doc, listed)
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [(t, p + FIRST_BODY_PAGE - 1) for t, p in listed]
+
+
+def _covered(body_pages: int) -> pymupdf.Document:
+    """A document of a cover, a contents page to fill (physical page 2) and `body_pages` blank body pages."""
     doc = pymupdf.open()
-    for _ in range(FIRST_BODY_PAGE - 1 + 8):
+    for _ in range(FIRST_BODY_PAGE - 1 + body_pages):
         doc.new_page(width=WIDTH, height=HEIGHT)
     write_line(doc[0], 200, "Example Corporation Annual Report", size=24, bold=True)
+    return doc
+
+
+def _filing(tmp_path: Path) -> Path:
+    """A 10-K-like document whose contents page is a table with a right column of page numbers."""
+    doc = _covered(8)
     page = doc[1]
     y = write_line(page, 72, "ANNUAL REPORT ON FORM 10-K", size=18, bold=True)
     y = write_line(page, y, "TABLE OF CONTENTS", size=18, bold=True) + 8
@@ -116,10 +132,7 @@ def test_a_table_style_contents_page_is_read_whole(tmp_path: Path) -> None:
 def test_a_prose_paragraph_after_the_list_still_ends_the_contents(tmp_path: Path) -> None:
     """A paragraph under the last entry, with no entries after it, is the body starting on the contents page:
     its lines are no entries."""
-    doc = pymupdf.open()
-    for _ in range(FIRST_BODY_PAGE - 1 + 8):
-        doc.new_page(width=WIDTH, height=HEIGHT)
-    write_line(doc[0], 200, "Example Corporation Annual Report", size=24, bold=True)
+    doc = _covered(8)
     page = doc[1]
     y = write_line(page, 72, "Contents", size=18, bold=True) + 8
     listed = [("Overview of the Year", 1), ("Operations", 2), ("Outlook", 4), ("Financial Review", 6)]
@@ -128,12 +141,7 @@ def test_a_prose_paragraph_after_the_list_still_ends_the_contents(tmp_path: Path
         _right(page, y, str(printed), 540, size=10)
         y += 16
     paragraph(page, y + 20, 6)
-    _body_pages(doc, listed)
-    path = tmp_path / "report.pdf"
-    doc.save(path)
-    headings = find_toc_headings(extract(path))
-    assert headings is not None
-    assert [(h.title, h.page) for h in headings[1:]] == [(t, p + FIRST_BODY_PAGE - 1) for t, p in listed]
+    _assert_listed_on_their_pages(doc, listed, tmp_path / "report.pdf")
 
 
 GROUPS = [("Fundamentals of Our Business", None), ("Introduction to Our Business", 1), ("Our Strategy", 2),
@@ -184,10 +192,7 @@ def test_the_layout_pass_skips_a_contents_page_it_cannot_parse(tmp_path: Path) -
     not "Contents" and with prose around the list, is not found as a contents page; its rows ("PART II  4",
     "ITEM 5. Market for Common Equity  4", read as numbered headings) are still no headings of the layout
     tree, which holds the sections themselves."""
-    doc = pymupdf.open()
-    for _ in range(FIRST_BODY_PAGE - 1 + 8):
-        doc.new_page(width=WIDTH, height=HEIGHT)
-    write_line(doc[0], 200, "Example Corporation Annual Report", size=24, bold=True)
+    doc = _covered(8)
     listed = [("PART I", 1), ("ITEM 1. Business", 1), ("ITEM 1A. Risk Factors", 2), ("ITEM 2. Properties", 3),
               ("PART II", 4), ("ITEM 5. Market for Common Equity", 4), ("ITEM 7. Management's Discussion", 5),
               ("ITEM 8. Financial Statements", 6), ("PART III", 7), ("ITEM 10. Directors and Officers", 7),
@@ -300,10 +305,7 @@ def test_label_and_page_cells_level_with_the_middle_or_last_line_of_a_wrapped_ti
     line. Each such row is one entry with the whole title: the first line had gone to the entry above or stood
     alone, and the label had kept only the last line. Wrapped lines set solid (`step` 10.5 for 9 pt) or with
     leading, entries set apart by more (`gap`) or barely more."""
-    doc = pymupdf.open()
-    for _ in range(FIRST_BODY_PAGE - 1 + 7):
-        doc.new_page(width=WIDTH, height=HEIGHT)
-    write_line(doc[0], 200, "Example Corporation Annual Report", size=24, bold=True)
+    doc = _covered(7)
     page = doc[1]
     y = write_line(page, 72, "TABLE OF CONTENTS", size=16, bold=True) + 10
     for label, lines, printed, align in CELLS:
@@ -314,9 +316,4 @@ def test_label_and_page_cells_level_with_the_middle_or_last_line_of_a_wrapped_ti
         _right(page, y + at, str(printed), 540)
         y += step * (len(lines) - 1) + step + gap
     listed = [(f"{label} {' '.join(lines)}", printed) for label, lines, printed, _align in CELLS]
-    _body_pages(doc, listed)
-    path = tmp_path / "filing.pdf"
-    doc.save(path)
-    headings = find_toc_headings(extract(path))
-    assert headings is not None
-    assert [(h.title, h.page) for h in headings[1:]] == [(t, p + FIRST_BODY_PAGE - 1) for t, p in listed]
+    _assert_listed_on_their_pages(doc, listed, tmp_path / "filing.pdf")

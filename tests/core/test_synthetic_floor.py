@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.synthetic_docs import FLOOR_SEEDS, measure
+from tests.bench.synthetic_docs import FLOOR_SEEDS, Measured, measure
 from tests.bench.tree_corpus import shares
 
 # measured on FLOOR_SEEDS, plain documents: full F1 0.982, level 0.973, parent 0.969, page within 1 1.000;
@@ -28,17 +28,22 @@ FLOOR_PARENT = 0.955
 FLOOR_PAGE_SHARE = 0.99
 
 
-@pytest.mark.parametrize("kind", ["plain", "report"])
-def test_synthetic_documents_stay_above_the_floor(tmp_path: Path, kind: str) -> None:
-    results = measure(FLOOR_SEEDS, tmp_path, kind)
+def _assert_floor(results: list[Measured], f1: float, level: float, parent: float, low_below: float) -> None:
+    """The full pipeline's mean F1, level and parent shares over `results` at or above the floors given, and
+    start pages within one page for FLOOR_PAGE_SHARE of matches; a failure lists the seeds under `low_below`."""
     full = [r.full for r in results]
     mean_f1 = sum(s.f1 for s in full) / len(full)
-    level, parent, page = shares(full)
-    low = {r.seed: round(r.full.f1, 2) for r in results if r.full.f1 < 0.7}
-    figures = f"F1 {mean_f1:.3f}, level {level:.3f}, parent {parent:.3f}, page {page:.3f}; below 0.7: {low}"
-    assert mean_f1 >= FLOOR_F1, figures
-    assert level >= FLOOR_LEVEL and parent >= FLOOR_PARENT, figures
-    assert page >= FLOOR_PAGE_SHARE, figures
+    level_share, parent_share, page = shares(full)
+    low = {r.seed: round(r.full.f1, 2) for r in results if r.full.f1 < low_below}
+    figures = (f"F1 {mean_f1:.3f}, level {level_share:.3f}, parent {parent_share:.3f}, page {page:.3f}; "
+               f"below {low_below}: {low}")
+    assert mean_f1 >= f1 and page >= FLOOR_PAGE_SHARE, figures
+    assert level_share >= level and parent_share >= parent, figures
+
+
+@pytest.mark.parametrize("kind", ["plain", "report"])
+def test_synthetic_documents_stay_above_the_floor(tmp_path: Path, kind: str) -> None:
+    _assert_floor(measure(FLOOR_SEEDS, tmp_path, kind), FLOOR_F1, FLOOR_LEVEL, FLOOR_PARENT, 0.7)
 
 
 # 10-K-shaped filings (`tests/bench/synthetic_filings.py`), the first FILING_SEEDS: measured full F1 0.996,
@@ -50,12 +55,8 @@ FLOOR_FILING_PARENT = 0.975
 
 
 def test_synthetic_filings_stay_above_the_floor(tmp_path: Path) -> None:
-    full = [r.full for r in measure(FILING_SEEDS, tmp_path, "filing")]
-    mean_f1 = sum(s.f1 for s in full) / len(full)
-    level, parent, page = shares(full)
-    figures = f"F1 {mean_f1:.3f}, level {level:.3f}, parent {parent:.3f}, page {page:.3f}"
-    assert mean_f1 >= FLOOR_FILING_F1 and page >= FLOOR_PAGE_SHARE, figures
-    assert level >= FLOOR_FILING_LEVEL and parent >= FLOOR_FILING_PARENT, figures
+    _assert_floor(measure(FILING_SEEDS, tmp_path, "filing"), FLOOR_FILING_F1, FLOOR_FILING_LEVEL,
+                  FLOOR_FILING_PARENT, 0.8)
 
 
 # plans, regulations and specifications (`tests/bench/synthetic_plans.py`: labelled headings, chapter-page
@@ -66,14 +67,7 @@ FLOOR_PLAN_PARENT = 0.975
 
 
 def test_synthetic_plans_stay_above_the_floor(tmp_path: Path) -> None:
-    results = measure(FLOOR_SEEDS, tmp_path, "plan")
-    full = [r.full for r in results]
-    mean_f1 = sum(s.f1 for s in full) / len(full)
-    level, parent, page = shares(full)
-    low = {r.seed: round(r.full.f1, 2) for r in results if r.full.f1 < 0.8}
-    figures = f"F1 {mean_f1:.3f}, level {level:.3f}, parent {parent:.3f}, page {page:.3f}; below 0.8: {low}"
-    assert mean_f1 >= FLOOR_PLAN_F1 and page >= FLOOR_PAGE_SHARE, figures
-    assert level >= FLOOR_PLAN_LEVEL and parent >= FLOOR_PLAN_PARENT, figures
+    _assert_floor(measure(FLOOR_SEEDS, tmp_path, "plan"), FLOOR_PLAN_F1, FLOOR_PLAN_LEVEL, FLOOR_PLAN_PARENT, 0.8)
 
 
 # study protocols from another producer (`tests/bench/synthetic_protocols.py`: h1-h3 in the producer's CSS, h3 at
@@ -89,11 +83,5 @@ FLOOR_PROTOCOL_PARENT = 0.985
 
 
 def test_synthetic_protocols_stay_above_the_floor(tmp_path: Path) -> None:
-    results = measure(FLOOR_SEEDS, tmp_path, "protocol")
-    full = [r.full for r in results]
-    mean_f1 = sum(s.f1 for s in full) / len(full)
-    level, parent, page = shares(full)
-    low = {r.seed: round(r.full.f1, 2) for r in results if r.full.f1 < 0.8}
-    figures = f"F1 {mean_f1:.3f}, level {level:.3f}, parent {parent:.3f}, page {page:.3f}; below 0.8: {low}"
-    assert mean_f1 >= FLOOR_PROTOCOL_F1 and page >= FLOOR_PAGE_SHARE, figures
-    assert level >= FLOOR_PROTOCOL_LEVEL and parent >= FLOOR_PROTOCOL_PARENT, figures
+    _assert_floor(measure(FLOOR_SEEDS, tmp_path, "protocol"), FLOOR_PROTOCOL_F1, FLOOR_PROTOCOL_LEVEL,
+                  FLOOR_PROTOCOL_PARENT, 0.8)
