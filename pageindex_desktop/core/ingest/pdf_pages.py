@@ -219,6 +219,8 @@ def _cased_small_caps(spans: list[dict[str, Any]]) -> bool:
     the line's size and its lower-case letters as smaller capitals, and the text still reads "1. Discussion" (a
     word processor's and TeX's read "DISCUSSION"). Two sizes, every letter at the larger one a capital, every
     letter at the smaller one lower case, and one of each at least: `_small_caps_size` then checks the rest."""
+    if len(spans) < 2:
+        return False  # most lines: one span, one size
     sizes = sorted({round(span["size"], 1) for span in spans if span["text"].strip()})
     if len(sizes) != 2:
         return False
