@@ -446,3 +446,27 @@ def test_a_bold_category_head_over_bold_italic_risk_headlines_keeps_its_own_titl
     doc.save(path)
     titles = [h.title for h in find_layout_headings(extract(path))]
     assert "Risks Related to Our Business" in titles and "Risks Related to Our Industry" in titles, titles
+
+
+def test_a_category_head_in_the_headlines_own_face_stays_apart_from_them(tmp_path: Path) -> None:
+    """The same risk factors with the category heads set in the headlines' own bold italic: the head's line
+    ends far short of the line under it, which opens in a capital and fills the column, a paragraph's line in
+    the heading's face. The head did not wrap onto it; it had been joined to the headline as one title and
+    lost. A title broken over two lines, its second short, is still one title."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = paragraph(page, write_line(page, 90, "Item 1A. Risk Factors", bold=True) + 4, 4)
+    for category in ("Risks Related to Our Business", "Risks Related to Our Industry"):
+        y = write_line(page, y + 6, category, bold=True, italic=True)
+        y = write_line(page, y, "The loss of one of our largest suppliers or a failure of their plants to meet "
+                       "our standards could", bold=True, italic=True)
+        y = write_line(page, y, "reduce our sales and harm our results of operations.", bold=True, italic=True)
+        y = paragraph(page, y, 5)
+    y = write_line(page, y + 6, "Management's Discussion of the Results of", bold=True, italic=True)
+    y = write_line(page, y, "Our Operations", bold=True, italic=True)
+    paragraph(page, y, 5)
+    path = tmp_path / "risks.pdf"
+    doc.save(path)
+    titles = [h.title for h in find_layout_headings(extract(path))]
+    assert "Risks Related to Our Business" in titles and "Risks Related to Our Industry" in titles, titles
+    assert "Management's Discussion of the Results of Our Operations" in titles, titles

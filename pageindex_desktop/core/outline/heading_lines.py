@@ -18,6 +18,7 @@ from pageindex_desktop.core.outline.title_shape import bare_label, figure_heavy,
 
 MAX_CHARS = 140  # a heading's line, or a row the layout pass judges at all
 DISPLAY_STEP = 2.0  # points over the body from which a heading is display type, its lines broken by hand
+FULL_LINE_WORDS = 8  # words on a line that fills its column: a paragraph's, not a title's wrapped tail
 FIT_SLACK = 2  # characters of room a line may be left with and still have wrapped (word spacing, kerning)
 PARAGRAPH_INDENT = 2.5  # ems a paragraph's first line (a list item set as one) may be indented by
 TAIL_WORDS = 6  # most words of the line that finishes a body-size title its line left open (`continues`)
@@ -104,23 +105,33 @@ def continues(prev: Candidate, row: Row, index: int, body: float, width: float, 
     num = leading_number(row.text)
     if num is not None and num.rest and not unfinished:
         return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
-    if not unfinished and _ended_short(tail, row, body):
+    if not unfinished and _ended_short(tail, row, body, _fills_column(row, page_rows, body)):
         return False  # the heading's line had room for the row's first word: it did not wrap
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
     return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
 
 
-def _ended_short(tail: Row, row: Row, body: float) -> bool:
+def _fills_column(row: Row, page_rows: Sequence[Row], body: float) -> bool:
+    """`row` runs to the right edge of the lines set from its left edge on its page (within a body size): a
+    full line of a paragraph, set in the heading's face, not the few words a title wraps onto."""
+    right = max((r.x1 for r in page_rows if abs(r.x0 - row.x0) <= 2), default=row.x1)
+    return row.x1 >= right - body and len(row.text.split()) >= FULL_LINE_WORDS
+
+
+def _ended_short(tail: Row, row: Row, body: float, full: bool = False) -> bool:
     """True when `row` opens a paragraph in bold (a run-in lead going on in regular type, or a bold sentence)
     under `tail`, a sub-heading's line set near the body's size, and `tail` ends so far short of `row`, both set
     from one left edge, that `row`'s first word would have fitted on it: the heading's line was complete, and
     the paragraph's lead is no part of its title (a bold run-in "Federal Power Permit. Yield source ..." under
-    "Primary channel"). Any other row may be a title's line broken by hand, or a table's caption that the
-    joined title keeps out of the tree; display headings set larger are often broken by hand too."""
+    "Primary channel"). With `full` (`_fills_column`), a row opening in a capital and filling its column is
+    such a paragraph too: a 10-K's risk headline in bold italic under its category head set in the same face.
+    Any other row may be a title's line broken by hand, or a table's caption that the joined title keeps out
+    of the tree; display headings set larger are often broken by hand too."""
     if tail.size > body + DISPLAY_STEP or abs(tail.x0 - row.x0) > 2 or not row.text:
         return False
-    if not (row.lead and row.lead.endswith(_LEAD_STOPS) or row.text.endswith(".")):
+    if not (row.lead and row.lead.endswith(_LEAD_STOPS) or row.text.endswith(".")
+            or full and row.text[:1].isupper()):
         return False
     first = row.text.split()[0]
     per_char = (row.x1 - row.x0) / len(row.text)
