@@ -260,3 +260,32 @@ def test_a_line_in_two_colours_keeps_its_colour_runs(tmp_path: Path) -> None:
         ("Related Work", 0x9499B8), ("Our Method", 0xFFFFFF)]
     assert bar.runs[1][3] >= 44 > bar.runs[0][4]
     assert next(line for line in lines if line.text == "One colour only").runs == ()
+
+
+def test_divider_slides_set_smaller_than_the_slide_titles_stand_level_with_them(tmp_path: Path) -> None:
+    """A presentation template's section header (40 pt bold capitals, alone on its slide with one line under
+    it) is smaller than its slide titles (44 pt, centred, so no one spot holds them all as a beamer frame
+    title's does): ranked by size, every divider but the first had gone under
+    the slide before it. The dividers now stand level with the slide titles, as the deck's own outline lists
+    them."""
+    slides = [("divider", "SEGMENT REVIEW"), ("title", "Revenue by region"), ("title", "Margin trends"),
+              ("divider", "OUTLOOK"), ("title", "Guidance for the year"), ("title", "Capital returns"),
+              ("divider", "APPENDIX"), ("title", "Reconciliations")]
+    doc = pymupdf.open()
+    cover = doc.new_page(width=720, height=405)
+    cover.insert_text((60, 180), "Investor Presentation", fontsize=44, fontname="helv")
+    cover.insert_text((60, 230), "Second quarter 2025", fontsize=24, fontname="helv")
+    for kind, title in slides:
+        page = doc.new_page(width=720, height=405)
+        if kind == "divider":
+            page.insert_text((50, 230), title, fontsize=40, fontname="hebo")
+            page.insert_text((50, 270), "Where the year stands and what comes next", fontsize=20, fontname="helv")
+        else:
+            width = pymupdf.get_text_length(title, fontname="helv", fontsize=44)
+            page.insert_text(((720 - width) / 2, 60), title, fontsize=44, fontname="helv")  # centred
+            for k, bullet in enumerate(BULLETS):
+                page.insert_text((40, 130 + 40 * k), bullet, fontsize=24, fontname="helv")
+    path = tmp_path / "deck.pdf"
+    doc.save(path)
+    found = [(h.title, h.level) for h in find_layout_headings(extract(path))]
+    assert found == [(title, 1) for _kind, title in slides], found

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.capital_styles import capitals_apart
+from pageindex_desktop.core.outline.divider_slides import divider_levels
 from pageindex_desktop.core.outline.heading_underline import underline_under_bold
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
@@ -251,7 +252,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = drop_list_items(drop_repeated_runs(italic_under_upright(analysis.sizes.restyled(candidates))), body)
     candidates = in_sequence(candidates, body)
     candidates = drop_labels(candidates, label_counts)
-    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), is_slide_deck(doc, analysis),
+    deck = is_slide_deck(doc, analysis)
+    candidates = drop_frame_titles(candidates, sum(1 for rows in analysis.rows if rows), deck,
                                    [p.height for p in doc.pages])
     candidates = drop_title_pages(candidates, analysis, body)
     candidates = numbered_system(candidates, body, analysis.rows)
@@ -277,6 +279,8 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     levels = nest_notes(candidates, levels)
     levels = nest_listed(candidates, levels, analysis.rows, contents_pages)
     levels = after_statements(candidates, levels, analysis.rows)
+    if deck:
+        levels = divider_levels(candidates, levels, analysis)
     return [Heading(title=clean_title(strip_unit_note(c.text)), level=level, page=c.row.page, y=c.row.y0)
             for c, level in zip(candidates, levels)]
 
