@@ -81,18 +81,19 @@ def _continued_lists(rows: list[list[Row]], ends: dict[tuple[int, int], int], bo
     """(page, row index) of each page's first term-shaped row when a definition list goes on from the page
     before: that page's last term has its block run to the page's end, and every row above this one on its
     own page is plain and indented past it (the definition's last lines carried over)."""
+    last: dict[int, int] = {}  # page -> its last term-shaped row
+    first: dict[int, int] = {}  # page -> its first
+    for page, i in ends:
+        last[page] = max(last.get(page, i), i)
+        first[page] = min(first.get(page, i), i)
     found: set[tuple[int, int]] = set()
-    for page_rows in rows[1:]:
-        if not page_rows:
+    for page, at in first.items():
+        before = last.get(page - 1)
+        if before is None or ends[(page - 1, before)] != len(rows[page - 2]):
             continue
-        page = page_rows[0].page
-        before = [i for (p, i) in ends if p == page - 1]
-        if not before or ends[(page - 1, max(before))] != len(rows[page - 2]):
-            continue
-        first = min((i for (p, i) in ends if p == page), default=None)
-        if first is not None and all(not r.bold and r.x0 >= page_rows[first].x0 + TERM_INDENT * body
-                                     for r in page_rows[:first]):
-            found.add((page, first))
+        page_rows = rows[page - 1]
+        if all(not r.bold and r.x0 >= page_rows[at].x0 + TERM_INDENT * body for r in page_rows[:at]):
+            found.add((page, at))
     return found
 
 

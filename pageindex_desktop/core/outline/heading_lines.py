@@ -105,11 +105,12 @@ def continues(prev: Candidate, row: Row, index: int, body: float, width: float, 
     num = leading_number(row.text)
     if num is not None and num.rest and not unfinished:
         return False  # a new numbered heading, unless the line above left its title unfinished ("PURSUANT TO")
-    if not unfinished and _ended_short(tail, row, body, _fills_column(row, page_rows, body)):
-        return False  # the heading's line had room for the row's first word: it did not wrap
     gap = row.y0 - prev.bottom
     height = row.y1 - row.y0
-    return -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height
+    if not -0.4 * height < gap <= (0.8 if emphasised else 0.3) * height:
+        return False
+    # last: `_fills_column` reads the page's rows, and only a row close under the heading needs it
+    return unfinished or not _ended_short(tail, row, body, _fills_column(row, page_rows, body))
 
 
 def _fills_column(row: Row, page_rows: Sequence[Row], body: float) -> bool:

@@ -17,16 +17,16 @@ from dataclasses import replace
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
 from pageindex_desktop.core.outline.capital_styles import capitals_apart
-from pageindex_desktop.core.outline.divider_slides import divider_levels
-from pageindex_desktop.core.outline.heading_underline import underline_under_bold
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
 from pageindex_desktop.core.outline.definition_terms import drop_definition_terms
+from pageindex_desktop.core.outline.divider_slides import divider_levels
 from pageindex_desktop.core.outline.divisions import division_levels
 from pageindex_desktop.core.outline.contents import contents_bands, find_contents
 from pageindex_desktop.core.outline.emphasis import Emphasis
 from pageindex_desktop.core.outline.heading_colour import larger_than_body
 from pageindex_desktop.core.outline.heading_italic import italic_under_upright
+from pageindex_desktop.core.outline.heading_underline import underline_under_bold
 from pageindex_desktop.core.outline.filing_pages import (
     EXHIBIT_PAGE,
     contents_heading,
