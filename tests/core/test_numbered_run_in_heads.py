@@ -136,3 +136,41 @@ def test_an_agreements_contents_list_maps_its_sections_to_the_pages_that_run_the
     source, rows = tree_rows(path)
     assert source == "toc_page"
     assert [row for row in rows if row[0].startswith("Section")] == expected
+
+
+def _amsart_run_in(page: pymupdf.Page, y: float, number: str, title: str, text: str = _TEXT) -> float:
+    """A run-in head as amsart and many journals set it: the number in the text's regular type, the title in
+    bold, then the section's text (none: the section opens on a list); the y of the next line."""
+    x = 72.0
+    for words, font in ((f"{number} ", "helv"), (f"{title}.", "hebo"), (f" {text}" if text else "", "helv")):
+        if words:
+            page.insert_text((x, y), words, fontsize=10, fontname=font)
+            x += pymupdf.get_text_length(words, font, 10)
+    return y + 15
+
+
+def test_run_in_heads_numbered_in_the_texts_weight_are_headings(tmp_path: Path) -> None:
+    """amsart's sections: "1. GENERAL TERMS" centred in capitals, its sections run in as "1.2. **Scope.**" with
+    the number in regular type before the bold title, one of them alone on its line over a numbered list. Every
+    section is a heading under its chapter. Before, the lead was read only when the line opened in bold, and a
+    bold line ending in a stop read as a sentence, so the sections were lost."""
+    chapters = (("GENERAL TERMS", ("Scope", "Purpose of the Rules", "Definitions")),
+                ("LOANS AND CREDITS", ("Borrowings", "Interest Rates")))
+    doc = pymupdf.open()
+    expected = []
+    for number, (chapter, sections) in enumerate(chapters, 1):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 90, f"{number}. {chapter}", 12, x=230) + 6
+        expected.append((1, f"{number}. {chapter}"))
+        for index, title in enumerate(sections, 1):
+            if index == 2:  # opens on a list: the head stands alone on its line
+                y = _amsart_run_in(page, y, f"{number}.{index}.", title, "")
+                for item in (1, 2):
+                    y = write_line(page, y, f"({item}) {_TEXT}", x=84)
+            else:
+                y = _amsart_run_in(page, y, f"{number}.{index}.", title)
+            expected.append((2, f"{number}.{index}. {title}"))
+            y = paragraph(page, y, 4) + 4
+    path = tmp_path / "amsart.pdf"
+    doc.save(path)
+    assert _layout(path) == expected

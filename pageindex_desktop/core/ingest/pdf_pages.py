@@ -46,6 +46,8 @@ TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
 # "MinionPro-It", "Calibri-BoldItalic", "Helvetica-Oblique", "NimbusRomNo9L-ReguItal", TeX's CMTI10 and CMSL10
 _ITALIC_NAME = re.compile(r"italic|oblique|ital\b|-[a-z]*it$|^(?:cmti|cmsl|cmbxti|cmbxsl|cmitt)\d", re.IGNORECASE)
+# a section's number printed alone: "1.2.", "3", "A.1"
+_SECTION_NUMBER = re.compile(r"^\s*(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.?\s*$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BOLD_FONTS: dict[str, bool] = {}
 _ITALIC_FONTS: dict[str, bool] = {}
@@ -143,18 +145,34 @@ def _line_of(spans: list[dict[str, Any]], bbox: tuple[float, float, float, float
 
 def _bold_lead(spans: list[dict[str, Any]]) -> str:
     """The text of the bold spans a line opens with when every span after them is regular (a run-in head),
-    else "": a bold word inside a sentence, or bold after regular, is emphasis, not a head."""
+    else "": a bold word inside a sentence, or bold after regular, is emphasis, not a head. The head's number
+    may be in the text's weight before its bold title, as amsart and many journals print "1.2. **Scope.**"."""
     lead: list[str] = []
-    index = 0
-    for index, span in enumerate(spans):
+    start = _regular_number_spans(spans)
+    index = start
+    for index, span in enumerate(spans[start:], start):
         if span["text"].strip() and not (span["flags"] & 16 or _is_bold_font(span["font"])):
             break
         lead.append(span["text"])
     else:
         return ""
-    if any(span["text"].strip() and (span["flags"] & 16 or _is_bold_font(span["font"])) for span in spans[index:]):
+    if index == start or any(span["text"].strip() and (span["flags"] & 16 or _is_bold_font(span["font"]))
+                             for span in spans[index:]):
         return ""
-    return clean_text("".join(lead))
+    return clean_text("".join(span["text"] for span in spans[:start]) + "".join(lead))
+
+
+def _regular_number_spans(spans: list[dict[str, Any]]) -> int:
+    """How many spans a line opens with that together print a number alone ("1.2." before a bold title), when a
+    bold span follows them; else 0."""
+    number = ""
+    for index, span in enumerate(spans):
+        if span["flags"] & 16 or _is_bold_font(span["font"]):
+            return index if number.strip() and _SECTION_NUMBER.match(number) else 0
+        number += span["text"]
+        if len(number) > 12:
+            return 0
+    return 0
 
 
 def _color_runs(spans: list[dict[str, Any]]) -> tuple[tuple[str, int, bool, float, float], ...]:

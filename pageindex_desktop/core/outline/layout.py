@@ -65,8 +65,8 @@ from pageindex_desktop.core.outline.side_heads import side_heads
 from pageindex_desktop.core.outline.text_columns import column_edges, column_rights
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title, keyword_title, label_only,
-    open_ended, prose, run_in_head, sentence_case_title, title_like, titled_label,
+    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title,
+    keyword_title, label_only, open_ended, prose, run_in_head, sentence_case_title, title_like, titled_label,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
@@ -316,6 +316,13 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     """A candidate when the row looks like a heading, else None (judged without a table's unit note)."""
     if row.lead and not body_bold and not row.crowded and larger_by(row.size, body, -1.5):
         run_in = _run_in_candidate(row)
+        if run_in is not None:
+            return run_in
+    elif row.bold and not body_bold and not row.crowded and row.text.rstrip().endswith((".", ":")) \
+            and not division_with_stop(row.text.strip()):
+        # a run-in head whose section opens on a list or a display, so its text starts on the next line (a
+        # division's title closed by a stop, "Item 4. Controls.", is judged as the heading it is below)
+        run_in = _run_in_candidate(replace(row, lead=row.text.strip()))
         if run_in is not None:
             return run_in
     if row.lead and row.text.startswith(row.lead) and row.text[len(row.lead):].strip()[:1].islower():
