@@ -17,11 +17,11 @@ CHAPTERS = [("Rivers of the North", ["Spring floods", "Summer levels"]),
             ("Coasts of the West", ["Cliff erosion", "Tidal flats"])]
 
 
-def _row(page: pymupdf.Page, y: float, title: str, printed: str, size: float, bold: bool) -> float:
+def _row(page: pymupdf.Page, y: float, title: str, printed: str, size: float, bold: bool, x: float = 72) -> float:
     """A contents row set in one face throughout: title, dot leaders, right-aligned page number."""
     font = "hebo" if bold else "helv"
-    page.insert_text((72, y), title, fontsize=size, fontname=font)
-    start = 72 + pymupdf.get_text_length(title, font, size) + 6
+    page.insert_text((x, y), title, fontsize=size, fontname=font)
+    start = x + pymupdf.get_text_length(title, font, size) + 6
     page.insert_text((start, y), "." * int((500 - start) / 2.8), fontsize=size, fontname=font)
     page.insert_text((530 - pymupdf.get_text_length(printed, font, size), y), printed, fontsize=size, fontname=font)
     return y + 18
@@ -105,3 +105,42 @@ def test_mirrored_margins_move_a_continuation_page_whole(tmp_path: Path) -> None
     last_chapter, last_sections = CHAPTERS[-1]
     assert levels[last_chapter] == levels[CHAPTERS[0][0]]
     assert levels[last_sections[0]] == levels[last_sections[1]] == levels[last_chapter] + 1
+
+
+def _book(path: Path, plan: list[tuple[str, float, bool, float]]) -> dict[str, int]:
+    """A cover, a contents page with a row per (title, size, bold, indent) of `plan`, then a page per entry;
+    returns title -> contents level."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Field Guide to Rivers", size=26, bold=True)
+    contents = doc.new_page(width=612, height=792)
+    y = write_line(contents, 90, "Contents", size=18, bold=True) + 10
+    for number, (title, size, bold, indent) in enumerate(plan, start=3):
+        y = _row(contents, y, title, str(number), size, bold, 72 + indent)
+    return _entry_pages(doc, path, [(title, size > 10) for title, size, _, _ in plan], 3)
+
+
+def test_parts_set_larger_than_the_chapters_flush_with_them_head_them(tmp_path: Path) -> None:
+    """A LaTeX book's contents: parts "I  Measurements" in 14 pt bold and chapters "1  Rivers" in 12 pt bold,
+    both at the margin, sections indented in regular type; the first part has no chapter of its own. Parts are
+    the top level, chapters under them, sections under those. Before, parts and chapters were one level, as
+    both are set apart from the sections and no plain entry sits flush under a part."""
+    plan = [("I Preliminaries", 14, True, 0), ("II Measurements", 14, True, 0),
+            ("1 Rivers of the North", 12, True, 0), ("1.1 Spring floods", 10, False, 18),
+            ("1.2 Summer levels", 10, False, 18), ("1.3 Autumn rains", 10, False, 18),
+            ("2 Lakes of the South", 12, True, 0), ("2.1 Winter ice", 10, False, 18),
+            ("2.2 Algae blooms", 10, False, 18), ("III Methods", 14, True, 0),
+            ("3 Coasts of the West", 12, True, 0), ("3.1 Cliff erosion", 10, False, 18),
+            ("3.2 Tidal flats", 10, False, 18), ("A Data Tables", 12, True, 0)]
+    levels = _book(tmp_path / "book.pdf", plan)
+    assert [levels[title] for title, *_ in plan] == [1, 1, 2, 3, 3, 3, 2, 3, 3, 1, 2, 3, 3, 2]
+
+
+def test_entries_of_one_numbering_set_larger_by_accident_stay_level(tmp_path: Path) -> None:
+    """Appendices "A" to "E" at the margin, "B" and "D" printed larger than the rest: one scheme numbers them
+    all, so they are one level, each over its indented section."""
+    plan: list[tuple[str, float, bool, float]] = []
+    for letter, name in zip("ABCDE", ["Organization", "Minutes", "Audits", "Budgets", "Litigation"]):
+        plan += [(f"{letter} {name}", 12 if letter in "BD" else 10, False, 0),
+                 (f"Overview of the {name.lower()}", 10, False, 14)]
+    levels = _book(tmp_path / "appendices.pdf", plan)
+    assert [levels[title] for title, *_ in plan] == [1, 2] * 5

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Protocol, Sequence
 
 CLUSTER_TOLERANCE = 3.0
+_LABEL = re.compile(r"([0-9]{1,3}|[A-Z]|[IVXLC]{1,6})[.:]?\s")  # a title's number: "12 ", "B ", "IV. "
+_ROMAN = frozenset("IVXLC")
+LARGER_STEP = 1.5  # points a part's entry is set larger than the chapters flush with it (14.4 over 12, 12 over 10)
 PART_KINDS = frozenset({"keyword:part", "keyword:book", "keyword:teil", "keyword:partie", "keyword:parte"})
 
 
@@ -23,6 +27,7 @@ class _Indented(Protocol):
 class _Styled(_Indented, Protocol):
     """A contents entry with the style of its row."""
 
+    title: str
     size: float
     bold: bool
 
@@ -73,6 +78,46 @@ def mark_styled_heads(entries: Sequence[_Styled]) -> None:
     if len(heads) >= 2 and 2 * sum(1 for e in with_page if set_apart(e)) < len(with_page):
         for i in heads:
             entries[i].part = True
+
+
+def mark_larger_flush_heads(entries: Sequence[_Styled]) -> None:
+    """Mark as divisions (`part`) the entries at the list's margin set a clear size larger than the other
+    entries there ("I  Installation  5" in 14 pt bold over "1  Options  13" in 12 pt bold, both flush left): the
+    way LaTeX's book and report classes, KOMA-Script and memoir list parts above chapters. Both are set apart
+    from the sections, so `mark_styled_heads` sees no plain entry under either, and a part without chapters of
+    its own heads no run of them. Two or more such entries, no more than the smaller ones flush with them, one
+    of those after the first larger one, so a single large row (a "Summary" set in display type) is none, and
+    numbered in another scheme (parts "I", "II" over chapters "1", "2"): appendices "B" and "E" among "A"-"G"
+    printed larger are the same level, their size an accident of the page."""
+    if any(e.part for e in entries):
+        return
+    with_page = [e for e in entries if e.printed is not None]
+    if len(with_page) < 4:
+        return
+    margin: dict[int, float] = {}
+    for entry in with_page:
+        margin[entry.toc_page] = min(margin.get(entry.toc_page, entry.x0), entry.x0)
+    flush = [e for e in with_page if e.x0 - margin[e.toc_page] <= CLUSTER_TOLERANCE]
+    top = max(e.size for e in flush)
+    larger = [e for e in flush if e.size > top - LARGER_STEP / 2]
+    smaller = [e for e in flush if e.size <= top - LARGER_STEP / 2]
+    if not smaller or max(e.size for e in smaller) > top - LARGER_STEP or not 2 <= len(larger) <= len(smaller):
+        return
+    if _schemes(larger) & _schemes(smaller):
+        return
+    first = next(i for i, e in enumerate(entries) if e is larger[0])
+    if any(e is entry for entry in entries[first + 1:] for e in smaller):
+        for entry in larger:
+            entry.part = True
+
+
+def _schemes(entries: Sequence[_Styled]) -> set[str]:
+    """The numbering schemes the entries' titles open with: "digits", "roman" or "letter" (a letter label is
+    roman only when every letter label among them could be: "I", "V" and "X" among "II", "IV")."""
+    labels = [m.group(1) for e in entries if (m := _LABEL.match(e.title))]
+    letters = [label for label in labels if label.isalpha()]
+    roman = all(set(label) <= _ROMAN for label in letters)
+    return {"digits" if label.isdigit() else "roman" if roman else "letter" for label in labels}
 
 
 def _facing_margin(entries: Sequence[_Indented], page: int, first_page: int, base: dict[int, float]) -> float:

@@ -34,7 +34,9 @@ from pageindex_desktop.core.outline.contents_cells import join_cell_lines
 from pageindex_desktop.core.outline.contents_pairs import split_pairs
 from pageindex_desktop.core.outline.rows import Row
 from pageindex_desktop.core.outline.table_notes import strip_period
-from pageindex_desktop.core.outline.toc_levels import PART_KINDS, assign_levels, mark_group_heads, mark_styled_heads
+from pageindex_desktop.core.outline.toc_levels import (
+    PART_KINDS, assign_levels, mark_group_heads, mark_larger_flush_heads, mark_styled_heads
+)
 from pageindex_desktop.core.outline.toc_mapping import map_chapter_pages, map_printed, map_sequential
 from pageindex_desktop.core.outline.tree import Heading
 
@@ -123,6 +125,7 @@ def find_toc_entries(doc: ExtractedDocument) -> list[Heading] | None:
             return None
     mark_group_heads(entries)
     mark_styled_heads(entries)
+    mark_larger_flush_heads(entries)
     assign_levels(entries)
     _groups_start_first(entries)
     headings: list[Heading] = []
