@@ -53,6 +53,31 @@ def test_a_part_page_listing_its_chapters_sits_above_them(tmp_path: Path) -> Non
     assert {levels[f"Notes on {c.lower()}"] for c in chapters} == {3}
 
 
+def test_a_part_label_closed_by_a_stop_heads_its_part(tmp_path: Path) -> None:
+    """KOMA-Script's part pages: "Part I." and the part's name centred alone on a page, in the chapters' own
+    size and weight, the chapters "1. Description" over sections "1.1. Motivation". The parts sit above the
+    chapters. Before, "Part I." ended like a sentence ("I." after a space) and was dropped, so the part's name
+    alone stood level with the chapters."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 300, "A Field Guide to Measurement", size=30)
+    chapter = 0
+    for roman, name in (("I", "Methodology"), ("II", "Installation")):
+        page = doc.new_page(width=612, height=792)
+        write_line(page, 300, f"Part {roman}.", size=24, bold=True, x=270)
+        write_line(page, 350, name, size=24, bold=True, x=230)
+        for title in ("Description", "Metrics"):
+            chapter += 1
+            page = doc.new_page(width=612, height=792)
+            y = write_line(page, 130, f"{chapter}. {title}", size=24, bold=True) + 6
+            y = paragraph(page, y, 10)
+            y = write_line(page, y + 8, f"{chapter}.1. Motivation", size=14, bold=True) + 4
+            paragraph(page, y, 10)
+    levels = _levels(doc, tmp_path / "koma.pdf")
+    assert {levels["Part I. Methodology"], levels["Part II. Installation"]} == {1}
+    assert {levels[f"{n}. {t}"] for n, t in enumerate(("Description", "Metrics") * 2, 1)} == {2}
+    assert {levels[f"{n}.1. Motivation"] for n in range(1, 5)} == {3}
+
+
 def test_a_statements_index_puts_the_statements_and_notes_under_its_heading(tmp_path: Path) -> None:
     """A filing's "Financial Statements" page opens with an index of the statements that follow in its own face:
     they and the notes go under it; the next part, which the index does not list, stays beside it."""

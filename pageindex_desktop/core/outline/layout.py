@@ -65,7 +65,7 @@ from pageindex_desktop.core.outline.side_heads import side_heads
 from pageindex_desktop.core.outline.text_columns import column_edges, column_rights
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
-    LETTER, MAX_WORDS, WORD4, code_title, division_with_stop, few_letters, join_title,
+    LETTER, MAX_WORDS, WORD4, bare_label_with_stop, code_title, division_with_stop, few_letters, join_title,
     keyword_title, label_only, open_ended, prose, run_in_head, sentence_case_title, title_like, titled_label,
 )
 from pageindex_desktop.core.outline.layout_evidence import (
@@ -344,7 +344,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
     if len(words) > (2 * MAX_WORDS if division else MAX_WORDS):
         return None  # a filing's item titles run long ("Item 5 - Market for Registrant's Common Equity, ...")
     note = _is_note_heading(row, body)
-    checked = text[:-1] if division_with_stop(text) else text  # "Item 4. Controls and Procedures."
+    # "Item 4. Controls and Procedures."; "Part I." set apart over the part's name
+    checked = text[:-1] if division_with_stop(text) or (larger or bold) and bare_label_with_stop(text) else text
     if division and checked.endswith(","):
         checked = checked[:-1]  # "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY," wraps on to its next line
     if _SENTENCE_END.search(checked) or CAPTION.match(text) and not note or LEADERS.search(text):

@@ -38,6 +38,15 @@ def keyword_title(text: str) -> bool:
     return num is not None and num.kind.startswith("keyword") and bool(num.rest) and num.rest[:1].isupper()
 
 
+def bare_label_with_stop(text: str) -> bool:
+    """A keyword and its number alone closed by one full stop ("Part I.", "Chapter 3."), as KOMA-Script sets a
+    part's label over its name; set in the text's type it is a sentence's end ("... seen in / Lecture 1.")."""
+    if not text.endswith(".") or text.endswith(".."):
+        return False
+    num = leading_number(text)
+    return num is not None and not num.rest and num.kind.startswith("keyword")
+
+
 def division_with_stop(text: str) -> bool:
     """A keyword-numbered title closed by one full stop ("Item 1A. Risk Factors."), as some filings print them,
     or a regulation's section, whose title is a phrase in sentence case closed by one ("§ 240.17a-3 Records to
