@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
+import pytest
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.layout import find_layout_headings
@@ -252,21 +253,39 @@ DECK = [("Introduction", ["Why This Matters", "The Question"]), ("Method", ["Arc
         ("Experiments", ["Benchmarks", "Main Table", "Ablations"]), ("Conclusion", ["Summary"])]
 
 
-def test_a_deck_s_sections_come_from_its_recurring_outline_slides(tmp_path: Path) -> None:
+def _outline_slide(doc: pymupdf.Document, current: int | None, balls: bool) -> None:
+    """An outline slide listing DECK's sections, `current` in full colour and the others shaded (all in full
+    colour when None); with `balls`, each number stands apart in a ball as beamer's Madrid theme sets it."""
+    page = doc.new_page(width=364.0, height=273.0)
+    page.insert_text((20, 30), "Outline", fontsize=14, fontname="helv")
+    for k, (name, _frames) in enumerate(DECK):
+        full = current is None or k == current
+        colour = (0, 0, 0) if full else (0.7, 0.7, 0.75)
+        if balls:
+            page.draw_circle((45, 76 + 20 * k), 6, color=(0.2, 0.2, 0.7), fill=(0.2, 0.2, 0.7))
+            page.insert_text((42, 79 + 20 * k), str(k + 1), fontsize=8, fontname="helv",
+                             color=(0.9, 0.9, 0.95) if full else (0.98, 0.98, 0.99))
+            page.insert_text((58, 80 + 20 * k), name, fontsize=11, fontname="helv", color=colour)
+        else:
+            page.insert_text((40, 80 + 20 * k), f"{k + 1}  {name}", fontsize=11, fontname="helv", color=colour)
+
+
+@pytest.mark.parametrize("madrid", [False, True])
+def test_a_deck_s_sections_come_from_its_recurring_outline_slides(tmp_path: Path, madrid: bool) -> None:
     """A beamer deck with no navigation bar repeats its outline before each section, the current section in
     full colour and the others shaded, and sets only frame titles: no section was found. Each outline slide
-    marking a new entry further down the list starts that section."""
+    marking a new entry further down the list starts that section. In Madrid's style the sections' numbers
+    stand apart in balls, shaded with their names, and an overview slide lists every section in full colour
+    first: both made the outline slides read as marking nothing (two or no entries in a colour of their own)."""
     width, height = 364.0, 273.0
     doc = pymupdf.open()
     expected: list[tuple[int, str, int]] = []
     page = doc.new_page(width=width, height=height)
     page.insert_text((60, 110), "Learning to Read Long Inputs", fontsize=16, fontname="helv")
+    if madrid:
+        _outline_slide(doc, None, balls=True)
     for current, (section, frames) in enumerate(DECK):
-        page = doc.new_page(width=width, height=height)
-        page.insert_text((20, 30), "Outline", fontsize=14, fontname="helv")
-        for k, (name, _frames) in enumerate(DECK):
-            page.insert_text((40, 80 + 20 * k), f"{k + 1}  {name}", fontsize=11, fontname="helv",
-                             color=(0, 0, 0) if k == current else (0.7, 0.7, 0.75))
+        _outline_slide(doc, current, balls=madrid)
         expected.append((1, normalise(section), len(doc)))
         for frame in frames:
             page = doc.new_page(width=width, height=height)

@@ -28,7 +28,9 @@ def find_outline_slides(doc: ExtractedDocument, analysis: Analysis) -> list[Head
         return None
     lists: dict[frozenset[str], list[list[Row]]] = defaultdict(list)
     for page_index, rows in enumerate(analysis.rows):
-        entries = [r for i, r in enumerate(rows) if not analysis.is_running(r, i) and len(r.text) <= MAX_CHARS]
+        # a section's number in a ball beside its name ("1" over a circle) is shaded with it: no entry of its own
+        entries = [r for i, r in enumerate(rows) if not analysis.is_running(r, i) and len(r.text) <= MAX_CHARS
+                   and sum(c.isalpha() for c in r.text) >= 2]
         if len(entries) >= MIN_ENTRIES:
             lists[frozenset(r.text.strip() for r in entries)].append(entries)
     best: list[tuple[int, str]] = []
@@ -45,7 +47,8 @@ def find_outline_slides(doc: ExtractedDocument, analysis: Analysis) -> list[Head
 def _marked(slides: list[list[Row]]) -> list[tuple[int, str]]:
     """(page, text) of the entry each slide marks: among the texts whose colour changes from slide to slide,
     the one in a colour no other of them has on that slide; empty unless every slide marks one, each a new
-    entry further down the list than the last."""
+    entry further down the list than the last. A slide printing every entry in one colour marks none and is
+    passed over: the overview a deck opens with lists its sections in full before the first section's outline."""
     colours: dict[str, set[int]] = defaultdict(set)
     for rows in slides:
         for row in rows:
@@ -57,6 +60,8 @@ def _marked(slides: list[list[Row]]) -> list[tuple[int, str]]:
         entries = [r for r in rows if r.text.strip() in varying]
         counts = Counter(r.color for r in entries)
         single = [r for r in entries if counts[r.color] == 1]
+        if len(entries) >= MIN_ENTRIES and len(counts) == 1:
+            continue
         if len(entries) < MIN_ENTRIES or len(single) != 1 or single[0].y0 <= last_y:
             return []
         last_y = single[0].y0
