@@ -62,6 +62,10 @@ class PageData:
     height: float
     lines: list[Line] = field(default_factory=list)
     ocr: bool = False  # the text was recognised from the page's image (core/ingest/ocr_read.py), not its text layer
+    # links to another page of the document, (x0, y0, x1, y1, 1-based target page), read on the first pages
+    # only (LINK_PAGES in core/ingest/pdf_pages.py): a deck's contents slide links each section to its first
+    # slide, the only place many decks say where a section starts (core/outline/linked_outline.py)
+    links: list[tuple[float, float, float, float, int]] = field(default_factory=list)
 
     @property
     def has_text(self) -> bool:

@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 # Expand ligatures, normalise whitespace, clip to the media box, no images: the cheapest walk that still gives
 # fonts, sizes and boxes.
 TEXT_FLAGS = pymupdf.TEXT_MEDIABOX_CLIP
+LINK_PAGES = 12  # pages whose links are read: where a contents page or slide sits
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", re.IGNORECASE)
 # "MinionPro-It", "Calibri-BoldItalic", "Helvetica-Oblique", "NimbusRomNo9L-ReguItal", TeX's CMTI10 and CMSL10
 _ITALIC_NAME = re.compile(r"italic|oblique|ital\b|-[a-z]*it$|^(?:cmti|cmsl|cmbxti|cmbxsl|cmitt)\d", re.IGNORECASE)
@@ -361,7 +362,25 @@ def _page_data(page: pymupdf.Page, number: int, with_lines: bool = True) -> Page
     else:
         text = _text_of(blocks)
         lines = _lines_of(textpage.extractDICT(), rotation) if with_lines and text else []
-    return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines)
+    links = _internal_links(page) if lines and rotation is None and number <= LINK_PAGES else []
+    return PageData(number, clean_title(_label(page)), text, rect.width, rect.height, lines, links=links)
+
+
+def _internal_links(page: pymupdf.Page) -> list[tuple[float, float, float, float, int]]:
+    """The page's links to another page of its document: (x0, y0, x1, y1, 1-based target page); none when
+    its link annotations cannot be read (a broken annotation loses the links, not the page)."""
+    try:
+        found = page.get_links()
+    except Exception:
+        log.warning("links unreadable on page %d", page.number + 1, exc_info=True)
+        return []
+    links = []
+    for link in found:
+        target = link.get("page", -1)
+        if link.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and isinstance(target, int) and target >= 0:
+            box = link["from"]
+            links.append((box.x0, box.y0, box.x1, box.y1, target + 1))
+    return links
 
 
 def page_data(doc: pymupdf.Document, index: int, with_lines: bool = True) -> PageData:

@@ -35,10 +35,12 @@ def _sections(nodes: list[Node]) -> list[Node]:
     return [node for node in walk(nodes) if node.title != FRONT_MATTER_TITLE]
 
 
-def _verified_share(nodes: list[Node]) -> float:
-    """Share of real sections whose title is printed on their start page."""
+def _verified_share(nodes: list[Node], linked: frozenset[tuple[str, int]] = frozenset()) -> float:
+    """Share of real sections whose title is printed on their start page, or that the document links there
+    (`linked`: (title, page) of headings a contents slide's links vouch for)."""
     sections = _sections(nodes)
-    return sum(node.verified for node in sections) / len(sections) if sections else 0.0
+    vouched = sum(node.verified or (node.title, node.start_page) in linked for node in sections)
+    return vouched / len(sections) if sections else 0.0
 
 
 def _printed_share(headings: list[Heading], doc: ExtractedDocument) -> float:
@@ -71,7 +73,7 @@ def accept(
         log.info("%s: %d headings, not enough", source, len(headings or []))
         return None
     nodes = assemble(headings, doc)
-    verified = _verified_share(nodes)
+    verified = _verified_share(nodes, frozenset((h.title, h.page) for h in headings if h.linked))
     if verified < share:
         log.info("%s: only %.0f%% of %d headings verified; falling through", source, 100 * verified, len(headings))
         return None

@@ -37,6 +37,7 @@ from pageindex_desktop.core.outline.heading_lines import (CAPTION, MAX_CHARS, co
                                                           sentence_goes_on)
 from pageindex_desktop.core.outline.kickers import drop_kickers
 from pageindex_desktop.core.outline.list_items import drop_list_items
+from pageindex_desktop.core.outline.linked_outline import find_linked_outline
 from pageindex_desktop.core.outline.listed_children import nest_listed
 from pageindex_desktop.core.outline.listing_rows import listing_rows
 from pageindex_desktop.core.outline.nav_bar import find_nav_headings, is_slide_deck
@@ -131,12 +132,15 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
     if not isinstance(cached, list):
         cached = _find(doc, analysis)
         analysis.extra["layout"] = cached
-    return [Heading(h.title, h.level, h.page, h.y) for h in cached]
+    return [replace(h) for h in cached]  # copies: callers may change them, the cache stays
 
 
 def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     """The layout pass itself (see find_layout_headings)."""
     nav = find_nav_headings(doc, analysis) or find_outline_slides(doc, analysis)
+    linked = find_linked_outline(doc, analysis)  # a contents slide's links: exact, and its subsections too
+    if linked is not None and (nav is None or len(linked) > len(nav)):
+        nav = linked
     if nav is not None:
         return nav  # a slide deck's sections are in its navigation bar; its rows set as headings are frame titles
     body = analysis.body_size

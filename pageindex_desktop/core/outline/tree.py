@@ -20,6 +20,9 @@ class Heading:
     level: int  # 1 = top
     page: int  # 1-based physical start page
     y: float | None = None  # vertical position on the page (points from the top) when known
+    # the document itself links this title to this page (a deck's contents slide, linked_outline.py): vouched
+    # for as a title printed where it starts is, though the slide it leads to need not print it
+    linked: bool = False
 
 
 @dataclass
