@@ -62,27 +62,44 @@ def head_tracks(rows_by_page: list[list[Row]], heights: list[float], band: float
     half line heights or more apart from the rest of the page: the slot of a running head. A KOMA book heads
     its pages with the current chapter or section ("1 Introduction", "3.4 Complexity" over one page) and
     prints its folio in the footer, so neither the words nor a number repeat; the slot does. A filing's items
-    set bold at the top of their pages, a line or so over their text, are headings, not a slot."""
+    set bold at the top of their pages, a line or so over their text, are headings, not a slot. A page whose
+    outermost row is already `known` and sits in the slot (a chapter's name repeated over its left-hand pages)
+    counts for the slot too: without it the right-hand pages' section heads alone fell short of 40 %."""
     sizes = Counter(round(row.size, 1) for rows in rows_by_page for row in rows)
     if not sizes:
         return set()
     common = sizes.most_common(1)[0][0]
     tracks: dict[tuple[str, int, float, bool], list[tuple[int, int]]] = defaultdict(list)
+    support: Counter[tuple[str, int, float, bool]] = Counter()
     for page_index, rows in enumerate(rows_by_page):
-        text = [(i, row) for i, row in enumerate(rows) if (row.page, i) not in known]
+        everything = sorted(enumerate(rows), key=lambda item: item[1].y0)
+        text = [(i, row) for i, row in everything if (row.page, i) not in known]
+        height = heights[page_index]
+        for side, outer in (("top", everything[:2]), ("bottom", everything[-2:][::-1])):
+            if len(outer) == 2 and (outer[0][1].page, outer[0][0]) in known:
+                key = _slot(side, outer[0][1], outer[1][1], band * height, height, common)
+                if key is not None:
+                    support[key] += 1
         if len(text) < 2:
             continue
-        height = heights[page_index]
-        ordered = sorted(text, key=lambda item: item[1].y0)
-        for side, (i, row), (_j, near) in (("top", ordered[0], ordered[1]), ("bottom", ordered[-1], ordered[-2])):
-            inside = row.y1 > band * height if side == "top" else row.y0 < (1 - band) * height
-            gap = near.y0 - row.y1 if side == "top" else row.y0 - near.y1
-            if inside or row.bold or row.size > common + 0.5 or gap < 1.5 * (row.y1 - row.y0) or len(row.text) > 100:
-                continue
-            tracks[(side, int(row.y0 // 6), round(row.size, 1), row.bold)].append((row.page, i))
+        for side, (i, row), (_j, near) in (("top", text[0], text[1]), ("bottom", text[-1], text[-2])):
+            key = _slot(side, row, near, band * height, height, common)
+            if key is not None:
+                tracks[key].append((row.page, i))
     pages = sum(1 for rows in rows_by_page if rows)
     found: set[tuple[int, int]] = set()
-    for hits in tracks.values():
-        if len(hits) >= max(MIN_PAGES, TRACK_SHARE * pages):
+    for key, hits in tracks.items():
+        if len(hits) + support[key] >= max(MIN_PAGES, TRACK_SHARE * pages) and len(hits) >= MIN_PAGES:
             found.update(hits)
     return found
+
+
+def _slot(side: str, row: Row, near: Row, reach: float, height: float,
+          common: float) -> tuple[str, int, float, bool] | None:
+    """The slot (side, band, size, weight) a page's outermost row `row` would fill, `near` the next row in:
+    None when it is no running head's (inside the text, bold, larger than the text, too close to it, long)."""
+    inside = row.y1 > reach if side == "top" else row.y0 < height - reach
+    gap = near.y0 - row.y1 if side == "top" else row.y0 - near.y1
+    if inside or row.bold or row.size > common + 0.5 or gap < 1.5 * (row.y1 - row.y0) or len(row.text) > 100:
+        return None
+    return side, int(row.y0 // 6), round(row.size, 1), row.bold
