@@ -221,3 +221,33 @@ def test_a_section_printed_after_a_sub_section_of_its_name_is_the_listed_one(tmp
     path = tmp_path / "twice.pdf"
     expected = _chaptered(path, chapters, deeper, (4, 3, 3))
     assert _contents_tree(path) == expected
+
+
+def test_a_contents_list_under_a_papers_title_and_abstract_holds_only_its_entries(tmp_path: Path) -> None:
+    """A paper's first page: its title, authors, "Abstract" and a paragraph, then "Contents" over the list,
+    and the abstract's footnotes at the foot. The heading sat below the page's first ten rows and was not
+    looked for, so the title block was read as entries, all put on the first section's page; the footnotes,
+    set smaller, became entries at the end. Only the listed sections are entries now, each on its page."""
+    sections = ["Introduction", "Related Work", "The Method", "Experiments", "Conclusion"]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Reading Long Documents Like a Person", size=17, x=150) + 6
+    y = write_line(page, y, "A. Author and B. Author", size=12, x=240) + 6
+    y = write_line(page, y, "Abstract", bold=True, x=280)
+    y = paragraph(page, y, 9) + 12
+    y = write_line(page, y, "Contents", size=14, bold=True) + 6
+    for number, title in enumerate(sections, start=1):
+        dots = "." * int((430 - pymupdf.get_text_length(f"{number}  {title}", "helv", 10)) / 2.8)
+        y = write_line(page, y, f"{number}  {title} {dots} {number + 1}")
+    for mark in (1, 2):
+        write_line(page, 700 + 12 * mark, f"{mark}The notes of the abstract say where the figures come from.", size=8)
+    for number, title in enumerate(sections, start=1):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 90, f"{number}  {title}", size=14, bold=True) + 6
+        paragraph(page, y, 30)
+        write_line(page, 760, str(number + 1), x=300)
+    path = tmp_path / "paper.pdf"
+    doc.save(path)
+    entries = find_toc_entries(extract(path)) or []
+    assert [(h.title, h.page) for h in entries] == [("Contents", 1)] + [
+        (f"{number} {title}", number + 1) for number, title in enumerate(sections, start=1)]

@@ -17,6 +17,7 @@ from pageindex_desktop.core.outline.page_lists import PageKey, page_entry, unali
 from pageindex_desktop.core.outline.rows import Row, page_rows
 from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value, running_key
 
+HEADING_ROWS = 10  # a contents heading among a page's first rows opens its list whatever follows
 MAX_TOC_PAGES = 60  # long references print 20-40 pages of contents; the parse stops at the first non-contents page
 EDGE = 0.07  # bottom share of a contents page where no entry is printed
 _EDGE_MARK = re.compile(r"^#\s+|\s+#$")  # a number at either end of a running key
@@ -144,7 +145,8 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         rows = _rows_of(doc, number, running)
         if not rows:
             continue
-        heading_at = next((i for i, r in enumerate(rows[:10]) if is_contents_heading(r.text)), None)
+        heading_at = next((i for i, r in enumerate(rows) if is_contents_heading(r.text)
+                           and (i < HEADING_ROWS or _list_below(rows, i))), None)
         if heading_at is not None:
             top = rows[heading_at].y0 - 1.5 * (rows[heading_at].y1 - rows[heading_at].y0)
             # a row beside the heading's line can be an entry; one set and aligned like the heading is its
@@ -176,6 +178,14 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         collected = _until_body(collected)
         return ContentsRegion(heading, sorted({r.page for r in collected} | {number}), collected)
     return None
+
+
+def _list_below(rows: list[Row], i: int) -> bool:
+    """True when the rows under a contents heading set low on its page read as the list: half of them or more
+    end in a page number, three or more. A paper's first page prints its title, authors and abstract over
+    its contents; lower on a page, a "Contents" row over anything else is a section of that name."""
+    numbered, _leaders = _toc_like(rows[i + 1:])
+    return numbered >= 3 and numbered * 2 >= len(rows) - i - 1
 
 
 def _title_block(row: Row, head: Row) -> bool:
@@ -263,7 +273,20 @@ def _until_body(rows: list[Row]) -> list[Row]:
         if not first_key:
             first_key = key
         out.append(row)
-    return out
+    return _without_foot_notes(out)
+
+
+def _without_foot_notes(rows: list[Row]) -> list[Row]:
+    """`rows` without the rows after the list's last entry that carries a page number when they are set a
+    point or more smaller than those entries: footnotes at the contents page's foot (a paper's first page
+    prints its abstract's notes under its contents), which had been read as entries and put at the end."""
+    numbered = [i for i, row in enumerate(rows) if split_trailing_page(row.text.strip())[1] is not None]
+    if len(numbered) < 3:
+        return rows
+    sizes = sorted(rows[i].size for i in numbered)
+    usual = sizes[len(sizes) // 2]
+    last = numbered[-1]
+    return rows[:last + 1] + [row for row in rows[last + 1:] if row.size > usual - 1.0]
 
 
 def _entries_follow(rows: list[Row], i: int) -> bool:
