@@ -72,3 +72,42 @@ def test_an_unlinked_contents_slide_places_no_section(tmp_path: Path) -> None:
     _deck(path, linked=False)
     titles = {h.title for h in find_layout_headings(extract(path))}
     assert not titles & {title for title, _subs in DECK}
+
+
+def _sidebar_deck(path: Path) -> list[tuple[int, str, int]]:
+    """A deck with a sidebar on every slide listing and linking DECK's sections (6 pt, a long name wrapped over
+    two lines) and subsections (4 pt, indented), and no contents slide. Returns (level, title, page) of every
+    entry."""
+    plan: list[tuple[int, str]] = []
+    for section, subsections in DECK:
+        plan.append((1, "Experiments and Their Results" if section == "Experiments" else section))
+        plan.extend((2, sub) for sub in subsections)
+    doc = pymupdf.open()
+    doc.new_page(width=WIDTH, height=HEIGHT).insert_text((60, 110), "Learning to Read Long Inputs", fontsize=16,
+                                                         fontname="helv")
+    expected: list[tuple[int, str, int]] = []
+    for level, title in plan:
+        expected.append((level, title, len(doc) + 1))
+        _frame(doc, f"{title}: the idea")
+        _frame(doc, f"{title}: the numbers")
+    for page in doc.pages(1):
+        y = 40.0
+        for level, title, target in expected:
+            lines = ["Experiments and", "Their Results"] if title.startswith("Experiments") else [title]
+            size = 6 if level == 1 else 4
+            for line in lines:
+                page.insert_text((3 + 2 * (level - 1), y), line, fontsize=size, fontname="helv")
+                box = pymupdf.Rect(2, y - size, 2 + pymupdf.get_text_length(line, "helv", size) + 2, y + 1)
+                page.insert_link({"kind": pymupdf.LINK_GOTO, "from": box, "page": target - 1})
+                y += size + 2
+    doc.save(path)
+    return expected
+
+
+def test_a_sidebar_linking_every_section_gives_them_when_no_contents_slide_does(tmp_path: Path) -> None:
+    """A sidebar theme (beamer's Hannover) lists every section and subsection on every slide in small type,
+    each a link to where it starts, and the deck has no contents slide: the sidebar's links give the sections,
+    a subsection by its smaller type, and a name wrapped over two lines of the narrow sidebar is one title."""
+    path = tmp_path / "sidebar.pdf"
+    expected = _sidebar_deck(path)
+    assert [(h.level, h.title, h.page) for h in find_layout_headings(extract(path))] == expected

@@ -138,7 +138,8 @@ def find_layout_headings(doc: ExtractedDocument) -> list[Heading]:
 def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     """The layout pass itself (see find_layout_headings)."""
     nav = find_nav_headings(doc, analysis) or find_outline_slides(doc, analysis)
-    linked = find_linked_outline(doc, analysis)  # a contents slide's links: exact, and its subsections too
+    # a contents slide's links: exact, and its subsections too; a sidebar's small linked list only without a bar
+    linked = find_linked_outline(doc, analysis, sidebar=nav is None)
     if linked is not None and (nav is None or len(linked) > len(nav)):
         nav = linked
     if nav is not None:
