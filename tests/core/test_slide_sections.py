@@ -90,6 +90,16 @@ def _deck(path: Path, theme: str) -> Path:
                 page.insert_text((WIDTH / 2 + 8 + 46 * k, 10), name, fontsize=5, fontname="helv",
                                  color=CURRENT if k == sub else FADED)
             _body(page, title, 16)
+        elif theme == "stacked":  # Warsaw as pdfLaTeX sets it: the sections one under the other, flush right
+            page.draw_rect(pymupdf.Rect(0, 0, WIDTH, 34), color=BAND, fill=BAND)
+            for i, name in enumerate(SECTIONS):
+                x = WIDTH / 2 - 8 - pymupdf.get_text_length(name, "helv", 5)
+                page.insert_text((x, 7 + 6 * i), name, fontsize=5, fontname="helv",
+                                 color=CURRENT if i == sec else FADED)
+            for k, name in enumerate(subs):
+                page.insert_text((WIDTH / 2 + 8, 7 + 6 * k), name, fontsize=5, fontname="helv",
+                                 color=CURRENT if k == sub else FADED)
+            _body(page, title, 16)
         elif theme == "sidebar":  # Goettingen, PaloAlto: the sections down a side bar, subsections indented
             page.draw_rect(pymupdf.Rect(0, 0, 80, HEIGHT), color=BAND, fill=BAND)
             y = 30.0
@@ -155,11 +165,13 @@ def test_an_appendix_part_lists_its_own_sections(tmp_path: Path) -> None:
     assert level1 == sections + [(17, "Backup"), (19, "Proofs")]
 
 
-@pytest.mark.parametrize("theme", ["two rows", "split"])
+@pytest.mark.parametrize("theme", ["two rows", "split", "stacked"])
 def test_a_second_headline_row_gives_the_subsections(tmp_path: Path, theme: str) -> None:
     """Sections over the current section's subsections (two highlighted rows), or beside them in one row
-    split in halves: both levels, each subsection under its section, a subsection starting on its section's
-    first slide too; the built tree nests them."""
+    split in halves, or stacked one under the other in the headline's halves (the sections flush right, the
+    subsections flush left: each line was a bar of one entry, and no section was found): both levels, each
+    subsection under its section, a subsection starting on its section's first slide too; the built tree
+    nests them."""
     sections, subsections = _first_pages()
     extracted = extract(_deck(tmp_path / "deck.pdf", theme))
     headings = find_layout_headings(extracted)

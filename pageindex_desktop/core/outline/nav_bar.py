@@ -106,8 +106,10 @@ def find_nav_headings(doc: ExtractedDocument, analysis: Analysis) -> list[Headin
 
 def _tracks(doc: ExtractedDocument, body: float) -> dict[tuple[str, int], Track]:
     """Short texts no larger than the body in the page margins, grouped by where they sit: one track per line
-    of a headline or footline (same y) and per column of a sidebar (same x). A line printed in several colours
-    gives one entry per colour run: MuPDF reads a bar whose entries sit close together as one line."""
+    of a headline or footline (same y), per column of a sidebar (same x), and per stack of a headline's lines
+    set flush on one edge (beamer's Warsaw lists its sections one under the other, flush right, in the
+    headline's left half, and the current section's subsections flush left in its right half). A line printed in several colours gives one entry per colour run: MuPDF reads a
+    bar whose entries sit close together as one line."""
     found: dict[str, list[tuple[float, _Entry]]] = {}
     for page in doc.pages:
         width, height = page.width, page.height
@@ -123,6 +125,10 @@ def _tracks(doc: ExtractedDocument, body: float) -> dict[tuple[str, int], Track]
                 if top or bottom:
                     found.setdefault("top" if top else "bottom", []).append(
                         (line.y0, _Entry(page.number, text, (color, bold), x0, x0, x1)))
+                    if not line.runs:  # a headline's stack, one entry per line: by the edge they align on
+                        for edge, coord in (("right", x1), ("left", x0)):
+                            found.setdefault(f"{'top' if top else 'bottom'} stack {edge}", []).append(
+                                (coord, _Entry(page.number, text, (color, bold), line.y0, x0, x1)))
                 if x1 <= SIDE * width or x0 >= (1 - SIDE) * width:
                     found.setdefault("left" if x1 <= SIDE * width else "right", []).append(
                         (x0, _Entry(page.number, text, (color, bold), line.y0, x0, x1)))
