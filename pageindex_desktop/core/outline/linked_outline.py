@@ -6,11 +6,12 @@ before each section (`nav_bar.py` and `outline_slides.py` find nothing), and the
 The slide prints no page numbers, so only the links say where each entry starts.
 
 A contents slide is one of the deck's first pages whose rows, three or more with letters, each sit on a link
-to a later slide (or its own), in the order of the slides they lead to. An entry indented past the leftmost ones is one
+to a later slide, in the order of the slides they lead to. An entry indented past the leftmost ones is one
 level down (a subsection), and so is one in smaller type than the first. Running rows (a headline or footline
-that links to its sections too) are left out. Rows in smaller type than the text are a navigation sidebar
-listing and linking every section on every slide: they are read only when no slide holds a list in the
-text's size, and its wrapped names are joined (each line links to the same slide).
+that links to its sections too) are left out. Rows in smaller type than the text are a navigation sidebar's,
+which lists and links every section on every slide: they are read only when no bar was found and no slide
+holds a list in the text's size; there a row linking its own slide counts, and a name wrapped over two lines,
+each linking the same slide, is one title.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def find_linked_outline(doc: ExtractedDocument, analysis: Analysis, sidebar: boo
         return None
     left = min(row.x0 for row, _target in chosen)
     top = max(row.size for row, _target in chosen)
-    return [Heading(row.text.strip(), 1 + (row.x0 > left + INDENT or row.size < top - 0.5), target, 0.0, linked=True)
-            for row, target in chosen]
+    return [Heading(row.text.strip(), 2 if row.x0 > left + INDENT or row.size < top - 0.5 else 1, target, 0.0,
+                    linked=True) for row, target in chosen]
 
 
 def _joined_wraps(entries: list[tuple[Row, int]]) -> list[tuple[Row, int]]:

@@ -108,8 +108,9 @@ def _tracks(doc: ExtractedDocument, body: float) -> dict[tuple[str, int], Track]
     """Short texts no larger than the body in the page margins, grouped by where they sit: one track per line
     of a headline or footline (same y), per column of a sidebar (same x), and per stack of a headline's lines
     set flush on one edge (beamer's Warsaw lists its sections one under the other, flush right, in the
-    headline's left half, and the current section's subsections flush left in its right half). A line printed in several colours gives one entry per colour run: MuPDF reads a
-    bar whose entries sit close together as one line."""
+    headline's left half, and the current section's subsections flush left in its right half). A line printed
+    in several colours gives one entry per colour run: MuPDF reads a bar whose entries sit close together as
+    one line."""
     found: dict[str, list[tuple[float, _Entry]]] = {}
     for page in doc.pages:
         width, height = page.width, page.height
