@@ -45,6 +45,20 @@ def test_pages_text_labels_and_sizes(report: Path) -> None:
     assert doc.image_only_pages == []
 
 
+def test_page_labels_written_as_hex_strings_read_as_text(tmp_path: Path) -> None:
+    """hyperref writes every beamer slide's label as a prefix in a UTF-16 hex string ("/P<FEFF0031>" for "1",
+    an appendix slide's "A-1" in PDFDocEncoding here); pymupdf hands those back undecoded, and the viewer
+    showed "<FEFF0031>" as the page's number."""
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page(width=364, height=273).insert_text((40, 100), "A slide", fontsize=11)
+    doc.xref_set_key(doc.pdf_catalog(), "PageLabels",
+                     "<</Nums[0<</P<FEFF0031>>>1<</P<FEFF00310030>>>2<</P<412D31>>>]>>")
+    path = tmp_path / "deck.pdf"
+    doc.save(path)
+    assert [p.label for p in extract(path).pages] == ["1", "10", "A-1"]
+
+
 def test_lines_carry_size_weight_and_position(report: Path) -> None:
     page = extract(report).pages[1]
     first, second = page.lines[0], page.lines[1]

@@ -49,6 +49,7 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|extrabold|ultrabold", r
 _ITALIC_NAME = re.compile(r"italic|oblique|ital\b|-[a-z]*it$|^(?:cmti|cmsl|cmbxti|cmbxsl|cmitt)\d", re.IGNORECASE)
 # a section's number printed alone: "1.2.", "3", "A.1"
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d{1,3}|[A-Z])(?:\.\d{1,3})*\.?\s*$")
+_HEX_STRING = re.compile(r"<([0-9A-Fa-f]+)>")  # a PDF hex string left in a page label by pymupdf
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BOLD_FONTS: dict[str, bool] = {}
 _ITALIC_FONTS: dict[str, bool] = {}
@@ -286,10 +287,21 @@ def _label(page: pymupdf.Page) -> str:
     try:
         rules = _label_rules(page.parent)
         if rules is None:
-            return page.get_label() or ""
-        return pymupdf.utils.get_label_pno(page.number, rules) if rules else ""
+            return _HEX_STRING.sub(_decoded_hex, page.get_label() or "")
+        return _HEX_STRING.sub(_decoded_hex, pymupdf.utils.get_label_pno(page.number, rules)) if rules else ""
     except Exception:
         return ""
+
+
+def _decoded_hex(match: re.Match[str]) -> str:
+    """A PDF hex string's text: hyperref writes every beamer slide's label prefix as one ("/P<FEFF0031>" for
+    "1"), and pymupdf hands it back undecoded, so the viewer showed "<FEFF0031>" for the page's number."""
+    data = bytes.fromhex(match.group(1) + "0" * (len(match.group(1)) % 2))
+    if data.startswith(b"\xfe\xff"):
+        return data[2:].decode("utf-16-be", errors="replace")
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    return data.decode("latin-1")
 
 
 def _continues(prev: tuple[Any, ...], prev_lines: int, block: tuple[Any, ...]) -> bool:
