@@ -64,6 +64,7 @@ def test_a_decks_contents_slide_links_its_sections_to_where_they_start(tmp_path:
     outline = build_outline(doc, use_bookmarks=False)
     assert outline.source == "layout"
     assert [(n.title, n.start_page) for n in outline.nodes[1:]] == [(t, p) for level, t, p in expected if level == 1]
+    assert all(n.verified for n in outline.nodes[1:])  # the links vouch for where they start
 
 
 def test_an_unlinked_contents_slide_places_no_section(tmp_path: Path) -> None:

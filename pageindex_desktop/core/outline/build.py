@@ -35,12 +35,10 @@ def _sections(nodes: list[Node]) -> list[Node]:
     return [node for node in walk(nodes) if node.title != FRONT_MATTER_TITLE]
 
 
-def _verified_share(nodes: list[Node], linked: frozenset[tuple[str, int]] = frozenset()) -> float:
-    """Share of real sections whose title is printed on their start page, or that the document links there
-    (`linked`: (title, page) of headings a contents slide's links vouch for)."""
+def _verified_share(nodes: list[Node]) -> float:
+    """Share of real sections whose title is printed on their start page (or that the document links there)."""
     sections = _sections(nodes)
-    vouched = sum(node.verified or (node.title, node.start_page) in linked for node in sections)
-    return vouched / len(sections) if sections else 0.0
+    return sum(node.verified for node in sections) / len(sections) if sections else 0.0
 
 
 def _printed_share(headings: list[Heading], doc: ExtractedDocument) -> float:
@@ -73,7 +71,12 @@ def accept(
         log.info("%s: %d headings, not enough", source, len(headings or []))
         return None
     nodes = assemble(headings, doc)
-    verified = _verified_share(nodes, frozenset((h.title, h.page) for h in headings if h.linked))
+    linked = {(h.title, h.page) for h in headings if h.linked}
+    for node in _sections(nodes):
+        # a deck's contents slide links this title to this slide: its start is vouched for, as a printed title's
+        # is (the reader shows no "may start nearby" for it), though the slide need not print the title
+        node.verified = node.verified or (node.title, node.start_page) in linked
+    verified = _verified_share(nodes)
     if verified < share:
         log.info("%s: only %.0f%% of %d headings verified; falling through", source, 100 * verified, len(headings))
         return None
