@@ -70,7 +70,17 @@ Sequence = list[tuple[int, str]]  # (page, current entry) for the slides where i
 
 def is_slide_deck(doc: ExtractedDocument, analysis: Analysis) -> bool:
     """True when the document reads as slides: MIN_PAGES pages of text or more, most of them landscape, few
-    of them prose pages (a landscape report is no deck)."""
+    of them prose pages (a landscape report is no deck). Kept with the analysis: the bar, the outline slides,
+    the linked contents slide and the frame-title filter all ask."""
+    cached = analysis.extra.get("deck")
+    if isinstance(cached, bool):
+        return cached
+    analysis.extra["deck"] = deck = _reads_as_slides(doc, analysis)
+    return deck
+
+
+def _reads_as_slides(doc: ExtractedDocument, analysis: Analysis) -> bool:
+    """The test behind `is_slide_deck`."""
     text_pages = sum(1 for rows in analysis.rows if rows)
     if text_pages < MIN_PAGES:
         return False

@@ -105,8 +105,8 @@ def mark_larger_flush_heads(entries: Sequence[_Styled]) -> None:
         return
     if _schemes(larger) & _schemes(smaller):
         return
-    first = next(i for i, e in enumerate(entries) if e is larger[0])
-    if any(e is entry for entry in entries[first + 1:] for e in smaller):
+    place = {id(e): i for i, e in enumerate(entries)}
+    if max(place[id(e)] for e in smaller) > place[id(larger[0])]:  # a smaller entry after the first larger one
         for entry in larger:
             entry.part = True
 
