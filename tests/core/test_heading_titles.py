@@ -151,7 +151,8 @@ def test_names_in_signature_blocks_and_directories_are_not_sections(tmp_path: Pa
     """A bold name over a line naming its office ("Maria Lopez" over "President and Chief Executive Officer"),
     two signers side by side, a name under a "/s/" signature line and an officer list's "Name (age 57), Role"
     are people, not sections; a bold heading over a line that names an office in a sentence, and a heading
-    named for officers ("Executive Officers"), stay sections."""
+    named for officers ("Executive Officers"), stay sections, and so does a name-shaped heading ("Regional
+    Markets") whose paragraph's first line names an office in lower case."""
     doc = pymupdf.open()
     write_line(doc.new_page(width=612, height=792), 200, "Annual Review of Rivers", size=26, bold=True)
     page = doc.new_page(width=612, height=792)
@@ -173,11 +174,15 @@ def test_names_in_signature_blocks_and_directories_are_not_sections(tmp_path: Pa
     y = write_line(page, y - 5, "Henry Walsh", bold=True, x=90)
     y = write_line(page, y + 20, "Board Oversight", size=14, bold=True)
     y = write_line(page, y, "The chairman of the board and the lead independent director meet every quarter to review.")
+    y = paragraph(page, y, 6)
+    y = write_line(page, y + 20, "Regional Markets", size=14, bold=True)
+    y = write_line(page, y, "Our partner banks and the county lend to small firms across")
     paragraph(page, y, 6)
     path = tmp_path / "signatures.pdf"
     doc.save(path)
     found = [h.title for h in find_layout_headings(extract(path))]
-    assert found == ["Management's Report on Internal Control", "Executive Officers", "Signatures", "Board Oversight"]
+    assert found == ["Management's Report on Internal Control", "Executive Officers", "Signatures", "Board Oversight",
+                     "Regional Markets"]
 
 
 def test_a_wrapped_line_citing_rules_goes_on_but_a_period_line_does_not(tmp_path: Path) -> None:

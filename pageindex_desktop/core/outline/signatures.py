@@ -42,9 +42,14 @@ def is_name(text: str) -> bool:
 
 
 def _role(row: Row) -> bool:
-    """A short line naming an office ("President and Chief Executive Officer"), not a sentence."""
+    """A short line naming an office ("President and Chief Executive Officer"), set like a title, not a sentence
+    nor a paragraph's first line: a heading's first line of prose may name an office too ("Service policy
+    support partner to review by public ..." under "Capital Energy"), but in lower case."""
     words = row.text.split()
-    return len(words) <= ROLE_WORDS and not row.text.endswith(".") and _OFFICE.search(row.text) is not None
+    if len(words) > ROLE_WORDS or row.text.endswith(".") or _OFFICE.search(row.text) is None:
+        return False
+    long_words = [word.lstrip("(") for word in words if len(word.strip("(),")) >= 4]
+    return 2 * sum(1 for word in long_words if word[:1].isupper()) >= len(long_words)
 
 
 def drop_signatures(candidates: list[Candidate], index: PagesByTop[Row]) -> list[Candidate]:
