@@ -350,3 +350,37 @@ def test_a_header_row_in_the_tables_smaller_type_is_not_a_section(tmp_path: Path
     titles = _titles(doc, tmp_path, "header-row")
     assert "Spending by Region" in titles
     assert not any(t.startswith(("Region", "District")) for t in titles)
+
+
+def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: Path) -> None:
+    """A word processor's two-column table with bold row labels ("Framework Energy  918") over more rows of its
+    label column: its head row ("Service Area | Status") and its first row (the figure read with the label as
+    a contents entry's page number) are no sections, nor are the rows of the same table going on at the top of
+    the next page, joined as one wrapped title. A heading alone on its line over such a table stays."""
+    doc = pymupdf.open()
+    _opening(doc)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 90, "Regional Monitoring", size=14, bold=True) + 6
+    y = paragraph(page, y, 4) + 8
+    y = write_line(page, y, "Table 3: Emergency Response Times") + 6
+    write_line(page, y, "Service Area", bold=True)
+    y = write_line(page, y, "Status", bold=True, x=306) + 6
+    for label, figure in (("Framework Energy", "918"), ("Public Works", "501"), ("Federal Analysis", "669")):
+        write_line(page, y, label, bold=True)
+        y = write_line(page, y, figure, x=306) + 6
+    y = paragraph(page, y + 6, 4) + 12
+    y = write_line(page, y, "Budget Summary", size=14, bold=True) + 6
+    for label, figure in (("Staff costs", "120"), ("Equipment", "85"), ("Training", "40")):
+        write_line(page, y, label)
+        y = write_line(page, y, figure, x=306) + 6
+    y = paragraph(page, y + 6, 6)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = 80
+    for label, figure in (("Water Quality", "361"), ("Cost Access", "530"), ("Stakeholder Agency", "823")):
+        write_line(page, y, label, bold=True)
+        y = write_line(page, y, figure, x=228) + 6
+    y = paragraph(page, y + 6, 4) + 12
+    y = write_line(page, y, "Outlook", size=14, bold=True) + 6
+    paragraph(page, y, 8)
+    assert _titles(doc, tmp_path, "label_rows.pdf") == ["Overview of the Year", "Regional Monitoring",
+                                                         "Budget Summary", "Outlook"]

@@ -57,7 +57,7 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
             edges[row.page] = column_edges(index.page(row.page).items, widths[row.page - 1])
         columns = edges[row.page]
         lo, hi = column_range(row.x0, columns) if columns else _column(row, mid, slack, paged[row.page])
-        level = _level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
+        level = level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
         others = [r for r in level if r.x0 < hi and r.x1 > lo]
         if _side_by_side(others, row) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
@@ -87,7 +87,7 @@ def _stacked(a: Row, b: Row) -> bool:
     return not same_baseline(a, b) and overlap >= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
 
-def _level_with(row: Row, near: list[Row]) -> list[Row]:
+def level_with(row: Row, near: list[Row]) -> list[Row]:
     """The rows of `near` on `row`'s baseline, but for the row itself: the same row, or the page's row that the
     candidate's row was copied from (restyled, marked, or a side head's first line with its wrapped lines joined,
     `side_heads.py`). A copy counted as a text beside itself: a centred "Abstract" stood beside its own row."""
@@ -111,7 +111,7 @@ def _beside(row: Row, level: list[Row]) -> bool:
     weight (the "Name", "Title", "Date" heads of a signature table; "September" over each year's column):
     the other column of a text page holds one line of prose there, not a row of amounts or of short column
     heads set alike. `level` holds the other rows on
-    `row`'s baseline (`_level_with`)."""
+    `row`'s baseline (`level_with`)."""
     # figures counted by word: a bare number joins the cell after it in one row ("10.3 8/3/2009"); figures
     # past a label of their own ("Cash market 34,902 86,101") are a row of a table in the other column
     label = min((r.x0 for r in level if r.x0 >= row.x1 and any(ch.isalpha() for ch in r.text)

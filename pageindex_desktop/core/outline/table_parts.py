@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.layout_evidence import (
     continued_title,
     figure_cell,
     has_figures,
+    level_with,
     same_baseline,
     two_columns,
 )
@@ -49,7 +50,8 @@ def drop_table_parts(
         rows = index.page(page)
         if year_columns(cand.text) or continued_title(cand.text):
             continue
-        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body):
+        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body) \
+                or _over_label_rows(cand, rows):
             continue
         if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER:
             if page not in pages:
@@ -211,6 +213,35 @@ def _header_row(cand: Candidate, rows: ByTop[Row], body: float) -> bool:
     below = [r for r in rows.starting(cand.bottom - 0.3 * height, cand.bottom + 0.8 * height)
              if r.crowded and abs(r.size - row.size) <= 0.3 and row.x0 - 2 <= r.x0 and r.x1 <= row.x1 + row.size]
     return len(below) >= 2 and any(figure_cell(r.text) for r in below)
+
+
+def _over_label_rows(cand: Candidate, rows: ByTop[Row]) -> bool:
+    """A table's first row or its row of column heads, over two rows of its label column: `cand` shares its
+    line with another cell (a figure read with it as a page number, "Framework Energy  918", or a head beside
+    it, "Resilience | Status"), and each of the next two lines ends in a figure ("On Public  501") and starts
+    where `cand` starts or, under a figure column's head, ends under it. A heading over a table stands alone on its line; headings one under another, each
+    with a figure, are a contents list, read apart from the layout pass."""
+    row = cand.row
+    height = row.y1 - row.y0
+    if height <= 0:
+        return False
+    beside = row.parts >= 2 and _ends_in_figure(row.text) or bool(level_with(row, rows.meeting(row.y0, row.y1)))
+    if not beside:
+        return False
+    line = row
+    for _ in range(LABEL_ROWS):
+        # a row of the label column starts where `cand` does; under a figure column's head its figure ends
+        below = [r for r in rows.starting(line.y1 - 0.3 * height, line.y1 + 1.5 * height)
+                 if r is not line and (abs(r.x0 - row.x0) <= 2 or row.x0 <= r.x1 <= row.x1 + 2 * row.size)]
+        if not below:
+            return False
+        line = min(below, key=lambda r: r.y0)
+        if not _ends_in_figure(line.text):
+            return False
+    return True
+
+
+LABEL_ROWS = 2  # rows of a table's label column, each ending in a figure, under its first row
 
 
 def _prose_line(text: str) -> bool:
