@@ -356,7 +356,8 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     """A word processor's two-column table with bold row labels ("Framework Energy  918") over more rows of its
     label column: its head row ("Service Area | Status") and its first row (the figure read with the label as
     a contents entry's page number) are no sections, nor are the rows of the same table going on at the top of
-    the next page, joined as one wrapped title. A heading alone on its line over such a table stays."""
+    the next page, joined as one wrapped title, nor its last rows. A heading alone on its line over such a
+    table stays, and so does one set larger right after such a table, beside the other text column's prose."""
     doc = pymupdf.open()
     _opening(doc)
     page = doc.new_page(width=WIDTH, height=HEIGHT)
@@ -367,7 +368,7 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     y = write_line(page, y, "Status", bold=True, x=306) + 6
     for label, figure in (("Framework Energy", "918"), ("Public Works", "501"), ("Federal Analysis", "669")):
         write_line(page, y, label, bold=True)
-        y = write_line(page, y, figure, x=306) + 6
+        y = write_line(page, y, figure, x=306) + 10  # a ruled table's padded rows
     y = paragraph(page, y + 6, 4) + 12
     y = write_line(page, y, "Budget Summary", size=14, bold=True) + 6
     for label, figure in (("Staff costs", "120"), ("Equipment", "85"), ("Training", "40")):
@@ -382,5 +383,15 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     y = paragraph(page, y + 6, 4) + 12
     y = write_line(page, y, "Outlook", size=14, bold=True) + 6
     paragraph(page, y, 8)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)  # two text columns, a table ending in the left one
+    y = 80
+    for label, figure in (("Report Funding", "416"), ("Policy Review", "799"), ("Annual Survey", "230")):
+        write_line(page, y, label)
+        y = write_line(page, y, figure, x=220) + 10
+    y = write_line(page, y + 8, "Public Resilience", size=14, bold=True) + 6
+    for line in range(12):
+        y = write_line(page, y, "the county and its partners review the plan" if line % 4 else "Quality of service")
+    for line, y in enumerate(range(80, 80 + 26 * 14, 14)):
+        write_line(page, y, "the county and its partners review the plan every year", x=320)
     assert _titles(doc, tmp_path, "label_rows.pdf") == ["Overview of the Year", "Regional Monitoring",
-                                                         "Budget Summary", "Outlook"]
+                                                         "Budget Summary", "Outlook", "Public Resilience"]

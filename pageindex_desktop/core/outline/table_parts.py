@@ -51,7 +51,7 @@ def drop_table_parts(
         if year_columns(cand.text) or continued_title(cand.text):
             continue
         if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body) \
-                or _over_label_rows(cand, rows):
+                or _in_label_rows(cand, rows):
             continue
         if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER:
             if page not in pages:
@@ -215,33 +215,47 @@ def _header_row(cand: Candidate, rows: ByTop[Row], body: float) -> bool:
     return len(below) >= 2 and any(figure_cell(r.text) for r in below)
 
 
-def _over_label_rows(cand: Candidate, rows: ByTop[Row]) -> bool:
-    """A table's first row or its row of column heads, over two rows of its label column: `cand` shares its
-    line with another cell (a figure read with it as a page number, "Framework Energy  918", or a head beside
-    it, "Resilience | Status"), and each of the next two lines ends in a figure ("On Public  501") and starts
-    where `cand` starts or, under a figure column's head, ends under it. A heading over a table stands alone on its line; headings one under another, each
+def _in_label_rows(cand: Candidate, rows: ByTop[Row]) -> bool:
+    """A row of a label-and-figure table: `cand` shares its line with another cell (a figure read with it as a
+    page number, "Framework Energy  918", or a head beside it, "Resilience | Status"), and two lines of the
+    table's label column stand next to it, over or under it with no other line between: each ends in a figure
+    ("On Public  501"), is set in `cand`'s size and starts where `cand` starts or, under a figure column's
+    head, ends under it. A heading over or after a table stands alone on its line (a line of the other text
+    column's prose beside it is no cell) or is set larger than the table; headings one under another, each
     with a figure, are a contents list, read apart from the layout pass."""
     row = cand.row
     height = row.y1 - row.y0
     if height <= 0:
         return False
-    beside = row.parts >= 2 and _ends_in_figure(row.text) or bool(level_with(row, rows.meeting(row.y0, row.y1)))
+    beside = row.parts >= 2 and _ends_in_figure(row.text) or any(
+        not _prose_line(r.text) for r in level_with(row, rows.meeting(row.y0, row.y1)))
     if not beside:
         return False
+    return _label_run(row, rows, height, down=True) + _label_run(row, rows, height, down=False) >= LABEL_ROWS
+
+
+def _label_run(row: Row, rows: ByTop[Row], height: float, down: bool) -> int:
+    """How many lines of `row`'s label column follow one another under `row` (`down`) or over it, up to
+    LABEL_ROWS (see `_in_label_rows`)."""
     line = row
-    for _ in range(LABEL_ROWS):
-        # a row of the label column starts where `cand` does; under a figure column's head its figure ends
-        below = [r for r in rows.starting(line.y1 - 0.3 * height, line.y1 + 1.5 * height)
-                 if r is not line and (abs(r.x0 - row.x0) <= 2 or row.x0 <= r.x1 <= row.x1 + 2 * row.size)]
-        if not below:
-            return False
-        line = min(below, key=lambda r: r.y0)
+    for count in range(LABEL_ROWS):
+        if down:
+            near = rows.starting(line.y1 - 0.3 * height, line.y1 + 1.5 * height)
+        else:
+            near = [r for r in rows.starting(line.y0 - 2.5 * height - rows.tallest, line.y0)
+                    if line.y0 - 1.5 * height <= r.y1 <= line.y0 + 0.3 * height]
+        # a row of the label column starts where `row` does; under a figure column's head its figure ends
+        column = [r for r in near if r is not line and not same_baseline(r, line) and abs(r.size - row.size) <= 0.3
+                  and (abs(r.x0 - row.x0) <= 2 or row.x0 <= r.x1 <= row.x1 + 2 * row.size)]
+        if not column:
+            return count
+        line = min(column, key=lambda r: r.y0) if down else max(column, key=lambda r: r.y1)
         if not _ends_in_figure(line.text):
-            return False
-    return True
+            return count
+    return LABEL_ROWS
 
 
-LABEL_ROWS = 2  # rows of a table's label column, each ending in a figure, under its first row
+LABEL_ROWS = 2  # lines of a table's label column, each ending in a figure, next to one of its rows
 
 
 def _prose_line(text: str) -> bool:
