@@ -431,8 +431,8 @@ def test_unnumbered_heads_under_numbered_sections_of_chapters_sit_below_them(tmp
 def _protocol(path: Path, under_section: str) -> list[str]:
     """Sections ("Eligibility", 14 pt bold) over a paragraph, then, under each, bold body-size lines shaped by
     `under_section`: "terms" (three terms, each over its definition indented 40 pt as a block), "bullets" (two
-    heads, each over an indented bulleted list) or "quote" (one head over an indented quotation, then prose at
-    the edge). Returns the layout titles."""
+    heads, each over an indented bulleted list), "figures" (two heads, each over a figure with a centred caption)
+    or "quote" (one head over an indented quotation, then prose at the edge). Returns the layout titles."""
     doc = pymupdf.open()
     for section in ["Eligibility", "Recruitment", "Assessments"]:
         page = doc.new_page(width=612, height=792)
@@ -442,6 +442,11 @@ def _protocol(path: Path, under_section: str) -> list[str]:
                 y = _write(page, y + 2, term, 10, True)
                 for line in PROSE[:2]:
                     y = _write(page, y, line, 10, x=112)
+        elif under_section == "figures":  # two heads whose sections open on a figure, its caption centred
+            for k, head in enumerate(("Actions", "Performance Measures"), start=1):
+                y = _write(page, y + 6, head, 10, True) + 60  # the figure's drawing takes no text
+                y = _write(page, y, f"Figure {k}. Service districts and their staff", 10, x=200)
+            y = _paragraph(page, y + 4, 3)
         elif under_section == "bullets":
             for head in ("Inclusion criteria", "Exclusion criteria"):
                 y = _write(page, y + 6, head, 10, True)
@@ -467,6 +472,12 @@ def test_heads_over_indented_lists_or_a_quotation_stay_sections(tmp_path: Path) 
     sections: a list's bullets and a lone indented block make no definition list."""
     assert _protocol(tmp_path / "bullets.pdf", "bullets").count("Inclusion criteria") == 3
     assert _protocol(tmp_path / "quote.pdf", "quote").count("Statement of purpose") == 3
+
+
+def test_heads_over_a_figures_centred_caption_stay_sections(tmp_path: Path) -> None:
+    """Bold body-size heads one after another, each over a figure whose caption is centred under it: the
+    caption is indented past the head like a definition, but a caption opens no definition."""
+    assert _protocol(tmp_path / "figures.pdf", "figures").count("Performance Measures") == 3
 
 
 def test_a_definition_list_ending_on_prose_or_going_on_over_a_page_is_no_sections(tmp_path: Path) -> None:

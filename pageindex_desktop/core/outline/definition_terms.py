@@ -16,6 +16,7 @@ list goes on over a page break (`_continued_lists`).
 from __future__ import annotations
 
 from pageindex_desktop.core.outline.heading_colour import larger_than_body
+from pageindex_desktop.core.outline.heading_lines import CAPTION
 from pageindex_desktop.core.outline.layout_filters import Candidate
 from pageindex_desktop.core.outline.numbering import leading_number
 from pageindex_desktop.core.outline.rows import Row
@@ -71,10 +72,11 @@ def _term_shaped(page_rows: list[Row], i: int, body: float) -> int | None:
 
 def _opens_text(row: Row) -> bool:
     """A definition's first line: no list item's bullet or number ("Schedule" alone, a keyword with no number,
-    opens a sentence)."""
+    opens a sentence), and no figure's or table's caption ("Figure 7. Financial Governance", centred under a
+    heading whose section opens on a figure)."""
     first = row.text.lstrip()
     number = leading_number(first)
-    return first[:1] not in BULLETS and (number is None or not number.token)
+    return first[:1] not in BULLETS and (number is None or not number.token) and CAPTION.match(first) is None
 
 
 def _continued_lists(rows: list[list[Row]], ends: dict[tuple[int, int], int], body: float) -> set[tuple[int, int]]:
