@@ -91,6 +91,26 @@ def test_sub_headings_repeated_under_every_chapter_are_sections(tmp_path: Path) 
     assert found == [(f"{r} Region", sub) for r in regions for sub in ("Overview", "Risk Factors", "Outlook")]
 
 
+def test_numbered_sub_headings_repeated_under_every_goal_are_sections(tmp_path: Path) -> None:
+    """A plan's "Strategy 1.1: Objectives", "Strategy 2.1: Objectives", ... under each goal differ only by their
+    numbers, like a repeated label ("Definition 4"), but each is titled under its own goal's number: sections.
+    A label repeated with no title ("Example 3") is still no section."""
+    doc = pymupdf.open()
+    _paragraph(doc.new_page(width=612, height=792), 90, 30)
+    expected: list[tuple[str, int]] = []
+    for goal in range(1, 6):
+        page = doc.new_page(width=612, height=792)
+        y = _write(page, 90, f"Goal {goal}: Regional Growth {'ABCDE'[goal - 1]}", 18, True) + 6
+        expected.append((f"Goal {goal}: Regional Growth {'ABCDE'[goal - 1]}", 1))
+        for k, sub in enumerate(("Objectives", "Actions", "Performance Measures"), start=1):
+            y = _paragraph(page, _write(page, y + 6, f"Strategy {goal}.{k}: {sub}", 14, True), 6)
+            expected.append((f"Strategy {goal}.{k}: {sub}", 2))
+        y = _paragraph(page, _write(page, y + 6, f"Example {goal}", 10, True), 3)
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == expected
+
+
 def test_identifier_and_colon_headings_are_not_run_in_text(tmp_path: Path) -> None:
     """"V10: Malicious code" and "Requirement 3: Protect stored account data" (a standard's chapters, titles in
     sentence case, four or more "Requirement N:" rows) are headings; they were rejected as run-in paragraphs

@@ -92,7 +92,9 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
 
     A text that differs only by its numbers and stays the same at least 4 times is dropped, unless it opens with
     a sectioning word (Chapter, Article, Part...); an unnumbered text repeated 8 times or more is dropped too,
-    unless each repeat sits under its own higher heading (`_under_distinct_parents`); a bare admonition word
+    unless each repeat sits under its own higher heading (`_under_distinct_parents`), and a numbered one is kept
+    when each repeat is titled under its own division's number (`_numbered_under_distinct_parents`); a bare
+    admonition word
     ("Note", "Warning:", ADMONITIONS) twice or more is a boxed note's label (a printed web page's or a manual's).
     A label word counted 4 times or more drops its rows, except rows where an outline number ("1.1.1", "2.3")
     is followed by a title: a plan's "Strategy 1.1.1 Improve the Trail Network" is a division, not a label.
@@ -111,6 +113,7 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
             counts[key] = counts.get(key, 0) + 1
     repeated = {key for key, count in counts.items() if count >= 8 and key.startswith("=")}
     per_parent = _under_distinct_parents(candidates, keys, repeated) if repeated else set()
+    per_parent |= _numbered_under_distinct_parents(candidates, keys, counts)
     kept = []
     for cand, key in zip(candidates, keys):
         if key and counts[key] >= (8 if key.startswith("=") else 4) and key not in per_parent:
@@ -123,6 +126,23 @@ def drop_labels(candidates: list[Candidate], label_counts: dict[str, int]) -> li
             continue
         kept.append(cand)
     return kept
+
+
+def _numbered_under_distinct_parents(candidates: list[Candidate], keys: list[str], counts: dict[str, int]
+                                     ) -> set[str]:
+    """Keys of numbered titles repeated four times or more that are a plan's or a manual's sub-sections under
+    every division, not a label: each is a label word, an outline number and a title ("Strategy 1.1:
+    Objectives", "Strategy 2.1: Objectives", ...), and no two repeats share the number's first part, the
+    division they sit in. "Definition 4" has no title, "Solution to exercise 3" no outline number."""
+    firsts: dict[str, list[str]] = {}
+    for cand, key in zip(candidates, keys):
+        if key and not key.startswith("=") and counts[key] >= 4:
+            number = _OUTLINE_NUMBER.search(cand.text) if titled_label(cand.text) else None
+            firsts.setdefault(key, []).append(number.group(1) if number else "")
+    return {key for key, parts in firsts.items() if "" not in parts and len(set(parts)) == len(parts)}
+
+
+_OUTLINE_NUMBER = re.compile(r"\b([0-9]{1,3})\.[0-9]")
 
 
 def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeated: set[str]) -> set[str]:
