@@ -93,8 +93,9 @@ def test_sub_headings_repeated_under_every_chapter_are_sections(tmp_path: Path) 
 
 def test_numbered_sub_headings_repeated_under_every_goal_are_sections(tmp_path: Path) -> None:
     """A plan's "Strategy 1.1: Objectives", "Strategy 2.1: Objectives", ... under each goal differ only by their
-    numbers, like a repeated label ("Definition 4"), but each is titled under its own goal's number: sections.
-    A label repeated with no title ("Example 3") is still no section."""
+    numbers, like a repeated label ("Definition 4"), but each is titled under its own goal's number: sections,
+    and so are "Action 1.4.1: Targets", "Action 1.5.1: Targets", ... a level down. A label repeated with no
+    title ("Example 3") is still no section."""
     doc = pymupdf.open()
     _paragraph(doc.new_page(width=612, height=792), 90, 30)
     expected: list[tuple[str, int]] = []
@@ -106,6 +107,14 @@ def test_numbered_sub_headings_repeated_under_every_goal_are_sections(tmp_path: 
             y = _paragraph(page, _write(page, y + 6, f"Strategy {goal}.{k}: {sub}", 14, True), 6)
             expected.append((f"Strategy {goal}.{k}: {sub}", 2))
         y = _paragraph(page, _write(page, y + 6, f"Example {goal}", 10, True), 3)
+        for s in (1, 2):  # a level deeper: the division is the number but its last part ("3.1" of "3.1.1")
+            page = doc.new_page(width=612, height=792)
+            stream = ("Capital", "Operating")[s - 1]
+            y = _paragraph(page, _write(page, 90, f"Strategy {goal}.{s + 3}: {stream} Funding", 14, True), 4)
+            expected.append((f"Strategy {goal}.{s + 3}: {stream} Funding", 2))
+            for k, sub in enumerate(("Targets", "Milestones"), start=1):
+                y = _paragraph(page, _write(page, y + 6, f"Action {goal}.{s + 3}.{k}: {sub}", 12, True), 6)
+                expected.append((f"Action {goal}.{s + 3}.{k}: {sub}", 3))
     path = tmp_path / "plan.pdf"
     doc.save(path)
     assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == expected

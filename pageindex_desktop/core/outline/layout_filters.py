@@ -132,17 +132,17 @@ def _numbered_under_distinct_parents(candidates: list[Candidate], keys: list[str
                                      ) -> set[str]:
     """Keys of numbered titles repeated four times or more that are a plan's or a manual's sub-sections under
     every division, not a label: each is a label word, an outline number and a title ("Strategy 1.1:
-    Objectives", "Strategy 2.1: Objectives", ...), and no two repeats share the number's first part, the
-    division they sit in. "Definition 4" has no title, "Solution to exercise 3" no outline number."""
-    firsts: dict[str, list[str]] = {}
+    Objectives", "Strategy 2.1: Objectives", ...), and no two repeats share the number but its last part, the
+    division they sit in ("3.1" of "Action 3.1.1: Objectives"). "Definition 4" has no title, "Solution to exercise 3" no outline number."""
+    divisions: dict[str, list[str]] = {}
     for cand, key in zip(candidates, keys):
         if key and not key.startswith("=") and counts[key] >= 4:
             number = _OUTLINE_NUMBER.search(cand.text) if titled_label(cand.text) else None
-            firsts.setdefault(key, []).append(number.group(1) if number else "")
-    return {key for key, parts in firsts.items() if "" not in parts and len(set(parts)) == len(parts)}
+            divisions.setdefault(key, []).append(number.group(0).rsplit(".", 1)[0] if number else "")
+    return {key for key, parts in divisions.items() if "" not in parts and len(set(parts)) == len(parts)}
 
 
-_OUTLINE_NUMBER = re.compile(r"\b([0-9]{1,3})\.[0-9]")
+_OUTLINE_NUMBER = re.compile(r"\b[0-9]{1,3}(?:\.[0-9]{1,3})+")
 
 
 def _under_distinct_parents(candidates: list[Candidate], keys: list[str], repeated: set[str]) -> set[str]:
