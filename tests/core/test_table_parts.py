@@ -356,7 +356,7 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     """A word processor's two-column table with bold row labels ("Framework Energy  918") over more rows of its
     label column: its head row ("Service Area | Status") and its first row (the figure read with the label as
     a contents entry's page number) are no sections, nor are the rows of the same table going on at the top of
-    the next page, joined as one wrapped title, nor its last rows. A heading alone on its line over such a
+    the next page, joined as one wrapped title, nor its last rows, nor the rows of a table of two rows. A heading alone on its line over such a
     table stays, and so does one set larger right after such a table, beside the other text column's prose."""
     doc = pymupdf.open()
     _opening(doc)
@@ -380,6 +380,13 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     for label, figure in (("Water Quality", "361"), ("Cost Access", "530"), ("Stakeholder Agency", "823")):
         write_line(page, y, label, bold=True)
         y = write_line(page, y, figure, x=228) + 6
+    y = paragraph(page, y + 6, 4) + 8
+    y = write_line(page, y, "Table 4: Staffing") + 6  # a table of two rows
+    write_line(page, y, "Crew Type", bold=True)
+    y = write_line(page, y, "Count", bold=True, x=306) + 10
+    for label, figure in (("Field Crews", "12"), ("Office Staff", "7")):
+        write_line(page, y, label, bold=True)
+        y = write_line(page, y, figure, x=306) + 10
     y = paragraph(page, y + 6, 4) + 12
     y = write_line(page, y, "Outlook", size=14, bold=True) + 6
     paragraph(page, y, 8)

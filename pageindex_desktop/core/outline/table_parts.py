@@ -217,12 +217,13 @@ def _header_row(cand: Candidate, rows: ByTop[Row], body: float) -> bool:
 
 def _in_label_rows(cand: Candidate, rows: ByTop[Row]) -> bool:
     """A row of a label-and-figure table: `cand` shares its line with another cell (a figure read with it as a
-    page number, "Framework Energy  918", or a head beside it, "Resilience | Status"), and two lines of the
+    page number, "Framework Energy  918", or a head beside it, "Resilience | Status"), and lines of the
     table's label column stand next to it, over or under it with no other line between: each ends in a figure
     ("On Public  501"), is set in `cand`'s size and starts where `cand` starts or, under a figure column's
-    head, ends under it. A heading over or after a table stands alone on its line (a line of the other text
-    column's prose beside it is no cell) or is set larger than the table; headings one under another, each
-    with a figure, are a contents list, read apart from the layout pass."""
+    head, ends under it. Two such lines make a table; one does when it too is a label with its figure cell
+    beside it (a table of two rows). A heading over or after a table stands alone on its line (a line of the
+    other text column's prose beside it is no cell) or is set larger than the table; headings one under
+    another, each with a figure, are a contents list, read apart from the layout pass."""
     row = cand.row
     height = row.y1 - row.y0
     if height <= 0:
@@ -231,14 +232,16 @@ def _in_label_rows(cand: Candidate, rows: ByTop[Row]) -> bool:
         not _prose_line(r.text) for r in level_with(row, rows.meeting(row.y0, row.y1)))
     if not beside:
         return False
-    return _label_run(row, rows, height, down=True) + _label_run(row, rows, height, down=False) >= LABEL_ROWS
+    column = _label_run(row, rows, height, down=True) + _label_run(row, rows, height, down=False)
+    return len(column) >= LABEL_ROWS or len(column) == 1 and column[0].parts >= 2
 
 
-def _label_run(row: Row, rows: ByTop[Row], height: float, down: bool) -> int:
-    """How many lines of `row`'s label column follow one another under `row` (`down`) or over it, up to
+def _label_run(row: Row, rows: ByTop[Row], height: float, down: bool) -> list[Row]:
+    """The lines of `row`'s label column that follow one another under `row` (`down`) or over it, up to
     LABEL_ROWS (see `_in_label_rows`)."""
     line = row
-    for count in range(LABEL_ROWS):
+    run: list[Row] = []
+    while len(run) < LABEL_ROWS:
         if down:
             near = rows.starting(line.y1 - 0.3 * height, line.y1 + 1.5 * height)
         else:
@@ -248,11 +251,12 @@ def _label_run(row: Row, rows: ByTop[Row], height: float, down: bool) -> int:
         column = [r for r in near if r is not line and not same_baseline(r, line) and abs(r.size - row.size) <= 0.3
                   and (abs(r.x0 - row.x0) <= 2 or row.x0 <= r.x1 <= row.x1 + 2 * row.size)]
         if not column:
-            return count
+            break
         line = min(column, key=lambda r: r.y0) if down else max(column, key=lambda r: r.y1)
         if not _ends_in_figure(line.text):
-            return count
-    return LABEL_ROWS
+            break
+        run.append(line)
+    return run
 
 
 LABEL_ROWS = 2  # lines of a table's label column, each ending in a figure, next to one of its rows
