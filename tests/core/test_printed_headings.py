@@ -120,6 +120,32 @@ def test_numbered_sub_headings_repeated_under_every_goal_are_sections(tmp_path: 
     assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == expected
 
 
+def test_a_sub_heading_repeated_in_every_chapter_that_at_times_opens_a_page_is_no_running_header(
+        tmp_path: Path) -> None:
+    """"1. Objectives" and "2. Actions" under every chapter: where a chapter's text fills its first page, its
+    "2. Actions" opens the next page, right under the running header, at the same spot on three pages close
+    together. Printed in the body of more pages than at that spot, it is a sub-heading, not a header."""
+    doc = pymupdf.open()
+    expected: list[tuple[str, int]] = []
+    for chapter in range(1, 8):
+        page = doc.new_page(width=612, height=792)
+        _write(page, 40, "Regional Resilience Specification", 9)
+        title = f"Chapter {chapter}: {['Water', 'Energy', 'Housing', 'Transport', 'Health', 'Parks', 'Safety'][chapter - 1]}"
+        y = _paragraph(page, _write(page, 90, title, 18, True) + 6, 4)
+        expected.append((title, 1))
+        y = _paragraph(page, _write(page, y + 6, "1. Objectives", 11, True) + 2, 8 if chapter in (2, 3, 5) else 6)
+        expected.append(("1. Objectives", 2))
+        if chapter in (2, 3, 5):  # the page is full: "2. Actions" opens the next one
+            page = doc.new_page(width=612, height=792)
+            _write(page, 40, "Regional Resilience Specification", 9)
+            y = 90.0
+        _paragraph(page, _write(page, y + 6, "2. Actions", 11, True) + 2, 6 if chapter in (2, 3, 5) else 4)
+        expected.append(("2. Actions", 2))
+    path = tmp_path / "specification.pdf"
+    doc.save(path)
+    assert [(h.title, h.level) for h in find_layout_headings(extract(path))] == expected
+
+
 def test_identifier_and_colon_headings_are_not_run_in_text(tmp_path: Path) -> None:
     """"V10: Malicious code" and "Requirement 3: Protect stored account data" (a standard's chapters, titles in
     sentence case, four or more "Requirement N:" rows) are headings; they were rejected as run-in paragraphs

@@ -24,6 +24,7 @@ _PAGE_WORDS = re.compile(
 )
 MARGIN = 0.12  # top and bottom share of the page where headers, footers and folios live
 BAND = 0.16  # wider band searched for repeated rows (tall headers, headers under a rule)
+BODY_REPEAT_CHARS = 80  # rows of the body this short are looked up as a repeated header's text printed there too
 SAME_SPOT = 0.004  # share of the page height a repeated row may move between pages (3 pt on Letter)
 
 
@@ -59,20 +60,28 @@ def folio_value(row: Row, page_height: float) -> tuple[int, bool] | None:
 
 
 def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furniture:
-    """Rows repeated (digits ignored) at the same height on pages close to each other, plus page-number rows."""
+    """Rows repeated (digits ignored) at the same height on pages close to each other, plus page-number rows.
+
+    A text also printed in the body of more pages than it stands at its spot is a sub-heading repeated under
+    every chapter ("1. Objectives") that now and then opens a page, not a header."""
     # where each text (digits ignored) opens, as a share of its page's height: the same header grouped by
     # nearness (tolerant.py), so one printed a point lower on a page stays the same header at any scale
     spots: dict[str, list[tuple[float, float, int, int]]] = defaultdict(list)
     where: dict[tuple[str, int, int], list[tuple[int, int]]] = {}  # (text, band, group) -> hits
     running: set[tuple[int, int]] = set()
     folios: dict[int, tuple[int, bool]] = {}
+    in_body: dict[str, set[int]] = defaultdict(set)  # short text (digits ignored) -> pages it stands in the body
     for page_index, rows in enumerate(rows_by_page):
         height = heights[page_index]
         top, bottom = BAND * height, (1 - BAND) * height
         for i, row in enumerate(rows):
             number = row.page
-            if len(row.text) > 150 or (top < row.y0 and row.y1 < bottom):
+            if top < row.y0 and row.y1 < bottom:
+                if len(row.text) <= BODY_REPEAT_CHARS:
+                    in_body[running_key(row.text)].add(number)
                 continue  # furniture lives in the page margins
+            if len(row.text) > 150:
+                continue
             folio = folio_value(row, height)
             if folio is not None:
                 running.add((number, i))
@@ -88,8 +97,8 @@ def find_furniture(rows_by_page: list[list[Row]], heights: list[float]) -> Furni
         if len(hits) < 3:
             continue
         pages = sorted({p for p, _ in hits})
-        if len(pages) < 3:
-            continue
+        if len(pages) < 3 or len(in_body.get(text, ())) > len(pages):
+            continue  # printed in the body of more pages than at its spot: a sub-heading repeated, at times atop
         close = sum(1 for a, b in zip(pages, pages[1:]) if b - a <= 2)
         if close * 2 >= len(pages) - 1 and _same_or_folio([(p, rows_by_page[p - 1][i].text) for p, i in hits]):
             repeated[(text, band, group)] = hits
