@@ -357,7 +357,8 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     label column: its head row ("Service Area | Status") and its first row (the figure read with the label as
     a contents entry's page number) are no sections, nor are the rows of the same table going on at the top of
     the next page, joined as one wrapped title, nor its last rows, nor the rows of a table of two rows. A heading alone on its line over such a
-    table stays, and so does one set larger right after such a table, beside the other text column's prose."""
+    table stays, and so does one set larger right after such a table, beside the other text column's prose, or
+    one in the table's size after it in the right column, a short line of the left column on its line."""
     doc = pymupdf.open()
     _opening(doc)
     page = doc.new_page(width=WIDTH, height=HEIGHT)
@@ -400,5 +401,16 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
         y = write_line(page, y, "the county and its partners review the plan" if line % 4 else "Quality of service")
     for line, y in enumerate(range(80, 80 + 26 * 14, 14)):
         write_line(page, y, "the county and its partners review the plan every year", x=320)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)  # the table in the right column, a short line left of it
+    for line, y in enumerate(range(80, 80 + 26 * 14, 14)):
+        write_line(page, y, "Plan health security funding" if line == 4 else "the county and its partners review the plan")
+    y = 80
+    for label, figure in (("Water Analysis", "481"), ("Energy Audit", "217")):
+        write_line(page, y, label, bold=True, x=320)
+        y = write_line(page, y, figure, x=520) + 10
+    write_line(page, 136, "Performance Measures", bold=True, x=320)  # level with the left column's short line
+    for y in range(150, 80 + 26 * 14, 14):
+        write_line(page, y, "the county and its partners review the plan", x=320)
     assert _titles(doc, tmp_path, "label_rows.pdf") == ["Overview of the Year", "Regional Monitoring",
-                                                         "Budget Summary", "Outlook", "Public Resilience"]
+                                                         "Budget Summary", "Outlook", "Public Resilience",
+                                                         "Performance Measures"]

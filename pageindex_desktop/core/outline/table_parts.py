@@ -50,14 +50,14 @@ def drop_table_parts(
         rows = index.page(page)
         if year_columns(cand.text) or continued_title(cand.text):
             continue
-        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body) \
-                or _in_label_rows(cand, rows):
+        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body):
             continue
-        if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER:
-            if page not in pages:
-                pages[page] = _Page(rows, widths[page - 1])
-            if _off_margin_head(cand, pages[page]):
-                continue
+        if page not in pages:
+            pages[page] = _Page(rows, widths[page - 1])
+        if _in_label_rows(cand, rows, pages[page].column_extent(cand.row)):
+            continue
+        if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER and _off_margin_head(cand, pages[page]):
+            continue
         kept.append(cand)
     return kept
 
@@ -215,21 +215,23 @@ def _header_row(cand: Candidate, rows: ByTop[Row], body: float) -> bool:
     return len(below) >= 2 and any(figure_cell(r.text) for r in below)
 
 
-def _in_label_rows(cand: Candidate, rows: ByTop[Row]) -> bool:
+def _in_label_rows(cand: Candidate, rows: ByTop[Row], column: tuple[float, float]) -> bool:
     """A row of a label-and-figure table: `cand` shares its line with another cell (a figure read with it as a
     page number, "Framework Energy  918", or a head beside it, "Resilience | Status"), and lines of the
     table's label column stand next to it, over or under it with no other line between: each ends in a figure
     ("On Public  501"), is set in `cand`'s size and starts where `cand` starts or, under a figure column's
-    head, ends under it. Two such lines make a table; one does when it too is a label with its figure cell
-    beside it (a table of two rows). A heading over or after a table stands alone on its line (a line of the
-    other text column's prose beside it is no cell) or is set larger than the table; headings one under
+    head, ends under it. The other cell is in `cand`'s text column (`column`, its left and right edges): the
+    other column's short line beside a heading is none. Two such lines make a table; one does when it too is a label with its figure cell
+    beside it (a table of two rows). A heading over or after a table stands alone on its line (a line of
+    prose beside it is no cell) or is set larger than the table; headings one under
     another, each with a figure, are a contents list, read apart from the layout pass."""
     row = cand.row
     height = row.y1 - row.y0
     if height <= 0:
         return False
+    lo, hi = column
     beside = row.parts >= 2 and _ends_in_figure(row.text) or any(
-        not _prose_line(r.text) for r in level_with(row, rows.meeting(row.y0, row.y1)))
+        not _prose_line(r.text) and r.x0 < hi and r.x1 > lo for r in level_with(row, rows.meeting(row.y0, row.y1)))
     if not beside:
         return False
     column = _label_run(row, rows, height, down=True) + _label_run(row, rows, height, down=False)
