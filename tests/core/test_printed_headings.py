@@ -516,6 +516,24 @@ def _protocol(path: Path, under_section: str) -> list[str]:
     return [h.title for h in find_layout_headings(extract(path))]
 
 
+def test_a_heading_right_under_a_centred_caption_in_its_style_is_no_caption_line(tmp_path: Path) -> None:
+    """A bold body-size caption centred under its figure, then at once a bold body-size heading at the margin
+    ("1.2 Outreach"): a caption's next line starts at its edge or, centred, right of it; the heading opens a
+    section. The caption's own centred second line stays part of it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = _paragraph(page, _write(page, 90, "1 Regional Services", 16, True) + 6, 6)
+    y = _paragraph(page, _write(page, y + 6, "1.1 Funding", 10, True) + 2, 6) + 80  # the figure's drawing
+    y = _write(page, y, "Figure 1. Service districts of the county and the", 10, True, x=190)
+    y = _write(page, y, "staff who serve them", 10, True, x=250)
+    y = _paragraph(page, _write(page, y, "1.2 Outreach", 10, True) + 2, 8)
+    _paragraph(page, _write(page, y + 6, "1.3 Reporting", 10, True) + 2, 6)
+    path = tmp_path / "caption.pdf"
+    doc.save(path)
+    assert [h.title for h in find_layout_headings(extract(path))] == [
+        "1 Regional Services", "1.1 Funding", "1.2 Outreach", "1.3 Reporting"]
+
+
 def test_the_terms_of_a_definition_list_are_no_sections(tmp_path: Path) -> None:
     """Bold body-size terms, each over its definition set as an indented block, one after another: a
     definition list's entries, not three sections under each section."""

@@ -160,7 +160,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         start = block_end(rows, body) if page_index == first_text else 0
         top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
         page = doc.pages[page_index]
-        caption_bottom, caption_style = -1.0, (0.0, False)
+        caption_bottom, caption_style, caption_x0 = -1.0, (0.0, False), 0.0
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
@@ -193,10 +193,11 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                     candidates.append(Candidate(row, text.strip(), (round(row.size), row.bold, EXHIBIT_PAGE),
                                                 last_index=i, bottom=row.y1))
                     continue
-                caption_bottom, caption_style = row.y1, (analysis.sizes.key(row.size), row.bold)
+                caption_bottom, caption_style, caption_x0 = row.y1, (analysis.sizes.key(row.size), row.bold), row.x0
                 continue
-            if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < row.y1 - row.y0:
-                caption_bottom = row.y1  # second line of a figure or table caption
+            if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < \
+                    row.y1 - row.y0 and row.x0 >= caption_x0 - 2:
+                caption_bottom = row.y1  # a caption's next line: at its edge, or centred under a centred one
                 continue
             # the text edges of the row's column, asked once a heading stands before it: its indent, and how far
             # a line fills
