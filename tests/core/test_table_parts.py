@@ -414,3 +414,29 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     assert _titles(doc, tmp_path, "label_rows.pdf") == ["Overview of the Year", "Regional Monitoring",
                                                          "Budget Summary", "Outlook", "Public Resilience",
                                                          "Performance Measures"]
+
+
+def test_the_last_line_of_a_row_label_wrapped_under_top_aligned_cells_is_no_section(tmp_path: Path) -> None:
+    """A word processor sets a table's cells at the row's top: a bold row label wrapped onto two lines
+    ("Safety" beside its figures, "Management" alone under it) leaves its last line alone on its baseline.
+    Right under the label's first line, set alike, it is the label's, not a section; the heading after the
+    table stays."""
+    doc = pymupdf.open()
+    _opening(doc)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 90, "Program Costs", size=14, bold=True) + 6
+    y = paragraph(page, y, 4) + 8
+    for x, head in ((188, "FY2023"), (306, "FY2024"), (424, "Target")):
+        write_line(page, y, head, bold=True, x=x)
+    y += 20
+    for label, figures in ((("Water", "Quality"), ("257", "840", "574")),
+                           (("Safety", "Management"), ("36", "263", "61")), (("Energy",), ("12", "19", "25"))):
+        for x, figure in zip((188, 306, 424), figures):
+            write_line(page, y, figure, x=x)
+        for line in label:
+            y = write_line(page, y, line, bold=True) - 2
+        y += 8
+    y = write_line(page, y + 12, "Funding Outlook", size=14, bold=True) + 6
+    paragraph(page, y, 8)
+    assert _titles(doc, tmp_path, "wrapped_labels.pdf") == ["Overview of the Year", "Program Costs",
+                                                             "Funding Outlook"]

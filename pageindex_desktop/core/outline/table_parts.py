@@ -50,7 +50,8 @@ def drop_table_parts(
         rows = index.page(page)
         if year_columns(cand.text) or continued_title(cand.text):
             continue
-        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body):
+        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body) \
+                or _label_tail(cand, rows):
             continue
         if page not in pages:
             pages[page] = _Page(rows, widths[page - 1])
@@ -145,6 +146,26 @@ def _total_row(cand: Candidate, rows: ByTop[Row]) -> bool:
     return has_figures(cand.text) and _figures_just_above(cand, rows)
 
 
+def _label_tail(cand: Candidate, rows: ByTop[Row]) -> bool:
+    """The last line of a row label wrapped in a table whose cells sit at the row's top ("Safety  36  263  61"
+    over "Management"): right under a line set alike, starting where it starts, with less than half a line
+    of space between, that line sharing its baseline with figure cells or ending in a figure read with it."""
+    row = cand.row
+    height = row.y1 - row.y0
+    if height <= 0 or has_figures(cand.text):
+        return False
+    above = [r for r in rows.starting(row.y0 - 2 * height - rows.tallest, row.y0)
+             if row.y0 - 0.5 * height <= r.y1 <= row.y0 + 0.3 * height and abs(r.x0 - row.x0) <= 2
+             and r.bold == row.bold and abs(r.size - row.size) <= 0.3 and not same_baseline(r, row)]
+    if not above:
+        return False
+    line = max(above, key=lambda r: r.y1)
+    if line.parts >= 2 and _ends_in_figure(line.text):
+        return True
+    return any(r.x0 >= line.x1 and same_baseline(r, line) and figure_cell(r.text)
+               for r in rows.meeting(line.y0, line.y1))
+
+
 def _wrapped_label(cand: Candidate, index: ByTop[Row]) -> bool:
     """The first line of a row label wrapped onto a second ("EARNINGS BEFORE INTEREST" over "AND TAXES  $ 5,454
     $ 5,114"), the line above carrying figures too: the label's last line shares its baseline with figure
@@ -234,8 +255,8 @@ def _in_label_rows(cand: Candidate, rows: ByTop[Row], column: tuple[float, float
         not _prose_line(r.text) and r.x0 < hi and r.x1 > lo for r in level_with(row, rows.meeting(row.y0, row.y1)))
     if not beside:
         return False
-    column = _label_run(row, rows, height, down=True) + _label_run(row, rows, height, down=False)
-    return len(column) >= LABEL_ROWS or len(column) == 1 and column[0].parts >= 2
+    labels = _label_run(row, rows, height, down=True) + _label_run(row, rows, height, down=False)
+    return len(labels) >= LABEL_ROWS or len(labels) == 1 and labels[0].parts >= 2
 
 
 def _label_run(row: Row, rows: ByTop[Row], height: float, down: bool) -> list[Row]:
