@@ -440,3 +440,28 @@ def test_the_last_line_of_a_row_label_wrapped_under_top_aligned_cells_is_no_sect
     paragraph(page, y, 8)
     assert _titles(doc, tmp_path, "wrapped_labels.pdf") == ["Overview of the Year", "Program Costs",
                                                              "Funding Outlook"]
+
+
+def test_a_heading_right_after_a_bold_captioned_table_is_no_caption_line(tmp_path: Path) -> None:
+    """A bold caption over a table whose bold rows follow close under it, then at once a bold italic heading:
+    the caption's rows are read with it, but a line after the table's rows is no caption's line."""
+    doc = pymupdf.open()
+    _opening(doc)
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    y = write_line(page, 90, "Program Costs", size=14, bold=True) + 6
+    y = paragraph(page, y, 4) + 8
+    y = write_line(page, y, "Table 6. Community Governance", bold=True) - 1
+    for x, head in ((72, "Operations"), (223, "Target"), (389, "Cost ($)")):
+        write_line(page, y, head, bold=True, x=x)
+    y -= 1
+    for label, target, cost in (("Operation Project", "422", "770"), ("Requirement And", "100", "290"),
+                                ("Quality Staff", "490", "749")):
+        y += 14
+        write_line(page, y, label, bold=True)
+        write_line(page, y, target, x=223)
+        write_line(page, y, cost, x=389)
+    y = write_line(page, y + 15, "Training", bold=True, italic=True) + 4
+    paragraph(page, y, 8)
+    titles = _titles(doc, tmp_path, "captioned_table.pdf")
+    assert titles[-2:] == ["Program Costs", "Training"]
+    assert not any(word in title for title in titles for word in ("Operation", "Staff", "Table"))

@@ -76,6 +76,7 @@ from pageindex_desktop.core.outline.layout_evidence import (
     drop_continued_titles,
     drop_table_labels,
     drop_table_rows,
+    has_figures,
     nest_notes,
     row_column,
     text_column_of,
@@ -160,7 +161,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         start = block_end(rows, body) if page_index == first_text else 0
         top_of_contents, end_of_contents = contents_band.get(page_index + 1, (0.0, -1.0))
         page = doc.pages[page_index]
-        caption_bottom, caption_style, caption_x0 = -1.0, (0.0, False), 0.0
+        caption_bottom, caption_style, caption_x0, caption_table = -1.0, (0.0, False), 0.0, False
         left = min((r.x0 for r in rows), default=0.0)
         right = max((r.x1 for r in rows), default=page.width)
         emphasis = body + 1.0
@@ -194,10 +195,13 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
                                                 last_index=i, bottom=row.y1))
                     continue
                 caption_bottom, caption_style, caption_x0 = row.y1, (analysis.sizes.key(row.size), row.bold), row.x0
+                caption_table = False
                 continue
             if (analysis.sizes.key(row.size), row.bold) == caption_style and 0 <= row.y0 - caption_bottom < \
-                    row.y1 - row.y0 and row.x0 >= caption_x0 - 2:
-                caption_bottom = row.y1  # a caption's next line: at its edge, or centred under a centred one
+                    row.y1 - row.y0 and row.x0 >= caption_x0 - 2 and not (caption_table and not _table_row(row)):
+                # a caption's next line, at its edge or centred under a centred one, or the rows of its table
+                # set alike right under it; a line after those rows is no caption's
+                caption_bottom, caption_table = row.y1, caption_table or _table_row(row)
                 continue
             # the text edges of the row's column, asked once a heading stands before it: its indent, and how far
             # a line fills
@@ -316,6 +320,13 @@ def _body_is_bold(analysis: Analysis, body: float) -> bool:
                 else:
                     plain += len(row.text)
     return bold > plain
+
+
+def _table_row(row: Row) -> bool:
+    """A row of a table: it shares its baseline with another cell, or holds one read with it ("Quality Staff
+    490  749"). A bold caption over a table set in bold, its rows close under it, had every row and the heading
+    right after them read as the caption's lines."""
+    return row.crowded or row.parts >= 2 and has_figures(row.text)
 
 
 def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) -> Candidate | None:

@@ -156,7 +156,8 @@ def _label_tail(cand: Candidate, rows: ByTop[Row]) -> bool:
         return False
     above = [r for r in rows.starting(row.y0 - 2 * height - rows.tallest, row.y0)
              if row.y0 - 0.5 * height <= r.y1 <= row.y0 + 0.3 * height and abs(r.x0 - row.x0) <= 2
-             and r.bold == row.bold and abs(r.size - row.size) <= 0.3 and not same_baseline(r, row)]
+             and (r.bold, r.italic) == (row.bold, row.italic) and abs(r.size - row.size) <= 0.3
+             and not same_baseline(r, row)]
     if not above:
         return False
     line = max(above, key=lambda r: r.y1)
