@@ -1,5 +1,6 @@
 """Parts of a table that pass the row-by-row tests: column heads off the margin, wrapped and total row labels,
-header rows ending in year columns, and a table's title printed again as "(continued)".
+header rows ending in year columns, the rows of a word processor's label-and-figure tables, and a table's title
+printed again as "(continued)".
 
 Financial statements and the tables of reports set their column heads and "Total" rows bold, often in the
 body's size, so they read like the document's sub-heads; alone on their baseline (the figures sit in another
@@ -242,11 +243,13 @@ def _in_label_rows(cand: Candidate, rows: ByTop[Row], column: tuple[float, float
     page number, "Framework Energy  918", or a head beside it, "Resilience | Status"), and lines of the
     table's label column stand next to it, over or under it with no other line between: each ends in a figure
     ("On Public  501"), is set in `cand`'s size and starts where `cand` starts or, under a figure column's
-    head, ends under it. The other cell is in `cand`'s text column (`column`, its left and right edges): the
-    other column's short line beside a heading is none. Two such lines make a table; one does when it too is a label with its figure cell
-    beside it (a table of two rows). A heading over or after a table stands alone on its line (a line of
-    prose beside it is no cell) or is set larger than the table; headings one under
-    another, each with a figure, are a contents list, read apart from the layout pass."""
+    head, ends under it. Two such lines make a table; one does when it too is a label with its figure cell
+    beside it (a table of two rows).
+
+    The other cell lies in `cand`'s text column (`column`, its left and right edges): the other column's short
+    line beside a heading is none, and neither is a line of prose. A heading over or after a table stands
+    alone on its line or is set larger than the table; headings one under another, each with a figure, are a
+    contents list, read apart from the layout pass."""
     row = cand.row
     height = row.y1 - row.y0
     if height <= 0:
