@@ -132,3 +132,41 @@ def test_extraction_reads_italic_from_the_flag_or_the_font_name(tmp_path: Path) 
     upright_names = ["MinionPro-Regular", "Helvetica-Light", "CMR10", "CMMI10", "Arial-BoldMT"]
     assert [_is_italic({"flags": 0, "font": name}) for name in italic_names] == [True] * len(italic_names)
     assert [_is_italic({"flags": 0, "font": name}) for name in upright_names] == [False] * len(upright_names)
+
+
+def _narrow_column_report(tmp_path: Path, stacked: list[str]) -> Path:
+    """A report set in a narrow column, after a cover page: three 16 pt bold sections, each with two italic body-size sub-headings
+    over prose; in the second section, after its sub-headings, the italic lines `stacked` one under the
+    other, then prose."""
+    prose = ["The readings were taken every morning", "and compared with the previous season,"]
+    doc = pymupdf.open()
+    paragraph(doc.new_page(width=612, height=792), write_line(doc[0], 300, "Depot Plan 2026", size=24, bold=True))
+    for number, (section, subs) in enumerate(SECTIONS.items()):
+        page = doc.new_page(width=612, height=792)
+        y = write_line(page, 80, section, size=16, bold=True) + 6
+        for sub in subs:
+            y = write_line(page, y + 8, sub, italic=True) + 2
+            for line in range(6):
+                y = write_line(page, y, prose[line % 2])
+        if number == 1:
+            y += 8
+            for line in stacked:
+                y = write_line(page, y, line, italic=True)
+            for line in range(6):
+                y = write_line(page, y + 2, prose[line % 2])
+    path = tmp_path / "narrow.pdf"
+    doc.save(path)
+    return path
+
+
+def test_a_long_italic_title_wrapped_over_three_lines_still_marks(tmp_path: Path) -> None:
+    """In a narrow column a long italic sub-heading wraps onto three lines, each but the last filling the
+    column: one title, so the italic still prints only headings; three short italic lines stacked (a list
+    of names) are text, and the italic marks nothing."""
+    wrapped = ["Requirements and Procedures for the", "Community Maintenance Framework and", "Public Housing Standards"]
+    found = [h.title for h in find_layout_headings(extract(_narrow_column_report(tmp_path, wrapped)))]
+    assert found == [title for section, subs in SECTIONS.items()
+                     for title in [section, *subs, *([" ".join(wrapped)] if section == "Implementation" else [])]]
+    listed = ["Street lighting", "Parks and gardens", "Public Housing"]
+    found = [h.title for h in find_layout_headings(extract(_narrow_column_report(tmp_path, listed)))]
+    assert found == list(SECTIONS)

@@ -7,7 +7,8 @@ What tells such a size from a body line that happens to be set a little larger (
 quote, a table in a larger face) is what the document prints in it: only headings. A size counts when
 - its rows at regular weight are short title lines, MIN_ROWS or more of them on two pages or more;
 - none of them is a line of prose, and no run of more than WRAPPED of them stands one under the other (a
-  paragraph, a list or a table set in that size is text, wherever one of its lines looks like a title).
+  paragraph, a list or a table set in that size is text, wherever one of its lines looks like a title),
+  unless the run is one long title wrapped in a narrow column, each line but its last filling the column.
 Rows in such a size read as bold (as `heading_colour` and `heading_underline` do for a colour and a rule), and
 the layout rules judge them as they judge a bold sub-heading at about the body's size. The test of a face that
 prints only headings is `faces_of_headings`, which `heading_italic` applies to italic at the body's size.
@@ -42,23 +43,44 @@ def faces_of_headings(pages: list[list[Row]], face: Callable[[Row], float | None
                       unfit: Callable[[Row], bool] = lambda row: False) -> frozenset[float]:
     """The faces that print only headings: `face` gives the face (a size key) a row is set in among those in
     question, None for every other row; a face counts when MIN_ROWS or more of its rows stand on MIN_PAGES pages
-    or more and none of them is a text line, crowded, `unfit`, or the third of a run stacked one under the other."""
+    or more and none of them is a text line, crowded, `unfit`, or the third of a run stacked one under the other
+    that is not one title wrapped in a narrow column (`_wrapped_title`)."""
     rows_by_face: dict[float, list[Row]] = defaultdict(list)
     spoilt: set[float] = set()
     for rows in pages:
-        run_face, run = None, 0
+        run_face: float | None = None
+        run: list[Row] = []
         for row in rows:
             key = face(row)
             if key is None:
-                run_face, run = None, 0
+                run_face, run = None, []
                 continue
-            run = run + 1 if key == run_face else 1
+            run = run + [row] if key == run_face else [row]
             run_face = key
-            if run > WRAPPED or row.crowded or text_line(row.text) or unfit(row):
+            if row.crowded or text_line(row.text) or unfit(row):
                 spoilt.add(key)
             rows_by_face[key].append(row)
+            # a long title wrapped in a narrow column is one heading; a list of short lines is not
+            if len(run) > WRAPPED and not _wrapped_title(run, rows):
+                spoilt.add(key)
     return frozenset(key for key, rows in rows_by_face.items() if key not in spoilt and len(rows) >= MIN_ROWS
                      and len({row.page for row in rows}) >= MIN_PAGES)
+
+
+def _wrapped_title(run: list[Row], rows: list[Row]) -> bool:
+    """`run`, rows one under the other in one face, is a single title wrapped in a narrow column (a two-column
+    report's long heading over three lines): at most MAX_WRAPPED lines, each but the last filling most of its
+    column (FILLED of the widest line of the page starting where it starts), the last not ending a sentence. A
+    list's short lines or a paragraph are no such run."""
+    if len(run) > MAX_WRAPPED or run[-1].text.rstrip().endswith(_ENDS_SENTENCE):
+        return False
+    x0 = run[0].x0
+    widest = max((r.x1 - r.x0 for r in rows if abs(r.x0 - x0) <= 2), default=0.0)
+    return all(abs(r.x0 - x0) <= 2 and r.x1 - r.x0 >= FILLED * widest for r in run[:-1])
+
+
+MAX_WRAPPED = 4  # lines a long title wrapped in a narrow column may take
+FILLED = 0.7  # share of its column's width a wrapped title's line (not its last) fills
 
 
 def with_size_emphasis(row: Row, marked: frozenset[float], sizes: SizeScale) -> Row:
