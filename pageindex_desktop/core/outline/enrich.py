@@ -255,24 +255,27 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     if not _levels_agree(entries, layout_level):
         return toc
     deepest_listed = max(layout_level.values())
-    below = min((h.level for h in layout if h.level > deepest_listed), default=deepest_listed + 1)
     listed = listed_titles(toc)
     at = reading_keys(toc, layout, printing)
     first = at[id(entries[0])]
-    extra: list[Heading] = []
-    parent_entry: dict[int, Heading] = {}  # id(extra heading) -> the contents entry layout nests it under
+    unlisted: dict[int, list[tuple[Heading, Heading]]] = {}  # layout level -> (heading, entry it hangs from)
     for heading, parent in zip(layout, layout_parents(layout)):
-        if heading.level != below or id(heading) in matched or at[id(heading)] <= first:
+        if heading.level <= deepest_listed or id(heading) in matched or at[id(heading)] <= first:
             continue
         if is_listed(heading, listed, lambda entry: id(entry) in printing
                      and at[id(heading)] < at[id(printing[id(entry)])]):
             continue
         if parent is None or id(parent) not in matched:
             continue  # its layout parent is a heading the contents leaves out: the contents chose its depth
-        extra.append(heading)
-        parent_entry[id(heading)] = matched[id(parent)]
-    if not extra:
+        unlisted.setdefault(heading.level, []).append((heading, matched[id(parent)]))
+    if not unlisted:
         return toc
+    # the first level below the listed ones that divides two entries or more; a stray level that only one
+    # entry's span holds (a table's bold rows ranked between) does not hide the real one under it
+    below = next((level for level in sorted(unlisted) if len({id(e) for _h, e in unlisted[level]}) >= 2),
+                 min(unlisted))
+    extra = [heading for heading, _entry in unlisted[below]]
+    parent_entry = {id(heading): entry for heading, entry in unlisted[below]}
     merged = sorted([(h, True) for h in toc] + [(h, False) for h in extra],
                     key=lambda item: (*at[id(item[0])], 0 if item[1] else 1))
     spans: list[tuple[Heading, list[Heading]]] = []  # each frame entry and the candidates of its span
