@@ -465,3 +465,29 @@ def test_a_heading_right_after_a_bold_captioned_table_is_no_caption_line(tmp_pat
     titles = _titles(doc, tmp_path, "captioned_table.pdf")
     assert titles[-2:] == ["Program Costs", "Training"]
     assert not any(word in title for title in titles for word in ("Operation", "Staff", "Table"))
+
+
+def test_a_numbered_heading_close_under_prose_beside_another_columns_table_is_kept(tmp_path: Path) -> None:
+    """Two columns, tight spacing: a numbered sub-heading in the body's face sits close under its paragraph's
+    last line, and a table of figures in the right column has a row level with that line. The line over the
+    heading is prose ending a sentence and the figures are another column's: no row label wrapped over it."""
+    doc = pymupdf.open()
+    _opening(doc)
+    prose = ["The readings were taken every morning", "and compared with the previous season"]
+    expected = []
+    for chapter in range(1, 4):
+        page = doc.new_page(width=WIDTH, height=HEIGHT)
+        name = f"{chapter} {['Regional Depots', 'Fleet Costs', 'Staffing Plans'][chapter - 1]}"
+        y = write_line(page, 80, name, size=14, bold=True) + 6
+        expected.append(name)
+        for section in range(1, 3):
+            for line in range(5):
+                y = write_line(page, y, prose[line % 2] + ("." if line == 4 else "")) - 3
+            title = f"{chapter}.{section} {['General Trade', 'Annual Review'][section - 1]}"
+            y = write_line(page, y + 8, title) - 3  # set apart, by less than half a line
+            expected.append(title)
+        y = paragraph(page, y, 4)
+        for row, y_row in enumerate(range(98, 98 + 6 * 12, 12)):  # its last row level with the prose's last line
+            for x, cell in ((330, f"Depot {row + 1}"), (430, f"{1204 + 37 * row:,}"), (500, f"{310 + 11 * row:,}")):
+                write_line(page, y_row, cell, x=x)
+    assert _titles(doc, tmp_path, "close_under_prose.pdf") == expected  # the opening is unnumbered

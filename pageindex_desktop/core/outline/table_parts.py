@@ -51,12 +51,12 @@ def drop_table_parts(
         rows = index.page(page)
         if year_columns(cand.text) or continued_title(cand.text):
             continue
-        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body) \
-                or _label_tail(cand, rows):
+        if _total_row(cand, rows) or _wrapped_label(cand, rows) or _header_row(cand, rows, body):
             continue
         if page not in pages:
             pages[page] = _Page(rows, widths[page - 1])
-        if _in_label_rows(cand, rows, pages[page].column_extent(cand.row)):
+        column = pages[page].column_extent(cand.row)
+        if _label_tail(cand, rows, column) or _in_label_rows(cand, rows, column):
             continue
         if cand.style[2] in UNNUMBERED and cand.row.size < body + HEAD_LARGER and _off_margin_head(cand, pages[page]):
             continue
@@ -147,10 +147,11 @@ def _total_row(cand: Candidate, rows: ByTop[Row]) -> bool:
     return has_figures(cand.text) and _figures_just_above(cand, rows)
 
 
-def _label_tail(cand: Candidate, rows: ByTop[Row]) -> bool:
+def _label_tail(cand: Candidate, rows: ByTop[Row], column: tuple[float, float]) -> bool:
     """The last line of a row label wrapped in a table whose cells sit at the row's top ("Safety  36  263  61"
     over "Management"): right under a line set alike, starting where it starts, with less than half a line
-    of space between, that line sharing its baseline with figure cells or ending in a figure read with it."""
+    of space between, that line a label, not prose, sharing its baseline with figure cells in `cand`'s text
+    column (`column`: a table in the other column is not its own) or ending in a figure read with it."""
     row = cand.row
     height = row.y1 - row.y0
     if height <= 0 or has_figures(cand.text):
@@ -162,9 +163,11 @@ def _label_tail(cand: Candidate, rows: ByTop[Row]) -> bool:
     if not above:
         return False
     line = max(above, key=lambda r: r.y1)
+    if _prose_line(line.text) or line.text.rstrip().endswith("."):
+        return False  # a paragraph's last line over a heading set in the body's face
     if line.parts >= 2 and _ends_in_figure(line.text):
         return True
-    return any(r.x0 >= line.x1 and same_baseline(r, line) and figure_cell(r.text)
+    return any(line.x1 <= r.x0 < column[1] and same_baseline(r, line) and figure_cell(r.text)
                for r in rows.meeting(line.y0, line.y1))
 
 
