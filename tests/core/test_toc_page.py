@@ -626,3 +626,33 @@ def test_a_contents_pages_header_with_its_roman_folio_is_no_entry(tmp_path: Path
     assert not [h.title for h in headings if "Annual Report" in h.title]
     listed = [(title, body_start + printed - 1) for title, _indent, printed in rows]
     assert [(h.title, h.page) for h in headings if h.title != "Contents"] == listed
+
+
+def test_an_entry_whose_number_went_to_the_next_line_keeps_the_list_going(tmp_path: Path) -> None:
+    """A word processor's contents entry with a long title fills its line, and its tab and page number go to the
+    next line, alone. The long row is no paragraph ending the contents: it and the entries after it are read."""
+    long_title = "3.2 Guidance for Local Agencies on the Federal Education Program and Local Compliance Standards"
+    doc = pymupdf.open()
+    for _ in range(7):
+        doc.new_page(width=612, height=792)
+    _write(doc[0], 200, "Regional Plan", size=26, bold=True)
+    page = doc[1]
+    y = _write(page, 90, "Contents", size=18, bold=True) + 10
+    for title, printed in (("1 Scope", "3"), ("2 Funding", "4"), ("3 Programs", "5"), ("3.1 Water Quality", "5")):
+        y = _contents_line(page, y, title, printed)
+    page.insert_text((72, y), long_title, fontsize=10, fontname="helv")
+    page.insert_text((530 - pymupdf.get_text_length("6", "helv", 10), y + 14), "6", fontsize=10, fontname="helv")
+    y = _contents_line(page, y + 30, "3.2.1 Local Purpose Framework", "6")
+    _contents_line(page, y, "4 Monitoring", "7")
+    for number, titles in ((3, ["1 Scope"]), (4, ["2 Funding"]), (5, ["3 Programs", "3.1 Water Quality"]),
+                           (6, [long_title, "3.2.1 Local Purpose Framework"]), (7, ["4 Monitoring"])):
+        y = 90.0
+        for title in titles:
+            y = _body(doc[number - 1], _write(doc[number - 1], y, title, size=12, bold=True) + 4, 6) + 8
+    path = tmp_path / "plan.pdf"
+    doc.save(path)
+    headings = find_toc_headings(extract(path))
+    assert headings is not None
+    assert [(h.title, h.page) for h in headings[1:]] == [
+        ("1 Scope", 3), ("2 Funding", 4), ("3 Programs", 5), ("3.1 Water Quality", 5), (long_title, 6),
+        ("3.2.1 Local Purpose Framework", 6), ("4 Monitoring", 7)]

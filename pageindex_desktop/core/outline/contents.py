@@ -315,7 +315,10 @@ def _wrapped_entry(rows: list[Row], i: int) -> bool:
     Common Equity, ... Issuer Purchases of" over "Equity Securities ..... 26"), so it is no paragraph of the
     body: the next row ends in the entry's page number and goes on with the title (this row stops on a joining
     word or comma, or the next one opens in lower case or is indented under it: "... ended March" over
-    "31, 2022 and 2021   83")."""
+    "31, 2022 and 2021   83"), or holds nothing but the number (a long title filled its line)."""
+    below = rows[i + 1].text.strip() if i + 1 < len(rows) else ""
+    if (below.isdigit() or lone_page_number(below)) and _just_below(rows[i], rows[i + 1]):
+        return True  # the title filled its line and only its number went to the next one
     if i + 1 >= len(rows) or not _wraps_into_entry(rows[i], rows[i + 1]):
         return False
     row, nxt = rows[i], rows[i + 1]
