@@ -263,9 +263,10 @@ def test_every_level_layout_finds_hangs_under_a_contents_list_of_chapters_only(t
 
 
 def test_sub_heads_hang_under_the_contents_past_a_level_only_one_chapter_prints(tmp_path: Path) -> None:
-    """The level hung under the contents is the first that divides two chapters or more: two 12 pt bold lines
-    in the last chapter only (a boxed table's heads) rank between the chapters and the 11 pt sub-heads every
-    chapter has; taken for the level below the contents, they hid every sub-head."""
+    """The level hung under the contents is the first that is a level of the document (two chapters divided,
+    or one divided and another holding one): two 12 pt bold lines in the last chapter only (a boxed table's
+    heads) rank between the chapters and the 11 pt sub-heads every chapter has; taken for the level below the
+    contents, they hid every sub-head. With no such level the next one found is hung, as before."""
     doc = _shallow_manual(tmp_path / "guide.pdf", {
         3: [("Getting Started", 14), ("Unpacking the Device", 11), ("Connecting the Cables", 11)],
         5: [("Daily Operation", 14), ("Switching On", 11), ("Reading the Display", 11)],
@@ -278,6 +279,17 @@ def test_sub_heads_hang_under_the_contents_past_a_level_only_one_chapter_prints(
         ("Getting Started", 1), ("Unpacking the Device", 2), ("Connecting the Cables", 2),
         ("Daily Operation", 1), ("Switching On", 2), ("Reading the Display", 2),
         ("Maintenance", 1), ("Cleaning the Sensor", 2), ("Replacing the Battery", 2)]
+    # a deeper level spread one heading a span ("Highlights" boxes) is no level of the document: the two
+    # sub-heads of the one divided chapter are still the level hung
+    doc = _shallow_manual(tmp_path / "boxes.pdf", {
+        3: [("Getting Started", 14)], 4: [("Daily Operation", 14), ("Highlights", 10)],
+        5: [("Maintenance", 14), ("Highlights", 10), ("Cleaning the Sensor", 11), ("Replacing the Battery", 11)],
+    })
+    headings = find_toc_headings(doc)
+    assert headings is not None
+    assert [(h.title, h.level) for h in headings[1:]] == [
+        ("Getting Started", 1), ("Daily Operation", 1), ("Maintenance", 1), ("Cleaning the Sensor", 2),
+        ("Replacing the Battery", 2)]
 
 
 def test_body_size_sub_heads_of_one_sub_section_hang_under_it(tmp_path: Path) -> None:

@@ -270,9 +270,9 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
         unlisted.setdefault(heading.level, []).append((heading, matched[id(parent)]))
     if not unlisted:
         return toc
-    # the first level below the listed ones that divides two entries or more; a stray level that only one
-    # entry's span holds (a table's bold rows ranked between) does not hide the real one under it
-    below = next((level for level in sorted(unlisted) if len({id(e) for _h, e in unlisted[level]}) >= 2),
+    # the first level below the listed ones that is a level of the document by `_hang_divided`'s measure: a
+    # stray level in one entry's span (a table's bold rows ranked between) does not hide the real one under it
+    below = next((level for level in sorted(unlisted) if _established(Counter(id(e) for _h, e in unlisted[level]))),
                  min(unlisted))
     extra = [heading for heading, _entry in unlisted[below]]
     parent_entry = {id(heading): entry for heading, entry in unlisted[below]}
@@ -297,6 +297,14 @@ def hang_layout_headings(toc: list[Heading], doc: ExtractedDocument) -> list[Hea
     return [h if from_toc else Heading(h.title, hung[id(h)], h.page, h.y) for h, from_toc in out]
 
 
+def _established(per_parent: Counter[int]) -> bool:
+    """True when headings counted under their parents (`per_parent`: parent id -> how many) make a level of the
+    document: two parents or more divided (two headings or more each), or one divided while another holds one
+    too, three in all."""
+    divided = sum(1 for count in per_parent.values() if count >= 2)
+    return divided >= 2 or divided == 1 and len(per_parent) >= 2 and sum(per_parent.values()) >= 3
+
+
 def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int],
                   small: Callable[[Heading], bool] | None = None) -> None:
     """Hang each group's headings one level under its parent's `level`, into `hung`, where they divide it:
@@ -305,9 +313,7 @@ def _hang_divided(groups: list[tuple[int, list[Heading]]], hung: dict[int, int],
     level (`small` given), a level that divides only one sub-section is hung there only when none of its
     headings is `small` (set below the body text): a sub-section's few body-size sub-heads are its sections,
     small bold table heads under its text are labels."""
-    divided = sum(1 for _level, found in groups if len(found) >= 2)
-    established = divided >= 2 or divided == 1 and sum(1 for _level, found in groups if found) >= 2 and \
-        sum(len(found) for _level, found in groups) >= 3
+    established = _established(Counter({k: len(found) for k, (_level, found) in enumerate(groups) if found}))
     for level, found in groups:
         if found and established or len(found) >= 2 and (small is None or not any(small(h) for h in found)):
             for heading in found:
