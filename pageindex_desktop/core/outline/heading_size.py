@@ -70,10 +70,10 @@ def faces_of_headings(pages: list[list[Row]], face: Callable[[Row], float | None
 def _wrapped_title(run: list[Row], rows: list[Row]) -> bool:
     """`run`, rows one under the other in one face, is a single title wrapped in a narrow column (a two-column
     report's long heading over three lines): at most MAX_WRAPPED lines, each but the last filling most of its
-    column (FILLED of the widest line of the page starting where it starts), the last not ending a sentence. A
-    list's short lines or a paragraph are no such run."""
-    if len(run) > MAX_WRAPPED or run[-1].text.rstrip().endswith(_ENDS_SENTENCE):
-        return False
+    column (FILLED of the widest line of the page starting where it starts), the last not ending a sentence,
+    each one text. A list's short lines, a table's rows or a paragraph are no such run."""
+    if len(run) > MAX_WRAPPED or run[-1].text.rstrip().endswith(_ENDS_SENTENCE) or any(r.parts > 1 for r in run):
+        return False  # a row of parts is a table's label and its cells ("Staff  12"), read as one line
     x0 = run[0].x0
     widest = max((r.x1 - r.x0 for r in rows if abs(r.x0 - x0) <= 2), default=0.0)
     return all(abs(r.x0 - x0) <= 2 and r.x1 - r.x0 >= FILLED * widest for r in run[:-1])
