@@ -55,8 +55,10 @@ def faces_of_headings(pages: list[list[Row]], face: Callable[[Row], float | None
             if key is None:
                 run_face, run = None, []
                 continue
-            run = run + [row] if key == run_face else [row]
-            run_face = key
+            if key == run_face:
+                run.append(row)
+            else:
+                run_face, run = key, [row]
             if row.crowded or text_line(row.text) or unfit(row):
                 spoilt.add(key)
             rows_by_face[key].append(row)
