@@ -19,6 +19,7 @@ from pageindex_desktop.core.outline.running import MARGIN, band_of, folio_value,
 
 HEADING_ROWS = 10  # a contents heading among a page's first rows opens its list whatever follows
 MAX_TOC_PAGES = 60  # long references print 20-40 pages of contents; the parse stops at the first non-contents page
+INDEX_FRONT_PAGES = 5  # a contents list headed "Index" (a filing's) is printed among the first pages
 EDGE = 0.07  # bottom share of a contents page where no entry is printed
 _EDGE_MARK = re.compile(r"^#\s+|\s+#$")  # a number at either end of a running key
 _EDGE_FOLIO = re.compile(r"^(?:[0-9]{1,4}|[ivxlcdm]{1,7})\s+|\s+(?:[0-9]{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
@@ -55,6 +56,23 @@ _LISTS = re.compile(
     r"abbildungsverzeichnis|tabellenverzeichnis|liste\s+des\s+(?:figures|tableaux))\b",
     re.IGNORECASE,
 )
+
+
+_INDEX = re.compile(r"^\s*index\s*$", re.IGNORECASE)
+
+
+def _index_heading(rows: list[Row], i: int, number: int, page_count: int) -> bool:
+    """True when row `i` of page `number` is an "INDEX" heading over a contents list. Many filings (10-Ks and
+    10-Qs) title their contents "INDEX"; a book's index is one too, so the word counts only on the first
+    INDEX_FRONT_PAGES pages and over rows that read as a contents list (`_list_below`) whose page numbers go
+    up row by row and stay inside the document (an index's restart with every letter; a table of index
+    values is no list of pages)."""
+    if number > INDEX_FRONT_PAGES or not _INDEX.match(rows[i].text) or not _list_below(rows, i):
+        return False
+    values = [entry[1] for entry in (page_entry(r.text) for r in rows[i + 1:]) if entry is not None]
+    if any(page > page_count for _part, page in values):
+        return False
+    return sum(1 for a, b in zip(values, values[1:]) if b >= a) >= 0.9 * (len(values) - 1)
 
 
 def is_contents_heading(text: str) -> bool:
@@ -146,7 +164,8 @@ def _find_region(doc: ExtractedDocument, running: set[tuple[str, int]]) -> Conte
         if not rows:
             continue
         heading_at = next((i for i, r in enumerate(rows) if is_contents_heading(r.text)
-                           and (i < HEADING_ROWS or _list_below(rows, i))), None)
+                           and (i < HEADING_ROWS or _list_below(rows, i))
+                           or _index_heading(rows, i, number, doc.page_count)), None)
         if heading_at is not None:
             top = rows[heading_at].y0 - 1.5 * (rows[heading_at].y1 - rows[heading_at].y0)
             # a row beside the heading's line can be an entry; one set and aligned like the heading is its
