@@ -563,3 +563,29 @@ def test_a_title_line_with_a_bracket_left_open_goes_on() -> None:
     assert open_ended("Installation of the Flight Control Computer (FCC) Software (Operational")
     assert not open_ended("Installation of the Flight Control Computer (FCC) Operational Program Software")
     assert not open_ended("[Docket No. FAA–2020–0746]")
+
+
+def test_a_title_in_capitals_after_a_label_in_title_case_goes_on_in_capitals(tmp_path: Path) -> None:
+    """ "Item 5. MARKET FOR ... STOCKHOLDER" over "MATTERS AND ISSUER ...", bold at the body's size: the label
+    is in title case and the title in capitals, and the title's next line in capitals goes on with it (the
+    case compared is the title's, not the label's). A heading in capitals after a paragraph stays its own."""
+    doc = pymupdf.open()
+    write_line(doc.new_page(width=612, height=792), 200, "Annual Report on Form 10-K", size=26, bold=True)
+    page = doc.new_page(width=612, height=792)
+    y = write_line(page, 90, "Item 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER", bold=True)
+    y = write_line(page, y, "MATTERS AND ISSUER PURCHASES OF EQUITY SECURITIES", bold=True) + 6
+    y = paragraph(page, y, 8)
+    y = write_line(page, y + 10, "MARKET INFORMATION", bold=True) + 6
+    y = paragraph(page, y, 8)
+    y = write_line(page, y + 10, "Item 9. CHANGES IN AND DISAGREEMENTS WITH ACCOUNTANTS ON ACCOUNTING", bold=True)
+    y = write_line(page, y, "AND FINANCIAL DISCLOSURE", bold=True) + 6
+    paragraph(page, y, 8)
+    path = tmp_path / "label_case.pdf"
+    doc.save(path)
+    found = [h.title for h in find_layout_headings(extract(path))]
+    assert found == [
+        "Item 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND ISSUER PURCHASES OF "
+        "EQUITY SECURITIES",
+        "MARKET INFORMATION",
+        "Item 9. CHANGES IN AND DISAGREEMENTS WITH ACCOUNTANTS ON ACCOUNTING AND FINANCIAL DISCLOSURE",
+    ]

@@ -71,6 +71,13 @@ def _beside(other: Row, prev: Candidate, row: Row) -> bool:
     return other.x0 >= span_right + COLUMN_GAP or other.x1 <= span_left - COLUMN_GAP
 
 
+def _title_part(text: str) -> str:
+    """A heading's title without its leading label and number: the case it is set in ("Item 5. MARKET FOR ..."
+    is a title in capitals after a label in title case, and its next line in capitals goes on with it)."""
+    num = leading_number(text)
+    return num.rest if num is not None and num.rest else text
+
+
 def continues(prev: Candidate, row: Row, index: int, body: float, width: float, left: float,
               page_rows: Sequence[Row] = ()) -> bool:
     """True when `row` is the next line of the heading `prev` (same page and style, directly below it). The rows
@@ -93,7 +100,7 @@ def continues(prev: Candidate, row: Row, index: int, body: float, width: float, 
     unfinished = open_ended(prev.text)
     if figure_heavy(row.text) and (not unfinished or prev.text.endswith(",")):
         return False  # figures and table rows under a title ("YEAR ENDED MAY 31," over "2023 2022 2021")
-    if prev.text.isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
+    if _title_part(prev.text).isupper() != row.text.isupper() and any(ch.isalpha() for ch in row.text):
         return False  # "OTHER INFORMATION" over "Income Taxes": two headings, not one
     emphasised = prev.row.bold or prev.row.size >= body + 1.0
     if not emphasised and not (abs(row.x0 - prev.row.title_x0) < 2 and row.x0 > left + 30) and not (
