@@ -69,6 +69,7 @@ from pageindex_desktop.core.outline.title_shape import (
     LETTER, MAX_WORDS, WORD4, bare_label_with_stop, code_title, division_with_stop, few_letters, join_title,
     keyword_title, label_only, open_ended, prose, run_in_head, sentence_case_title, title_like, titled_label,
 )
+from pageindex_desktop.core.outline.label_cells import label_cells
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     column_extents,
@@ -172,6 +173,10 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
         if region is not None and region.heading is not None and region.heading.page == page_index + 1:
             contents_cand = contents_heading(region.heading, rows)  # judged apart, added back at the end
         heads, head_lines = side_heads(rows)  # headings in a margin column beside their paragraphs
+        cells, cell_lines = label_cells(rows)  # "ITEM 5." in a cell beside its wrapped title (label_cells.py)
+        if not (cells.keys() | cell_lines) & (heads.keys() | head_lines):
+            heads.update(cells)
+            head_lines |= cell_lines
         for i in range(start, len(rows)):
             if i in head_lines:
                 continue  # a side head's wrapped line, joined to its first

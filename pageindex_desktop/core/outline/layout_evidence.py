@@ -58,13 +58,20 @@ def drop_table_rows(candidates: list[Candidate], index: PagesByTop[Row], widths:
         columns = edges[row.page]
         lo, hi = column_range(row.x0, columns) if columns else _column(row, mid, slack, paged[row.page])
         level = level_with(row, index.page(row.page).meeting(row.y0, row.y1)) if height > 0 else []
-        others = [r for r in level if r.x0 < hi and r.x1 > lo]
+        others = [r for r in level if r.x0 < hi and r.x1 > lo and not _part_of(r, row)]
         if _side_by_side(others, row) >= 2 or any(_FIGURE.match(r.text) for r in others):
             continue
         if paged[row.page] and not columns and _beside(row, level):
             continue  # a table whose cells straddle the middle, its label column read as a text column
         kept.append(cand)
     return kept
+
+
+def _part_of(other: Row, row: Row) -> bool:
+    """True when `other` is one of the rows `row` was joined from (a label's cell and its title's lines,
+    `label_cells.py`): inside its box, its text part of the row's."""
+    return row.parts > 1 and other.y0 >= row.y0 - 0.5 and other.y1 <= row.y1 + 0.5 and \
+        other.text.strip() in row.text
 
 
 def _side_by_side(rows: list[Row], row: Row) -> int:
