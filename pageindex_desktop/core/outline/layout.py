@@ -67,7 +67,8 @@ from pageindex_desktop.core.outline.text_columns import column_edges, column_rig
 from pageindex_desktop.core.outline.title_block import block_end, block_heading
 from pageindex_desktop.core.outline.title_shape import (
     LETTER, MAX_WORDS, WORD4, bare_label_with_stop, code_title, division_with_stop, few_letters, join_title,
-    keyword_title, label_only, open_ended, prose, run_in_head, sentence_case_title, title_like, titled_label,
+    keyword_title, label_only, member_name, open_ended, prose, run_in_head, sentence_case_title, title_like,
+    titled_label,
 )
 from pageindex_desktop.core.outline.label_cells import label_cells
 from pageindex_desktop.core.outline.layout_evidence import (
@@ -380,6 +381,7 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
             not labelled:
         return None  # "Residual Representations. In image recognition, ..." is a paragraph
     code = (larger or bold) and code_title(text)  # "4.2.2.1 read()": a member's name, few letters, no capitals
+    member = larger and member_name(text)  # "flush()" set larger than the text: an API reference's entry
     if few_letters(text) and not code:
         return None
     num = leading_number(text) if maybe_numbered else None
@@ -394,7 +396,8 @@ def _judge(row: Row, body: float, body_bold: bool, left: float, right: float) ->
         else:
             kind = _style_kind(num)
     if larger or bold:
-        if num is None and not labelled and not title_like(words) and not sentence_case_title(text, words, larger):
+        if num is None and not labelled and not member and not title_like(words) and \
+                not sentence_case_title(text, words, larger):
             return None
         if text.endswith(":") and not larger:
             return None  # a run-in label ("Proof:", "Note:")

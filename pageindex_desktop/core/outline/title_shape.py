@@ -174,6 +174,7 @@ _CODE_NAME = re.compile(
 
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.:~]*$")
+MEMBER_CHARS = 60  # an API entry's name and its parameters
 
 
 def code_title(text: str) -> bool:
@@ -189,6 +190,15 @@ def code_title(text: str) -> bool:
     words = rest.split()
     return len(words) >= 2 and _IDENTIFIER.match(words[0]) is not None and not words[0][0].isupper() \
         and title_like(words[1:]) and all(w[:1].isupper() for w in words[1:])
+
+
+def member_name(text: str) -> bool:
+    """True when an unnumbered title is a program member's name alone ("flush()", "Client.connect(host)",
+    "mylib::Buffer", "read_config"): an API reference's entry, which no title case marks. The caller asks for
+    type larger than the text's, since a code listing's lines are names too."""
+    text = text.strip()
+    return leading_number(text) is None and len(text) <= MEMBER_CHARS and _CODE_NAME.match(text) is not None \
+        and any(mark in text for mark in ("(", "::", "_", "<"))
 
 
 def few_letters(text: str) -> bool:
