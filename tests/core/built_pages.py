@@ -9,6 +9,7 @@ import pymupdf
 
 from pageindex_desktop.core.ingest.pdf import extract
 from pageindex_desktop.core.outline.build import build_outline
+from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.tree import Node
 
 FILLER = "the measurements were taken every morning and compared with the figures of the previous season,"
@@ -20,6 +21,13 @@ def write_line(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: 
     page.insert_text((x, y), text, fontsize=size, fontname={(False, False): "helv", (True, False): "hebo",
                                                             (False, True): "heit", (True, True): "hebi"}[bold, italic])
     return y + size * 1.5
+
+
+def layout_titles(doc: pymupdf.Document, tmp_path: Path, name: str) -> list[str]:
+    """The layout headings' titles of `doc` once saved as `name` and extracted."""
+    path = tmp_path / name
+    doc.save(path)
+    return [h.title for h in find_layout_headings(extract(path))]
 
 
 def paragraph(page: pymupdf.Page, y: float, lines: int = 8) -> float:

@@ -13,7 +13,7 @@ from pageindex_desktop.core.outline.layout import find_layout_headings
 from pageindex_desktop.core.outline.table_notes import strip_period
 from pageindex_desktop.core.outline.title_shape import open_ended
 from pageindex_desktop.core.outline.toc_page import find_toc_headings
-from tests.core.built_pages import paragraph, write_line
+from tests.core.built_pages import layout_titles, paragraph, write_line
 
 
 def _centred(page: pymupdf.Page, y: float, text: str, size: float = 10, bold: bool = False) -> float:
@@ -52,9 +52,7 @@ def test_a_heading_wrapped_after_a_comma_or_joining_word_is_one_title(tmp_path: 
     y = write_line(page, 90, "Part A", size=14, bold=True)
     y = write_line(page, y, "1. Scope of the Review", size=14, bold=True) + 6
     paragraph(page, y, 8)
-    path = tmp_path / "wrapped_open.pdf"
-    doc.save(path)
-    found = [h.title for h in find_layout_headings(extract(path))]
+    found = layout_titles(doc, tmp_path, "wrapped_open.pdf")
     assert found == [
         "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND ISSUER PURCHASES OF "
         "EQUITY SECURITIES",
@@ -101,9 +99,7 @@ def test_footnote_markers_are_not_part_of_a_title(tmp_path: Path) -> None:
     y = paragraph(page, y, 8)
     y = write_line(page, y + 10, "Policy on Section 9(13) of the 401(k) Plan", size=14, bold=True) + 6
     paragraph(page, y, 8)
-    path = tmp_path / "markers.pdf"
-    doc.save(path)
-    found = [h.title for h in find_layout_headings(extract(path))]
+    found = layout_titles(doc, tmp_path, "markers.pdf")
     assert found == ["2023 FINANCIAL GUIDANCE", "GAAP Reported Income Statement Highlights",
                      "Revenue by Segment and Region", "Credit Exposure by Industry", "Subsidiaries of the Registrant",
                      "Selected Adjusted Costs and Expenses", "Policy on Section 9(13) of the 401(k) Plan"]
@@ -140,9 +136,7 @@ def test_exhibit_index_rows_are_not_sections(tmp_path: Path) -> None:
     write_line(page, y + 10, "Index to Financial Statements", size=12, bold=True)
     y = write_line(page, y + 10, "Page", size=12, bold=True, x=510)
     paragraph(page, y, 4)
-    path = tmp_path / "exhibits.pdf"
-    doc.save(path)
-    found = [h.title for h in find_layout_headings(extract(path))]
+    found = layout_titles(doc, tmp_path, "exhibits.pdf")
     assert found == ["Item 15. Exhibits and Financial Statement Schedules", "Item 16. Form 10-K Summary",
                      "Index to Financial Statements"]
 
@@ -178,9 +172,7 @@ def test_names_in_signature_blocks_and_directories_are_not_sections(tmp_path: Pa
     y = write_line(page, y + 20, "Regional Markets", size=14, bold=True)
     y = write_line(page, y, "Our partner banks and the county lend to small firms across")
     paragraph(page, y, 6)
-    path = tmp_path / "signatures.pdf"
-    doc.save(path)
-    found = [h.title for h in find_layout_headings(extract(path))]
+    found = layout_titles(doc, tmp_path, "signatures.pdf")
     assert found == ["Management's Report on Internal Control", "Executive Officers", "Signatures", "Board Oversight",
                      "Regional Markets"]
 
@@ -201,9 +193,7 @@ def test_a_wrapped_line_citing_rules_goes_on_but_a_period_line_does_not(tmp_path
     y = write_line(page, 90, "STATEMENTS OF OPERATIONS", size=13, bold=True)
     y = write_line(page, y, "YEARS ENDED DECEMBER 31, 2020, 2019, AND 2018", size=13, bold=True) + 6
     paragraph(page, y, 8)
-    path = tmp_path / "cited_rules.pdf"
-    doc.save(path)
-    found = [h.title for h in find_layout_headings(extract(path))]
+    found = layout_titles(doc, tmp_path, "cited_rules.pdf")
     assert found[:2] == ["A. Respondents Subject to the Proposed Rule and Proposed Amendments to Rule "
                          "17a-3(a)(25), Rule 17a-4(e)(5)", "B. Burden of the Proposed Rule"]
     assert found[2] == "STATEMENTS OF OPERATIONS"
@@ -580,9 +570,7 @@ def test_a_title_in_capitals_after_a_label_in_title_case_goes_on_in_capitals(tmp
     y = write_line(page, y + 10, "Item 9. CHANGES IN AND DISAGREEMENTS WITH ACCOUNTANTS ON ACCOUNTING", bold=True)
     y = write_line(page, y, "AND FINANCIAL DISCLOSURE", bold=True) + 6
     paragraph(page, y, 8)
-    path = tmp_path / "label_case.pdf"
-    doc.save(path)
-    found = [h.title for h in find_layout_headings(extract(path))]
+    found = layout_titles(doc, tmp_path, "label_case.pdf")
     assert found == [
         "Item 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND ISSUER PURCHASES OF "
         "EQUITY SECURITIES",

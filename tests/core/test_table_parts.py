@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pymupdf
 
-from pageindex_desktop.core.ingest.pdf import extract
-from pageindex_desktop.core.outline.layout import find_layout_headings
-from tests.core.built_pages import paragraph, write_line
+from tests.core.built_pages import layout_titles, paragraph, write_line
 
 WIDTH, HEIGHT = 612, 792
 
@@ -25,13 +23,6 @@ def _right(page: pymupdf.Page, y: float, text: str, right: float, size: float = 
     """A cell ending at x = `right` (figures are right-aligned in their column)."""
     font = "hebo" if bold else "helv"
     write_line(page, y, text, size=size, bold=bold, x=right - pymupdf.get_text_length(text, font, size))
-
-
-def _titles(doc: pymupdf.Document, tmp_path: Path, name: str) -> list[str]:
-    """The layout headings of `doc` once saved and extracted."""
-    path = tmp_path / name
-    doc.save(path)
-    return [h.title for h in find_layout_headings(extract(path))]
 
 
 def _opening(doc: pymupdf.Document) -> None:
@@ -118,7 +109,7 @@ def test_column_heads_off_the_margin_are_not_sections(tmp_path: Path) -> None:
         _right(page, y, "$ 88,000", 550, size=9)
         y += 13
     paragraph(page, y + 20, 4)
-    found = _titles(doc, tmp_path, "column_heads.pdf")
+    found = layout_titles(doc, tmp_path, "column_heads.pdf")
     assert found == ["Results of Segment Operations", "CONSOLIDATED BALANCE SHEETS",
                      "Selected Metrics", "Investment Banking Fees", "Purchases of Equity Securities"]
 
@@ -155,7 +146,7 @@ def test_total_rows_and_wrapped_row_labels_are_not_sections(tmp_path: Path) -> N
     y = paragraph(page, y + 20, 4) + 10
     write_line(page, y, "GROSS MARGIN", size=14, bold=True)
     paragraph(page, y + 24, 4)
-    found = _titles(doc, tmp_path, "totals.pdf")
+    found = layout_titles(doc, tmp_path, "totals.pdf")
     # the opening page's heading is in the sections' style with no title above it: the first section
     assert found == ["Overview of the Year", "UNITED STATES MARKET", "OPERATING SEGMENTS", "GROSS MARGIN"]
 
@@ -193,7 +184,7 @@ def test_year_header_rows_and_continued_titles_are_not_sections(tmp_path: Path) 
         _right(page, y, "1,118", 540)
         y += 14
     paragraph(page, y + 16, 6)
-    found = _titles(doc, tmp_path, "years.pdf")
+    found = layout_titles(doc, tmp_path, "years.pdf")
     assert found == ["Selected Cash Flows from Joint Ventures",
                      "Fiscal 2023 Compared to Fiscal 2022", "NOTE 4 - DEBT"]
 
@@ -233,7 +224,7 @@ def test_heads_of_a_table_read_as_two_columns_are_not_sections(tmp_path: Path) -
         write_line(page, y, name, x=72)
         write_line(page, y, "July 20, 2023", x=480)
         y += 20
-    found = _titles(doc, tmp_path, "signatures.pdf")
+    found = layout_titles(doc, tmp_path, "signatures.pdf")
     assert found == ["Restructuring Reserves", "Signatures"]
 
 
@@ -267,7 +258,7 @@ def test_the_line_over_one_cell_of_a_header_row_is_a_column_head(tmp_path: Path)
         _right(page, y, "1,118.2", 490)
         y += 14
     paragraph(page, y + 20, 4)
-    found = _titles(doc, tmp_path, "average.pdf")
+    found = layout_titles(doc, tmp_path, "average.pdf")
     assert found == ["Value at Risk", "Revenue"]
 
 
@@ -299,7 +290,7 @@ def test_heads_of_a_page_column_and_of_a_list_column_are_not_sections(tmp_path: 
         write_line(page, y, place, x=475)
         y += 14
     paragraph(page, y + 20, 4)
-    found = _titles(doc, tmp_path, "columns.pdf")
+    found = layout_titles(doc, tmp_path, "columns.pdf")
     assert found == ["Index to Consolidated Financial Statements", "Subsidiaries of the Registrant"]
 
 
@@ -324,7 +315,7 @@ def test_a_heading_atop_a_narrow_text_column_is_kept(tmp_path: Path) -> None:
     y = write_line(page, y + 13.5, "Proposed Maintenance Actions", size=9, bold=True, x=399)  # on the baseline grid
     for i in range(24):
         y = write_line(page, y, column[i % 4], size=9, x=399)
-    found = _titles(doc, tmp_path, "three_columns.pdf")
+    found = layout_titles(doc, tmp_path, "three_columns.pdf")
     assert found == ["Proposed Maintenance Actions"]
 
 
@@ -347,7 +338,7 @@ def test_a_header_row_in_the_tables_smaller_type_is_not_a_section(tmp_path: Path
                 write_line(page, y, cell, size=9, x=x)
             y += 13
         y = paragraph(page, y + 8, 6)
-    titles = _titles(doc, tmp_path, "header-row")
+    titles = layout_titles(doc, tmp_path, "header-row")
     assert "Spending by Region" in titles
     assert not any(t.startswith(("Region", "District")) for t in titles)
 
@@ -411,7 +402,7 @@ def test_the_first_rows_of_a_label_and_figure_table_are_not_sections(tmp_path: P
     write_line(page, 136, "Performance Measures", bold=True, x=320)  # level with the left column's short line
     for y in range(150, 80 + 26 * 14, 14):
         write_line(page, y, "the county and its partners review the plan", x=320)
-    assert _titles(doc, tmp_path, "label_rows.pdf") == ["Overview of the Year", "Regional Monitoring",
+    assert layout_titles(doc, tmp_path, "label_rows.pdf") == ["Overview of the Year", "Regional Monitoring",
                                                          "Budget Summary", "Outlook", "Public Resilience",
                                                          "Performance Measures"]
 
@@ -438,7 +429,7 @@ def test_the_last_line_of_a_row_label_wrapped_under_top_aligned_cells_is_no_sect
         y += 8
     y = write_line(page, y + 12, "Funding Outlook", size=14, bold=True) + 6
     paragraph(page, y, 8)
-    assert _titles(doc, tmp_path, "wrapped_labels.pdf") == ["Overview of the Year", "Program Costs",
+    assert layout_titles(doc, tmp_path, "wrapped_labels.pdf") == ["Overview of the Year", "Program Costs",
                                                              "Funding Outlook"]
 
 
@@ -462,7 +453,7 @@ def test_a_heading_right_after_a_bold_captioned_table_is_no_caption_line(tmp_pat
         write_line(page, y, cost, x=389)
     y = write_line(page, y + 15, "Training", bold=True, italic=True) + 4
     paragraph(page, y, 8)
-    titles = _titles(doc, tmp_path, "captioned_table.pdf")
+    titles = layout_titles(doc, tmp_path, "captioned_table.pdf")
     assert titles[-2:] == ["Program Costs", "Training"]
     assert not any(word in title for title in titles for word in ("Operation", "Staff", "Table"))
 
@@ -490,4 +481,4 @@ def test_a_numbered_heading_close_under_prose_beside_another_columns_table_is_ke
         for row, y_row in enumerate(range(98, 98 + 6 * 12, 12)):  # its last row level with the prose's last line
             for x, cell in ((330, f"Depot {row + 1}"), (430, f"{1204 + 37 * row:,}"), (500, f"{310 + 11 * row:,}")):
                 write_line(page, y_row, cell, x=x)
-    assert _titles(doc, tmp_path, "close_under_prose.pdf") == expected  # the opening is unnumbered
+    assert layout_titles(doc, tmp_path, "close_under_prose.pdf") == expected  # the opening is unnumbered
