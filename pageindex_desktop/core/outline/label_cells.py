@@ -84,8 +84,8 @@ def _title_lines(rows: list[Row], k: int, shares_row: bool, taken: set[int]) -> 
     (middle alignment), or shares its row with one line (`shares_row`) under one line or more (the middle one
     of three, or the last: foot alignment); a row opening with its label over the title's further lines is
     an ordinary wrapped heading, left to the layout pass. The lines are in the label's style, start at one
-    column right of the label, stand solid one under the other with no other row between them, up to
-    MAX_LINES in all, and none ends in a page number."""
+    column right of the label, follow one another at a line's pitch (LINE_PITCH) with no other row between
+    them, up to MAX_LINES in all, and none ends in a page number."""
     anchor = rows[k]
     near = [j for j in range(max(0, k - NEAR), min(len(rows), k + NEAR + 1))
             if j != k and j not in taken and _beside(rows[j], anchor)]

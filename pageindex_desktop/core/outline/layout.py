@@ -36,6 +36,7 @@ from pageindex_desktop.core.outline.filing_pages import (
 from pageindex_desktop.core.outline.heading_lines import (CAPTION, MAX_CHARS, continues, names_label, run_in_lead,
                                                           sentence_goes_on)
 from pageindex_desktop.core.outline.kickers import drop_kickers
+from pageindex_desktop.core.outline.label_cells import label_cells
 from pageindex_desktop.core.outline.list_items import drop_list_items
 from pageindex_desktop.core.outline.linked_outline import find_linked_outline
 from pageindex_desktop.core.outline.listed_children import nest_listed
@@ -70,7 +71,6 @@ from pageindex_desktop.core.outline.title_shape import (
     keyword_title, label_only, member_name, open_ended, prose, run_in_head, sentence_case_title, title_like,
     titled_label,
 )
-from pageindex_desktop.core.outline.label_cells import label_cells
 from pageindex_desktop.core.outline.layout_evidence import (
     after_front_contents,
     column_extents,
