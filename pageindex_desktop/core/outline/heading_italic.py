@@ -15,8 +15,8 @@ Read as bold, such a row would share its face with the bold sub-headings of its 
 them, though it sits a level under them ("Glossary", then the italic terms it defines). So it ranks just under
 the upright faces of its size, bold or regular (`italic_under_upright`: a paper's italic "A. Earlier Work"
 under its regular "I. INTRODUCTION"); with no upright face of its size in the document it keeps its place.
-A face set in bold italic is left to rank with the bold: a filing may set its sections in bold italic over
-bold sub-heads, or under them, in one document.
+A face set in bold italic is left to rank with the bold here: a filing may set its sections in bold italic over
+bold sub-heads, or under them, in one document; the headings' order tells which (`bold_italic.py`).
 """
 
 from __future__ import annotations

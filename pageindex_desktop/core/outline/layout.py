@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from pageindex_desktop.core.document import ExtractedDocument
 from pageindex_desktop.core.outline.analysis import Analysis, analyse
+from pageindex_desktop.core.outline.bold_italic import bold_italic_order
 from pageindex_desktop.core.outline.capital_styles import capitals_apart
 from pageindex_desktop.core.outline.chart_parts import drop_chart_titles
 from pageindex_desktop.core.outline.column_heads import drop_column_heads
@@ -288,7 +289,7 @@ def _find(doc: ExtractedDocument, analysis: Analysis) -> list[Heading]:
     candidates = after_front_contents(candidates, region.pages if region is not None else [], len(doc.pages))
     candidates = with_filing_contents(candidates, contents_cand)
     capitals_apart(candidates, CAPITALS)
-    candidates = underline_under_bold(candidates)
+    candidates = bold_italic_order(underline_under_bold(candidates))
     ranks = numbered_above(candidates, style_levels(candidates))
     levels = division_levels(candidates, outline_levels(candidates, ranks))
     levels = one_off_levels(candidates, levels)
